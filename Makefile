@@ -1,0 +1,101 @@
+# Top-level Makefile of the coalloc Slurm plugin suite.
+#
+# One non-recursive make: each component contributes a module.mk that adds
+# to the lists below.  Everything is built under build/ (release and debug
+# trees kept apart), the Slurm source under build/slurm-src.
+#
+#   make            build every component
+#   make check      install what is missing, build, run every test (TAP)
+#   make DEBUG=1 check-unit   unit tests under ASan/UBSan
+#   make valgrind   unit tests under valgrind
+#   make bench      benchmarks (ratios measured side by side)
+#   make install    plugins into Slurm's PluginDir, tools into PREFIX
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SUFFIXES:
+SHELL := /bin/bash
+
+BUILD ?= build
+DEBUG ?= 0
+
+include mk/flags.mk
+
+# Lists the module.mk files append to.
+TARGETS      :=	# built by 'make'
+UNIT_TESTS   :=	# TAP executables run by check-unit
+BENCHES      :=	# phony targets run by 'make bench'
+INSTALL_PLUGINS :=	# .so files for Slurm's PluginDir
+INSTALL_BINS :=	# programs for $(PREFIX)/bin
+INSTALL_SBINS :=	# daemons for $(PREFIX)/sbin
+INSTALL_MAN  :=	# man pages (section taken from the suffix)
+NEEDS_SLURM_SRC :=	# objects that include Slurm's internal headers
+
+include mk/rules.mk
+include mk/deps.mk
+include mk/slurm.mk
+include $(sort $(wildcard lib/*/module.mk))
+include $(sort $(wildcard plugins/*/module.mk))
+include $(sort $(wildcard contribs/*/module.mk))
+include $(sort $(wildcard testsuite/*/module.mk))
+
+# ---------------------------------------------------------------- rules
+
+$(O)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CFLAGS_$(<D)) -MMD -MP -c -o $@ $<
+
+# Objects that include Slurm's internal headers wait for the configured
+# source tree (order-only: its timestamp must not force rebuilds).
+$(NEEDS_SLURM_SRC): | $(SLURM_CONFIG_H)
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+.PHONY: all check check-unit check-integration valgrind bench install clean distclean
+all: $(TARGETS)
+
+PROVE ?= prove
+PROVE_FLAGS ?=
+
+check-unit: $(UNIT_TESTS)
+	$(PROVE) $(PROVE_FLAGS) --exec '' $(UNIT_TESTS)
+
+check-integration: all
+	$(PROVE) $(PROVE_FLAGS) --exec '' $(sort $(wildcard testsuite/integration/*.t))
+
+# The whole suite from a fresh machine: packages, Slurm source, build, tests.
+check: deps
+	$(MAKE) slurm-src
+	$(MAKE) all
+	$(PROVE) $(PROVE_FLAGS) --exec '' $(UNIT_TESTS) \
+		$(sort $(wildcard testsuite/integration/*.t))
+
+VALGRIND ?= valgrind --quiet --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect --track-origins=yes
+valgrind: $(UNIT_TESTS)
+	@[ "$(DEBUG)" != 1 ] || { echo "valgrind: use a release build (no DEBUG=1)" >&2; exit 2; }
+	$(PROVE) $(PROVE_FLAGS) --exec '$(VALGRIND)' $(UNIT_TESTS)
+
+bench: $(BENCHES)
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+install: all
+	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/sbin
+	$(if $(INSTALL_PLUGINS),install -m 0755 $(INSTALL_PLUGINS) $(DESTDIR)$(PLUGINDIR))
+	$(if $(INSTALL_BINS),install -m 0755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin)
+	$(if $(INSTALL_SBINS),install -m 0755 $(INSTALL_SBINS) $(DESTDIR)$(PREFIX)/sbin)
+	@for m in $(INSTALL_MAN); do \
+		s=$${m##*.}; install -d $(DESTDIR)$(PREFIX)/share/man/man$$s; \
+		install -m 0644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/; \
+	done
+
+clean:
+	rm -rf $(BUILD)/release $(BUILD)/debug $(BUILD)/test
+
+# Also forgets the configured Slurm source.
+distclean: clean
+	rm -rf $(BUILD)

@@ -1,0 +1,13 @@
+# mk/deps.mk - the Debian packages the suite needs (bookworm names).
+
+# Slurm itself, its authentication, and the libraries our code links.
+DEPS_RUNTIME := slurmctld slurmd slurm-client libslurm-dev munge \
+	libmunge-dev libjson-c-dev libcgroup-dev
+# Toolchain and the tools the tests and reports use.
+DEPS_TOOLS := gcc make pkg-config perl valgrind gnuplot-nox procps \
+	dpkg-dev
+DEPS := $(DEPS_RUNTIME) $(DEPS_TOOLS)
+
+.PHONY: deps
+deps:
+	@mk/deps.sh $(DEPS)

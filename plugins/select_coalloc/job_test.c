@@ -1,0 +1,298 @@
+/*
+ * job_test.c - select_p_job_test: can the job run, where, and when.
+ *
+ * The decision itself is lib/nodepick's; this file turns slurmctld's
+ * bitmaps and job records into its arrays, and handles the three modes:
+ *   TEST_ONLY  could the job ever run on these nodes (ignoring other jobs)
+ *   RUN_NOW    pick free nodes now (or the preemptees that would free them)
+ *   WILL_RUN   when would it start, releasing running jobs by end time
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "nodepick/nodepick.h"
+#include "select_coalloc.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/slurmctld/preempt.h"
+
+/* The arrays nodepick reads, sized to slurmctld's node table. */
+struct pick_arrays {
+	bool *usable;
+	bool *required;
+	bool *chosen;
+	uint32_t *cpus;
+};
+
+static void _arrays_alloc(struct pick_arrays *a)
+{
+	size_t n = node_record_count ? node_record_count : 1;
+
+	a->usable = xcalloc(n, sizeof(bool));
+	a->required = xcalloc(n, sizeof(bool));
+	a->chosen = xcalloc(n, sizeof(bool));
+	a->cpus = xcalloc(n, sizeof(uint32_t));
+}
+
+static void _arrays_free(struct pick_arrays *a)
+{
+	xfree(a->usable);
+	xfree(a->required);
+	xfree(a->chosen);
+	xfree(a->cpus);
+}
+
+/* CPUs of node i the job can use: all, unless it limits tasks per node. */
+static uint32_t _usable_cpus(job_record_t *job_ptr, int i)
+{
+	struct job_details *d = job_ptr->details;
+	uint32_t cpus = coalloc_node_cpus(i);
+	uint32_t per_task = (d->cpus_per_task && d->cpus_per_task != NO_VAL16) ?
+			    d->cpus_per_task : 1;
+
+	if (d->ntasks_per_node && d->ntasks_per_node != NO_VAL16 &&
+	    d->ntasks_per_node * per_task < cpus)
+		cpus = d->ntasks_per_node * per_task;
+	return cpus;
+}
+
+/*
+ * Pick nodes from 'bitmap' that are free in 'held' (NULL: ignore other
+ * jobs).  On success 'bitmap' is reduced to the chosen nodes.
+ */
+static int _pick(job_record_t *job_ptr, bitstr_t *bitmap, const uint32_t *held,
+		 uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes)
+{
+	struct job_details *d = job_ptr->details;
+	struct nodepick_request req = {
+		.min_nodes = min_nodes, .max_nodes = max_nodes,
+		.want_nodes = req_nodes, .min_cpus = d->min_cpus,
+		.contiguous = d->contiguous,
+	};
+	struct pick_arrays a;
+	struct nodepick_nodes nodes;
+	struct nodepick_result result;
+	int rc;
+
+	if (d->req_node_bitmap && !bit_super_set(d->req_node_bitmap, bitmap))
+		return EINVAL;
+	_arrays_alloc(&a);
+	for (int i = 0; i < node_record_count; i++) {
+		if (!node_record_table_ptr[i])
+			continue;
+		a.usable[i] = bit_test(bitmap, i) && (!held || !held[i]);
+		a.required[i] = d->req_node_bitmap &&
+				bit_test(d->req_node_bitmap, i);
+		a.cpus[i] = _usable_cpus(job_ptr, i);
+	}
+	nodes = (struct nodepick_nodes){ node_record_count, a.usable,
+					 a.required, a.cpus };
+	rc = nodepick_exclusive(&req, &nodes, a.chosen, &result);
+	if (!rc) {
+		bit_clear_all(bitmap);
+		for (int i = 0; i < node_record_count; i++)
+			if (a.chosen[i])
+				bit_set(bitmap, i);
+	}
+	_arrays_free(&a);
+	return rc ? EINVAL : SLURM_SUCCESS;
+}
+
+static void _release_job(uint32_t *held, job_record_t *job_ptr)
+{
+	for (int i = 0; i < node_record_count; i++)
+		if (held[i] == job_ptr->job_id)
+			held[i] = 0;
+}
+
+static int _release_each(void *x, void *arg)
+{
+	_release_job(arg, x);
+	return 0;
+}
+
+/* List the candidates whose nodes the job would take. */
+static void _list_preemptees(bitstr_t *bitmap, List candidates,
+			     List *preemptee_job_list)
+{
+	ListIterator it;
+	job_record_t *cand;
+
+	if (!preemptee_job_list)
+		return;
+	it = list_iterator_create(candidates);
+	while ((cand = list_next(it))) {
+		if (!cand->node_bitmap ||
+		    !bit_overlap_any(bitmap, cand->node_bitmap))
+			continue;
+		if (!*preemptee_job_list)
+			*preemptee_job_list = list_create(NULL);
+		list_append(*preemptee_job_list, cand);
+	}
+	list_iterator_destroy(it);
+}
+
+/* Try with the candidates' nodes freed; on success name the preemptees. */
+static int _pick_with_preemption(job_record_t *job_ptr, bitstr_t *bitmap,
+				 uint32_t min_nodes, uint32_t max_nodes,
+				 uint32_t req_nodes, List candidates,
+				 List *preemptee_job_list)
+{
+	uint32_t *held;
+	int rc;
+
+	if (!candidates || !list_count(candidates))
+		return EINVAL;
+	held = node_usage_snapshot();
+	list_for_each(candidates, _release_each, held);
+	rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes, req_nodes);
+	xfree(held);
+	if (rc == SLURM_SUCCESS)
+		_list_preemptees(bitmap, candidates, preemptee_job_list);
+	return rc;
+}
+
+static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
+		    uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes,
+		    List candidates, List *preemptee_job_list)
+{
+	bitstr_t *orig = bit_copy(bitmap);
+	uint32_t *held = node_usage_snapshot();
+	int rc;
+
+	rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes, req_nodes);
+	xfree(held);
+	if (rc != SLURM_SUCCESS) {
+		bit_copybits(bitmap, orig);
+		rc = _pick_with_preemption(job_ptr, bitmap, min_nodes,
+					   max_nodes, req_nodes, candidates,
+					   preemptee_job_list);
+	}
+	if (rc == SLURM_SUCCESS)
+		coalloc_build_job_resources(job_ptr, bitmap);
+	else
+		bit_copybits(bitmap, orig);
+	FREE_NULL_BITMAP(orig);
+	return rc;
+}
+
+static int _by_end_time(void *x, void *y)
+{
+	job_record_t *a = *(job_record_t **) x, *b = *(job_record_t **) y;
+
+	return (a->end_time > b->end_time) - (a->end_time < b->end_time);
+}
+
+static int _collect_active(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+
+	if ((IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) &&
+	    job_ptr->end_time)
+		list_append(arg, job_ptr);
+	return 0;
+}
+
+/* Sum of the usable CPUs of the nodes in 'bitmap' (WILL_RUN reports it). */
+static void _set_total_cpus(job_record_t *job_ptr, bitstr_t *bitmap)
+{
+	uint32_t total = 0;
+
+	for (int i = 0; i < node_record_count; i++)
+		if (bit_test(bitmap, i))
+			total += coalloc_node_cpus(i);
+	job_ptr->total_cpus = total;
+}
+
+/*
+ * Release running jobs one at a time, earliest end first, until the job
+ * fits; its start time is then the end time of the last job released.
+ */
+static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
+		     uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes,
+		     List candidates, List *preemptee_job_list)
+{
+	bitstr_t *orig = bit_copy(bitmap);
+	uint32_t *held = node_usage_snapshot();
+	time_t now = time(NULL);
+	List active;
+	job_record_t *next;
+	int rc;
+
+	rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes, req_nodes);
+	if (rc == SLURM_SUCCESS) {
+		job_ptr->start_time = now;
+		goto done;
+	}
+	bit_copybits(bitmap, orig);
+	rc = _pick_with_preemption(job_ptr, bitmap, min_nodes, max_nodes,
+				   req_nodes, candidates, preemptee_job_list);
+	if (rc == SLURM_SUCCESS) {
+		job_ptr->start_time = now;	/* once preemption is done */
+		goto done;
+	}
+	if (job_ptr->bit_flags & TEST_NOW_ONLY || !job_list)
+		goto done;
+
+	active = list_create(NULL);
+	list_for_each(job_list, _collect_active, active);
+	list_sort(active, _by_end_time);
+	while (rc != SLURM_SUCCESS && (next = list_pop(active))) {
+		_release_job(held, next);
+		bit_copybits(bitmap, orig);
+		rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes,
+			   req_nodes);
+		if (rc == SLURM_SUCCESS)
+			job_ptr->start_time = next->end_time > now ?
+					      next->end_time : now + 1;
+	}
+	FREE_NULL_LIST(active);
+done:
+	if (rc == SLURM_SUCCESS)
+		_set_total_cpus(job_ptr, bitmap);
+	else
+		bit_copybits(bitmap, orig);
+	xfree(held);
+	FREE_NULL_BITMAP(orig);
+	return rc;
+}
+
+int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+		     uint32_t min_nodes, uint32_t max_nodes,
+		     uint32_t req_nodes, uint16_t mode,
+		     List preemptee_candidates, List *preemptee_job_list)
+{
+	int rc;
+
+	if (!job_ptr->details || (uint32_t) bit_set_count(bitmap) < min_nodes)
+		return EINVAL;
+
+	node_usage_lock();
+	switch (mode) {
+	case SELECT_MODE_TEST_ONLY:
+		rc = _pick(job_ptr, bitmap, NULL, min_nodes, max_nodes,
+			   req_nodes);
+		break;
+	case SELECT_MODE_RUN_NOW:
+		rc = _run_now(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
+			      preemptee_candidates, preemptee_job_list);
+		break;
+	case SELECT_MODE_WILL_RUN:
+		rc = _will_run(job_ptr, bitmap, min_nodes, max_nodes,
+			       req_nodes, preemptee_candidates,
+			       preemptee_job_list);
+		break;
+	default:
+		error("%s: %pJ: unknown job_test mode %u", plugin_type,
+		      job_ptr, mode);
+		rc = EINVAL;
+	}
+	node_usage_unlock();
+
+	if (rc == SLURM_SUCCESS)
+		job_ptr->best_switch = true;	/* no topology constraint */
+	log_flag(SELECT_TYPE, "%s: %pJ mode=%u nodes=%u-%u(%u) cpus=%u: %s",
+		 plugin_type, job_ptr, mode, min_nodes, max_nodes, req_nodes,
+		 job_ptr->details->min_cpus,
+		 rc == SLURM_SUCCESS ? "fits" : "does not fit");
+	return rc;
+}

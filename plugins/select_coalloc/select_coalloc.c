@@ -1,0 +1,337 @@
+/*
+ * select_coalloc.c - entry file of the select/coalloc plugin: the symbols
+ * Slurm 22.05 loads from a select plugin, each a thin call into a topic
+ * file (job_test.c, node_usage.c, job_resources.c, nodeinfo.c, config.c).
+ *
+ * This first version allocates whole nodes, one job per node; later
+ * versions add sites, co-allocation and the queue-priority policies.
+ *
+ * Slurm's commands (sinfo, squeue, scontrol, ...) load every select plugin
+ * in PluginDir and call init(): only inside slurmctld does init() check
+ * the configuration or set anything up.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "select_coalloc.h"
+#include "src/common/node_conf.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/xstring.h"
+
+const char plugin_name[] = "Co-allocation node selection (select/coalloc)";
+const char plugin_type[] = "select/coalloc";
+const uint32_t plugin_id = SELECT_COALLOC_PLUGIN_ID;
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+/* True when slurmctld runs with us as its SelectType. */
+static bool _we_select(void)
+{
+	return running_in_slurmctld() &&
+	       !xstrcmp(slurm_conf.select_type, plugin_type);
+}
+
+extern int init(void)
+{
+	if (!_we_select())
+		return SLURM_SUCCESS;
+	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
+		return SLURM_ERROR;
+	info("%s: loaded (plugin_id %u, whole-node allocation)", plugin_type,
+	     plugin_id);
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	node_usage_fini();
+	return SLURM_SUCCESS;
+}
+
+/* State is rebuilt from slurmctld's job records in select_p_job_init(). */
+extern int select_p_state_save(char *dir_name)
+{
+	(void) dir_name;
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_state_restore(char *dir_name)
+{
+	(void) dir_name;
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_job_init(List job_list_arg)
+{
+	return node_usage_reset(job_list_arg);
+}
+
+extern int select_p_node_init(void)
+{
+	return node_usage_reset(NULL);
+}
+
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     List preemptee_candidates,
+			     List *preemptee_job_list,
+			     bitstr_t *exc_core_bitmap)
+{
+	(void) exc_core_bitmap;	/* cores are never shared: whole nodes */
+	return coalloc_job_test(job_ptr, bitmap, min_nodes, max_nodes,
+				req_nodes, mode, preemptee_candidates,
+				preemptee_job_list);
+}
+
+extern int select_p_job_begin(job_record_t *job_ptr)
+{
+	node_usage_lock();
+	node_usage_add_job(job_ptr);
+	node_usage_unlock();
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_job_ready(job_record_t *job_ptr)
+{
+	node_record_t *node_ptr;
+
+	if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
+		return 0;
+	if (!job_ptr->node_bitmap)
+		return READY_NODE_STATE;
+	for (int i = 0; (node_ptr = next_node(&i)); i++) {
+		if (!bit_test(job_ptr->node_bitmap, i))
+			continue;
+		if (IS_NODE_POWERED_DOWN(node_ptr) ||
+		    IS_NODE_POWERING_UP(node_ptr))
+			return 0;
+	}
+	return READY_NODE_STATE;
+}
+
+extern int select_p_job_expand(job_record_t *from_job_ptr,
+			       job_record_t *to_job_ptr)
+{
+	error("%s: merging %pJ into %pJ: job expansion is not supported",
+	      plugin_type, from_job_ptr, to_job_ptr);
+	return ESLURM_NOT_SUPPORTED;
+}
+
+extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
+{
+	node_usage_lock();
+	node_usage_remove_node(job_ptr, node_ptr->index);
+	node_usage_unlock();
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_job_signal(job_record_t *job_ptr, int signal)
+{
+	(void) job_ptr;
+	(void) signal;
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_job_fini(job_record_t *job_ptr)
+{
+	node_usage_lock();
+	node_usage_remove_job(job_ptr);
+	node_usage_unlock();
+	return SLURM_SUCCESS;
+}
+
+/* A suspended job keeps its nodes: no other job is placed on them. */
+extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
+{
+	log_flag(SELECT_TYPE, "%s: %pJ suspended%s", plugin_type, job_ptr,
+		 indf_susp ? " by request" : "");
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
+{
+	log_flag(SELECT_TYPE, "%s: %pJ resumed%s", plugin_type, job_ptr,
+		 indf_susp ? " by request" : "");
+	return SLURM_SUCCESS;
+}
+
+/* NULL: slurmctld's step manager picks a step's nodes within the job. */
+extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
+					  select_jobinfo_t *jobinfo,
+					  uint32_t node_count,
+					  bitstr_t **avail_nodes)
+{
+	(void) job_ptr;
+	(void) jobinfo;
+	(void) node_count;
+	(void) avail_nodes;
+	return NULL;
+}
+
+extern int select_p_step_start(step_record_t *step_ptr)
+{
+	(void) step_ptr;
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
+{
+	(void) step_ptr;
+	(void) killing_step;
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
+					 buf_t *buffer,
+					 uint16_t protocol_version)
+{
+	return coalloc_nodeinfo_pack(nodeinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
+					   buf_t *buffer,
+					   uint16_t protocol_version)
+{
+	return coalloc_nodeinfo_unpack(nodeinfo, buffer, protocol_version);
+}
+
+extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
+{
+	return coalloc_nodeinfo_alloc();
+}
+
+extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
+{
+	return coalloc_nodeinfo_free(nodeinfo);
+}
+
+extern int select_p_select_nodeinfo_set_all(void)
+{
+	return coalloc_nodeinfo_set_all();
+}
+
+extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
+{
+	(void) job_ptr;	/* set_all derives everything from node usage */
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
+					enum select_nodedata_type dinfo,
+					enum node_states state, void *data)
+{
+	return coalloc_nodeinfo_get(nodeinfo, dinfo, state, data);
+}
+
+/* No per-job select data (yet): Slurm accepts NULL jobinfo throughout. */
+extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
+{
+	return NULL;
+}
+
+extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
+{
+	(void) jobinfo;
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	(void) jobinfo;
+	(void) data_type;
+	(void) data;
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	(void) jobinfo;
+	(void) data_type;
+	(void) data;
+	return SLURM_ERROR;
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_copy(select_jobinfo_t *jobinfo)
+{
+	(void) jobinfo;
+	return NULL;
+}
+
+extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
+					buf_t *buffer,
+					uint16_t protocol_version)
+{
+	(void) jobinfo;
+	(void) buffer;
+	(void) protocol_version;
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	(void) buffer;
+	(void) protocol_version;
+	*jobinfo = NULL;
+	return SLURM_SUCCESS;
+}
+
+extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
+					    char *buf, size_t size, int mode)
+{
+	(void) jobinfo;
+	(void) mode;
+	if (!buf || !size)
+		return NULL;
+	buf[0] = '\0';
+	return buf;
+}
+
+extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
+					     int mode)
+{
+	(void) jobinfo;
+	(void) mode;
+	return NULL;
+}
+
+extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
+					 job_record_t *job_ptr, void *data)
+{
+	(void) job_ptr;
+	switch (dinfo) {
+	case SELECT_CR_PLUGIN:	/* not a consumable-resource plugin */
+		*(uint32_t *) data = 0;
+		return SLURM_SUCCESS;
+	default:
+		return SLURM_SUCCESS;
+	}
+}
+
+extern int select_p_update_node_config(int index)
+{
+	(void) index;
+	return SLURM_SUCCESS;
+}
+
+/* Nodes may have been added or removed: rebuild from the job records. */
+extern int select_p_reconfigure(void)
+{
+	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
+		error("%s: keeping the running configuration", plugin_type);
+	return node_usage_reset(job_list);
+}
+
+/* A reservation of whole nodes: any node_cnt of the available ones. */
+extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
+				    uint32_t node_cnt, bitstr_t *avail_bitmap,
+				    bitstr_t **core_bitmap)
+{
+	(void) resv_desc_ptr;
+	(void) core_bitmap;
+	return bit_pick_cnt(avail_bitmap, node_cnt);
+}

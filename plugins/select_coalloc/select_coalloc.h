@@ -1,0 +1,79 @@
+/*
+ * select_coalloc.h - internal interface between the topic files of
+ * select/coalloc.  Only the entry file (select_coalloc.c) defines the
+ * symbols Slurm loads; everything here is hidden by the version script.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SELECT_COALLOC_H
+#define SELECT_COALLOC_H
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "src/common/slurm_xlator.h"	/* must come before Slurm headers */
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/select.h"
+#include "src/slurmctld/slurmctld.h"
+
+/*
+ * Our plugin_id in Slurm's select plugin table.  Slurm's own plugins use
+ * 101, 102 and 106-110; ids are packed with node data, so ours must never
+ * collide with another plugin a site may install.  190 is far from Slurm's
+ * range and documented in README.md.
+ */
+#define SELECT_COALLOC_PLUGIN_ID 190
+
+extern const char plugin_type[];
+
+/* Slurmctld-only globals: weak, so that Slurm's commands, which load every
+ * select plugin in PluginDir, can load us too. */
+extern List job_list __attribute__((weak));
+
+/* ---- config.c: SelectTypeParameters and other slurm.conf checks ---- */
+int coalloc_check_slurm_conf(void);
+
+/* ---- node_usage.c: which job holds each node ---- */
+/* Size the table to the node table and fill it from these jobs (or none). */
+int node_usage_reset(List jobs);
+void node_usage_fini(void);
+void node_usage_lock(void);
+void node_usage_unlock(void);
+/* Caller holds the lock for the rest. */
+bool node_usage_ready(void);
+uint32_t node_usage_holder(int node_inx);
+void node_usage_add_job(job_record_t *job_ptr);
+void node_usage_remove_job(job_record_t *job_ptr);
+void node_usage_remove_node(job_record_t *job_ptr, int node_inx);
+/* A copy of the holder table that the caller may change and must free. */
+uint32_t *node_usage_snapshot(void);
+
+/* ---- job_test.c: select_p_job_test's three modes ---- */
+int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+		     uint32_t min_nodes, uint32_t max_nodes,
+		     uint32_t req_nodes, uint16_t mode,
+		     List preemptee_candidates, List *preemptee_job_list);
+
+/* ---- job_resources.c: the job_resources_t Slurm expects ---- */
+void coalloc_build_job_resources(job_record_t *job_ptr, bitstr_t *nodes);
+uint32_t coalloc_node_cpus(int node_inx);
+
+/* ---- nodeinfo.c: per-node data shown by sinfo ---- */
+select_nodeinfo_t *coalloc_nodeinfo_alloc(void);
+int coalloc_nodeinfo_free(select_nodeinfo_t *nodeinfo);
+int coalloc_nodeinfo_pack(select_nodeinfo_t *nodeinfo, buf_t *buffer,
+			  uint16_t protocol_version);
+int coalloc_nodeinfo_unpack(select_nodeinfo_t **nodeinfo, buf_t *buffer,
+			    uint16_t protocol_version);
+int coalloc_nodeinfo_set_all(void);
+int coalloc_nodeinfo_get(select_nodeinfo_t *nodeinfo,
+			 enum select_nodedata_type dinfo,
+			 enum node_states state, void *data);
+
+#endif /* SELECT_COALLOC_H */

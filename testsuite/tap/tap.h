@@ -1,0 +1,102 @@
+/*
+ * tap.h - a small Test Anything Protocol producer for the C unit tests.
+ *
+ * Header-only so every test binary stays a single translation unit plus the
+ * library it tests.  Output goes to stdout; diagnostics go to stderr with a
+ * leading '#', as prove expects.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COALLOC_TAP_H
+#define COALLOC_TAP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int tap_count_;
+static int tap_failed_;
+static int tap_planned_ = -1;
+
+static inline void plan(int n)
+{
+	tap_planned_ = n;
+	printf("1..%d\n", n);
+	fflush(stdout);
+}
+
+static inline void diag(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static inline void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static inline int tap_ok_(int cond, const char *file, int line,
+			  const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static inline int tap_ok_(int cond, const char *file, int line,
+			  const char *fmt, ...)
+{
+	va_list ap;
+
+	tap_count_++;
+	printf("%sok %d - ", cond ? "" : "not ", tap_count_);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (!cond) {
+		tap_failed_++;
+		diag("  failed at %s:%d", file, line);
+	}
+	return cond;
+}
+
+#define ok(cond, ...) tap_ok_(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+
+#define is_int(got, want, ...)                                             \
+	do {                                                               \
+		long long g_ = (long long)(got), w_ = (long long)(want);   \
+		if (!ok(g_ == w_, __VA_ARGS__))                             \
+			diag("  got %lld, want %lld", g_, w_);              \
+	} while (0)
+
+#define is_str(got, want, ...)                                             \
+	do {                                                               \
+		const char *g_ = (got), *w_ = (want);                      \
+		int eq_ = (g_ && w_) ? !strcmp(g_, w_) : g_ == w_;         \
+		if (!ok(eq_, __VA_ARGS__))                                  \
+			diag("  got \"%s\", want \"%s\"", g_ ? g_ : "(null)", \
+			     w_ ? w_ : "(null)");                           \
+	} while (0)
+
+#define is_double(got, want, eps, ...)                                     \
+	do {                                                               \
+		double g_ = (got), w_ = (want);                            \
+		double d_ = g_ > w_ ? g_ - w_ : w_ - g_;                   \
+		if (!ok(d_ <= (eps), __VA_ARGS__))                          \
+			diag("  got %.9g, want %.9g (eps %g)", g_, w_,      \
+			     (double)(eps));                                \
+	} while (0)
+
+/* Print the plan when none was given up front and return the exit code. */
+static inline int done_testing(void)
+{
+	if (tap_planned_ < 0)
+		printf("1..%d\n", tap_count_);
+	else if (tap_planned_ != tap_count_)
+		diag("planned %d tests but ran %d", tap_planned_, tap_count_);
+	fflush(stdout);
+	return tap_failed_ ? 1 : 0;
+}
+
+#endif /* COALLOC_TAP_H */

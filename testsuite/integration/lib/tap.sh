@@ -1,0 +1,115 @@
+# tap.sh - TAP for the integration tests, plus a private embedded Slurm
+# cluster per test file (started by cluster_start, stopped on exit).
+#
+# A test file sources this, calls plan (or done_testing at the end) and
+# uses ok/is/like.  Each file gets its own directory under build/test/ and
+# its own ports, derived from the number that starts its file name.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+SLURM_CLUSTER=$REPO/testsuite/cluster/slurm-cluster
+TEST_NAME=$(basename "$0" .t)
+TEST_DIR=$REPO/build/test/$TEST_NAME
+# 01-foo.t -> ports 20100..20199; keeps parallel prove runs apart
+TEST_NUM=$((10#${TEST_NAME%%-*}))
+PORT_BASE=$((20000 + TEST_NUM * 100))
+
+_tap_n=0
+_tap_failed=0
+_tap_planned=
+
+plan() { _tap_planned=$1; echo "1..$1"; }
+diag() { local l; while IFS= read -r l; do echo "# $l" >&2; done <<< "$*"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+bail_out() { echo "Bail out! $*"; exit 255; }
+
+ok() {	# status description
+	_tap_n=$((_tap_n + 1))
+	if [[ $1 == 0 ]]; then
+		echo "ok $_tap_n - $2"
+	else
+		echo "not ok $_tap_n - $2"
+		_tap_failed=$((_tap_failed + 1))
+	fi
+	return "$1"
+}
+
+is() {	# got want description
+	if [[ $1 == "$2" ]]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diag "  got: '$1'" "  want: '$2'"
+		return 1
+	fi
+}
+
+like() {	# got regex description
+	if [[ $1 =~ $2 ]]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diag "  got: '$1'" "  want match: /$2/"
+		return 1
+	fi
+}
+
+unlike() {	# got regex description
+	if [[ $1 =~ $2 ]]; then
+		ok 1 "$3"
+		diag "  got: '$1'" "  must not match: /$2/"
+		return 1
+	fi
+	ok 0 "$3"
+}
+
+done_testing() {
+	[[ -n $_tap_planned ]] || echo "1..$_tap_n"
+	((_tap_failed == 0))
+}
+
+# ------------------------------------------------------------ cluster
+
+cluster() { "$SLURM_CLUSTER" "$@" --dir "$TEST_DIR/cluster"; }
+
+_cluster_cleanup() {
+	local rc=$?
+	if [[ -n ${_cluster_started:-} ]]; then
+		if ((rc != 0 || _tap_failed)); then
+			diag "cluster logs: $TEST_DIR/cluster/log"
+		fi
+		cluster stop >/dev/null 2>&1 || true
+	fi
+	return $rc
+}
+
+# cluster_start [slurm-cluster start options]: a fresh private cluster.
+cluster_start() {
+	rm -rf "$TEST_DIR"
+	mkdir -p "$TEST_DIR"
+	_cluster_started=1
+	trap _cluster_cleanup EXIT
+	if ! "$SLURM_CLUSTER" start --dir "$TEST_DIR/cluster" \
+		--port-base "$PORT_BASE" "$@" > "$TEST_DIR/start.log" 2>&1; then
+		cat "$TEST_DIR/start.log" >&2
+		bail_out "embedded cluster did not start"
+	fi
+	export SLURM_CONF=$TEST_DIR/cluster/etc/slurm.conf
+	cd "$TEST_DIR" || bail_out "no $TEST_DIR"
+}
+
+# wait_until SECS command...: poll until the command succeeds.
+wait_until() {
+	local deadline=$((SECONDS + $1)); shift
+	until "$@"; do
+		((SECONDS < deadline)) || return 1
+		sleep 0.3
+	done
+}
+
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+job_field() { scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n1; }
+job_done() { [[ $(job_state "$1") =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL)$ ]]; }
+queue_empty() { [[ -z $(squeue -h -o %i 2>/dev/null) ]]; }
+submit() { sbatch --parsable "$@" | cut -d';' -f1; }

@@ -8,7 +8,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-SLURM_CLUSTER=$REPO/testsuite/cluster/slurm-cluster
+SLURM_CLUSTER=${SLURM_CLUSTER:-$REPO/testsuite/cluster/slurm-cluster}
 TEST_NAME=$(basename "$0" .t)
 TEST_DIR=$REPO/build/test/$TEST_NAME
 # 01-foo.t -> ports 20100..20199; keeps parallel prove runs apart

@@ -1,0 +1,73 @@
+/*
+ * cosched.c - entry file of the cosched SPANK plugin: the symbols Slurm
+ * looks up, each dispatching on the SPANK context to a topic file.
+ *
+ * Loaded through plugstack.conf ("required /path/to/cosched.so"), it adds
+ * --coalloc=SIZES and --cosched=MODE to sbatch, salloc and srun, rejects
+ * bad values where the user submits, and records good ones with the job
+ * for the select plugin (slurmctld) and the node side; see cosched(8).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "args.h"
+#include "cosched.h"
+
+SPANK_PLUGIN(cosched, 1);
+
+/* The plugstack.conf arguments; nothing reads them yet (see args.h). */
+static struct cosched_args config;
+
+/* The contexts in which the user's options exist. */
+static bool _has_options(spank_context_t ctx)
+{
+	return ctx == S_CTX_ALLOCATOR || ctx == S_CTX_LOCAL ||
+	       ctx == S_CTX_REMOTE;
+}
+
+/*
+ * Every context parses the arguments, so a bad plugstack.conf line is
+ * reported by the first command run, and by slurmd, not just on some path.
+ * Options are registered with spank_option_register() because sbatch and
+ * salloc ignore a static spank_options table; slurmstepd needs them
+ * registered too, to receive the forwarded values.
+ */
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+	char err[COSCHED_ERR_LEN];
+	spank_context_t ctx = spank_context();
+	int rc = -1;
+
+	if (cosched_args_parse(ac, av, &config, err, sizeof(err))) {
+		slurm_error("cosched: %s", err);
+		goto fail;
+	}
+	if (_has_options(ctx) && cosched_options_register(sp))
+		goto fail;
+	rc = 0;
+fail:
+	return rc;
+}
+
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	switch (spank_context()) {
+	case S_CTX_ALLOCATOR:
+	case S_CTX_LOCAL:
+		return cosched_submit_record(sp);
+	case S_CTX_REMOTE:
+		return cosched_stepd_post_opt(sp);
+	default:
+		return 0;
+	}
+}
+
+int slurm_spank_exit(spank_t sp, int ac, char **av)
+{
+	(void)sp;
+	(void)ac;
+	(void)av;
+	cosched_request_reset();
+	return 0;
+}

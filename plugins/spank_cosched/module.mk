@@ -1,0 +1,28 @@
+# plugins/spank_cosched - the cosched SPANK plugin (cosched.so): the
+# --coalloc and --cosched options of sbatch/salloc/srun, validated at
+# submit time and recorded with the job.  See doc/man/cosched.8.
+#
+# Uses only the installed public <slurm/spank.h>, never the Slurm source;
+# only the symbols in cosched.map are exported.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
+	cosched.c args.c options.c submit.c stepd.c)
+SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
+SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
+
+$(SPANK_COSCHED_SO): $(SPANK_COSCHED_OBJS) $(LIBCOSCHED_OPTS) \
+		plugins/spank_cosched/cosched.map
+	@mkdir -p $(@D)
+	$(CC) -shared $(ALL_LDFLAGS) \
+		-Wl,--version-script=plugins/spank_cosched/cosched.map \
+		-o $@ $(SPANK_COSCHED_OBJS) $(LIBCOSCHED_OPTS)
+
+TARGETS += $(SPANK_COSCHED_SO)
+INSTALL_PLUGINS += $(SPANK_COSCHED_SO)
+INSTALL_MAN += doc/man/cosched.8
+
+# The plugstack.conf argument parser has no Slurm dependency: tested alone.
+$(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,,))
+CFLAGS_testsuite/unit/cosched_opts := -Iplugins/spank_cosched

@@ -1,0 +1,116 @@
+/*
+ * options.c - --coalloc=SIZES and --cosched=MODE: registration and
+ * validation.
+ *
+ * Slurm calls the callbacks where the user submits (sbatch, also for each
+ * #SBATCH line, salloc, srun: remote == 0) and again in slurmstepd with
+ * the forwarded value (remote == 1).  A non-zero return at submit time
+ * makes the command print "Invalid --<option> argument" and exit(-1)
+ * before anything is sent to slurmctld, so our message, logged first,
+ * says what exactly is wrong.
+ *
+ * The callbacks get no spank_t, hence the request lives in this file;
+ * a later occurrence of an option replaces an earlier one, which gives the
+ * command line precedence over #SBATCH lines (Slurm processes those first).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cosched.h"
+
+enum option_id {
+	OPT_COALLOC = 1,
+	OPT_COSCHED,
+};
+
+static struct cosched_request request;
+
+static int _coalloc_cb(int val, const char *optarg, int remote)
+{
+	char err[COSCHED_ERR_LEN];
+	struct cosched_sizes sizes;
+
+	(void)val;
+	if (cosched_parse_sizes(optarg, &sizes, err, sizeof(err))) {
+		slurm_error("cosched: %s", err);
+		return -1;
+	}
+	request.sizes = sizes;
+	request.sizes_set = true;
+	slurm_debug("cosched: --coalloc=%s accepted (%u components, %u nodes%s)",
+		    optarg, (unsigned int)sizes.count,
+		    (unsigned int)cosched_sizes_total(&sizes),
+		    remote ? ", remote" : "");
+	return 0;
+}
+
+static int _cosched_cb(int val, const char *optarg, int remote)
+{
+	char err[COSCHED_ERR_LEN];
+	enum cosched_mode mode;
+
+	(void)val;
+	if (cosched_parse_mode(optarg, &mode, err, sizeof(err))) {
+		slurm_error("cosched: %s", err);
+		return -1;
+	}
+	request.mode = mode;
+	request.mode_set = true;
+	slurm_debug("cosched: --cosched=%s accepted%s",
+		    cosched_mode_name(mode), remote ? " (remote)" : "");
+	return 0;
+}
+
+/*
+ * The usage texts are built once from the library's tables so that the
+ * help never lists a mode the parser would reject (Slurm copies them).
+ */
+static char coalloc_usage[160];
+static char cosched_usage[200];
+
+static struct spank_option cosched_options[] = {
+	{ "coalloc", "SIZES", coalloc_usage, 1, OPT_COALLOC, _coalloc_cb },
+	{ "cosched", "MODE", cosched_usage, 1, OPT_COSCHED, _cosched_cb },
+	SPANK_OPTIONS_TABLE_END
+};
+
+static void _build_usage(void)
+{
+	snprintf(coalloc_usage, sizeof(coalloc_usage),
+		 "[cosched] co-allocate the job as components of SIZES nodes, comma-separated (e.g. 4,4; at most %d components)",
+		 COSCHED_MAX_COMPONENTS);
+	snprintf(cosched_usage, sizeof(cosched_usage),
+		 "[cosched] coscheduling MODE: %s (default: none)",
+		 cosched_mode_names());
+}
+
+int cosched_options_register(spank_t sp)
+{
+	int rc = -1;
+
+	_build_usage();
+	for (struct spank_option *opt = cosched_options; opt->name; opt++) {
+		spank_err_t e = spank_option_register(sp, opt);
+
+		if (e != ESPANK_SUCCESS) {
+			slurm_error("cosched: cannot register --%s: %s",
+				    opt->name, spank_strerror(e));
+			goto fail;
+		}
+	}
+	rc = 0;
+fail:
+	return rc;
+}
+
+const struct cosched_request *cosched_request(void)
+{
+	return &request;
+}
+
+void cosched_request_reset(void)
+{
+	memset(&request, 0, sizeof(request));
+}

@@ -1,0 +1,57 @@
+/*
+ * submit.c - sbatch, salloc (allocator context) and srun (local context):
+ * record the validated request with the job.
+ *
+ * spank_job_control_setenv() adds NAME=VALUE to the job's spank_job_env,
+ * which travels with the job description: slurmctld keeps it as
+ * job_ptr->spank_job_env (entries unprefixed, "COALLOC_SIZES=4,4"), the
+ * prolog/epilog see it as SPANK_COALLOC_SIZES, and sbatch/salloc also
+ * export it as SLURM_SPANK_COALLOC_SIZES into the job's environment.
+ * Canonical values are stored ("4,4", "pb-sb") so readers parse them with
+ * the same library without surprises; nothing is stored for an option
+ * that was not given, so a job without them looks exactly as before.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "cosched.h"
+
+static int _setenv(spank_t sp, const char *name, const char *value)
+{
+	spank_err_t e = spank_job_control_setenv(sp, name, value, 1);
+
+	if (e != ESPANK_SUCCESS) {
+		/* Fail the submission: a job queued without its request
+		 * would be placed as an ordinary job, silently. */
+		slurm_error("cosched: cannot record %s=%s with the job: %s",
+			    name, value, spank_strerror(e));
+		return -1;
+	}
+	slurm_debug("cosched: recorded %s=%s with the job", name, value);
+	return 0;
+}
+
+static int _record_sizes(spank_t sp, const struct cosched_sizes *sizes)
+{
+	char text[COSCHED_SIZES_TEXT_LEN];
+
+	if (cosched_format_sizes(sizes, text, sizeof(text))) {
+		slurm_error("cosched: internal error: cannot format --coalloc");
+		return -1;
+	}
+	return _setenv(sp, COSCHED_ENV_SIZES, text);
+}
+
+int cosched_submit_record(spank_t sp)
+{
+	const struct cosched_request *req = cosched_request();
+	int rc = -1;
+
+	if (req->sizes_set && _record_sizes(sp, &req->sizes))
+		goto fail;
+	if (req->mode_set &&
+	    _setenv(sp, COSCHED_ENV_MODE, cosched_mode_name(req->mode)))
+		goto fail;
+	rc = 0;
+fail:
+	return rc;
+}

@@ -1,0 +1,50 @@
+#!/bin/bash
+# scancel frees a job's nodes; restarting slurmctld keeps running jobs and
+# select/coalloc rebuilds which nodes they hold.
+source "$(dirname "$0")/lib/tap.sh"
+source "$(dirname "$0")/lib/overlap.sh"
+cluster_start --select coalloc
+
+running() { test "$(job_state "$1")" = RUNNING; }
+idle_nodes() { sinfo -h -t idle -o %D | awk '{s += $1} END {print s + 0}'; }
+
+# --- scancel
+long=$(submit -N 12 -o /dev/null --wrap 'sleep 300')
+wait_until 30 running "$long"
+is "$(job_state "$long")" RUNNING "12-node job runs"
+big=$(submit -N 16 -o big.out --wrap 'srun hostname | wc -l')
+sleep 2
+is "$(job_state "$big")" PENDING "16-node job waits for the nodes"
+scancel "$long"
+wait_until 30 job_done "$long"
+is "$(job_state "$long")" CANCELLED "scancel cancels the running job"
+wait_until 60 job_done "$big"
+is "$(job_state "$big")" COMPLETED "its nodes go to the waiting 16-node job"
+is "$(tr -d ' ' < big.out)" 16 "which ran on all 16 nodes"
+wait_until 30 test "$(idle_nodes)" = 16
+is "$(idle_nodes)" 16 "all nodes idle again"
+
+# --- slurmctld restart with a job running
+TASK='echo "$SLURMD_NODENAME $SLURM_JOB_ID start $(date +%s.%N)"; sleep $T; echo "$SLURMD_NODENAME $SLURM_JOB_ID end $(date +%s.%N)"'
+keep=$(submit -N 4 -o task-%j.log --export=ALL,T=12 --wrap "srun bash -c '$TASK'")
+wait_until 30 running "$keep"
+nodes_before=$(job_field "$keep" NodeList)
+cluster restart-ctld > restart.log 2>&1
+ok $? "slurmctld restarted"
+is "$(job_state "$keep")" RUNNING "the job still runs after the restart"
+is "$(job_field "$keep" NodeList)" "$nodes_before" "on the same nodes"
+
+# After the restart the plugin must know those 4 nodes are taken: a 16-node
+# job waits for them, a 12-node job fits beside them right away.
+all=$(submit -N 16 -o task-%j.log --export=ALL,T=1 --wrap "srun bash -c '$TASK'")
+rest=$(submit -N 12 -o task-%j.log --export=ALL,T=1 --wrap "srun bash -c '$TASK'")
+wait_until 60 job_done "$rest"
+is "$(job_state "$rest")" COMPLETED "12-node job ran beside the recovered job"
+ok $(running "$keep" && echo 0 || echo 1) "while the recovered job was still running"
+wait_until 90 job_done "$keep"
+is "$(job_state "$keep")" COMPLETED "the recovered job completes"
+wait_until 60 job_done "$all"
+is "$(job_state "$all")" COMPLETED "the 16-node job runs after it"
+is "$(task_overlaps task-*.log)" "" "no node ran two jobs at once across the restart"
+
+done_testing

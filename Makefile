@@ -53,8 +53,10 @@ $(NEEDS_SLURM_SRC): | $(SLURM_CONFIG_H)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 
-.PHONY: all check check-unit check-integration valgrind bench install clean distclean
+.PHONY: all tests check check-unit check-integration valgrind bench install \
+	clean distclean
 all: $(TARGETS)
+tests: $(UNIT_TESTS)
 
 PROVE ?= prove
 PROVE_FLAGS ?=
@@ -62,15 +64,20 @@ PROVE_FLAGS ?=
 check-unit: $(UNIT_TESTS)
 	$(PROVE) $(PROVE_FLAGS) --exec '' $(UNIT_TESTS)
 
-check-integration: all
-	$(PROVE) $(PROVE_FLAGS) --exec '' $(sort $(wildcard testsuite/integration/*.t))
+INTEGRATION_TESTS := $(sort $(wildcard testsuite/integration/*.t))
+
+# The embedded cluster loads the release plugins (sanitizer builds cannot
+# be loaded into Debian's uninstrumented daemons), whatever DEBUG says.
+check-integration:
+	$(MAKE) DEBUG=0 all
+	$(PROVE) $(PROVE_FLAGS) --exec '' $(INTEGRATION_TESTS)
 
 # The whole suite from a fresh machine: packages, Slurm source, build, tests.
 check: deps
 	$(MAKE) slurm-src
-	$(MAKE) all
-	$(PROVE) $(PROVE_FLAGS) --exec '' $(UNIT_TESTS) \
-		$(sort $(wildcard testsuite/integration/*.t))
+	$(MAKE) DEBUG=0 all
+	$(MAKE) all tests
+	$(PROVE) $(PROVE_FLAGS) --exec '' $(UNIT_TESTS) $(INTEGRATION_TESTS)
 
 VALGRIND ?= valgrind --quiet --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --track-origins=yes

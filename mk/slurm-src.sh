@@ -28,6 +28,13 @@ running=$(slurmctld -V | awk '{print $2}')
 	die "slurmctld -V says $running but its package is $deb_version"
 
 stamp=$dest/.coalloc-configured
+# A tree configured elsewhere (make SLURM_SRC=...): use it, never replace it.
+if [[ ! -f $stamp && -f $dest/config.h ]]; then
+	got=$(sed -n 's/^#define SLURM_VERSION_STRING "\(.*\)"/\1/p' "$dest/config.h")
+	[[ $got == "$upstream" ]] ||
+		die "$dest is configured for Slurm $got, the installed slurmctld is $upstream"
+	exit 0
+fi
 if [[ -f $stamp ]]; then
 	[[ $(cat "$stamp") == "$deb_version" ]] && exit 0
 	die "$dest was configured for $(cat "$stamp"), installed is $deb_version; run 'make distclean'"

@@ -72,6 +72,39 @@ wait_until 30 job_done "$long"
 wait_until 30 test "$(sinfo -h -t idle -o %D)" = 16
 is "$(sinfo -h -t idle -o %D)" 16 "all nodes idle at the end"
 
+# Required nodes (-w) and --contiguous around a busy node.
+hold=$(submit -w n2 -o /dev/null --wrap 'sleep 300')
+wait_until 30 test "$(job_state "$hold")" = RUNNING
+is "$(job_field "$hold" NodeList)" n2 "-w n2 runs on n2"
+id=$(submit -N 3 --contiguous -o /dev/null --wrap 'sleep 1')
+wait_until 30 job_done "$id"
+is "$(job_field "$id" NodeList)" "n[3-5]" "--contiguous skips the window broken by n2"
+id=$(submit -N 2 -w n7,n9 -o /dev/null --wrap 'sleep 1')
+wait_until 30 job_done "$id"
+is "$(job_field "$id" NodeList)" "n[7,9]" "-w n7,n9 gets exactly those"
+
+# Suspend keeps the nodes: a job that needs them waits until resume + end.
+scontrol suspend "$hold"
+is "$(job_state "$hold")" SUSPENDED "scontrol suspend"
+id=$(submit -w n2 -o /dev/null --wrap 'true')
+sleep 3
+is "$(job_state "$id")" PENDING "the suspended job keeps n2"
+scontrol resume "$hold"
+is "$(job_state "$hold")" RUNNING "scontrol resume"
+scancel "$hold"
+wait_until 30 job_done "$id"
+is "$(job_state "$id")" COMPLETED "n2 is free once the job is gone"
+
+# A reservation of 2 nodes, and a job inside it.
+scontrol create reservation reservationname=r2 users=root nodecnt=2 \
+	starttime=now duration=10 > /dev/null
+is "$(scontrol show reservation r2 | grep -o 'NodeCnt=[0-9]*')" NodeCnt=2 "reservation of 2 nodes"
+rnodes=$(scontrol show reservation r2 | sed -n 's/.* Nodes=\([^ ]*\).*/\1/p')
+id=$(submit --reservation=r2 -N 2 -o /dev/null --wrap 'true')
+wait_until 30 job_done "$id"
+is "$(job_field "$id" NodeList)" "$rnodes" "a job in the reservation runs on its nodes"
+scontrol delete reservation=r2
+
 grep -q 'select/coalloc: loaded' "$TEST_DIR/cluster/log/slurmctld.log"
 ok $? "slurmctld log shows select/coalloc loaded"
 

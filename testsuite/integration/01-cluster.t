@@ -1,0 +1,75 @@
+#!/bin/bash
+# The embedded cluster harness itself: start, status, env, idempotent
+# start/stop, stopping only its own processes, a failed start leaving
+# nothing behind, and the three select plugins it can run.
+source "$(dirname "$0")/lib/tap.sh"
+
+CDIR=$TEST_DIR/cluster
+CONF=$CDIR/etc/slurm.conf
+ours() { pgrep -f -- "-f $CONF" | paste -sd' '; }
+
+rm -rf "$TEST_DIR"; mkdir -p "$TEST_DIR"; cd "$TEST_DIR" || exit 1
+_cluster_started=1; trap _cluster_cleanup EXIT
+
+out=$(cluster start --sites 2 --nodes-per-site 3 --port-base "$PORT_BASE" 2>&1)
+ok $? "start 2 sites x 3 nodes"
+like "$out" "6 nodes idle \(2 sites x 3\), select/coalloc" "start reports the layout"
+is "$(cluster env)" "export SLURM_CONF=$CONF" "env prints the SLURM_CONF line"
+export SLURM_CONF=$CONF
+is "$(sinfo -h -t idle -o %D)" 6 "sinfo: 6 idle nodes"
+is "$(cat "$CDIR/etc/sites")" $'site1 n1,n2,n3\nsite2 n4,n5,n6' "site layout recorded"
+is "$(grep -c '^NodeName=n\[' "$CONF")" 2 "one NodeName line per site"
+like "$(grep '^NodeName=n\[4-6\]' "$CONF")" "Port=\[$((PORT_BASE + 4))-$((PORT_BASE + 6))\]" "distinct slurmd ports"
+cluster status > status.out 2>&1
+ok $? "status succeeds"
+is "$(grep -c '^running: slurmd-' status.out)" 6 "status lists 6 slurmd"
+
+pids=$(ours)
+out=$(cluster start --sites 2 --nodes-per-site 3 --port-base "$PORT_BASE" 2>&1)
+ok $? "a second start succeeds"
+like "$out" "already running" "and says it is already running"
+is "$(ours)" "$pids" "without starting anything"
+
+sleep 600 & sentinel=$!
+cluster stop > stop.out 2>&1
+ok $? "stop succeeds"
+is "$(ours)" "" "no daemon of the cluster is left"
+kill -0 "$sentinel" 2>/dev/null
+ok $? "a process the cluster did not start survives"
+kill "$sentinel"
+cluster status > /dev/null 2>&1
+is $? 3 "status of a stopped cluster exits 3"
+cluster stop > /dev/null 2>&1
+ok $? "stopping a stopped cluster is safe"
+
+# A failed start (slurmctld's port already taken) leaves nothing running.
+perl -MIO::Socket::INET -e '
+	my $s = IO::Socket::INET->new(LocalPort => $ARGV[0], Listen => 1,
+				      ReuseAddr => 1)
+		or die "bind: $!"; sleep 120' "$PORT_BASE" &
+blocker=$!
+sleep 0.5
+out=$(cluster start --sites 1 --nodes-per-site 2 --port-base "$PORT_BASE" --timeout 20 2>&1)
+rc=$?
+kill "$blocker"
+ok $((rc == 0)) "start fails when slurmctld cannot bind its port"
+like "$out" "did not start|daemon died" "with a message"
+like "$out" "tail of .*slurmctld" "and the log tails"
+is "$(ours)" "" "and leaves no daemon running"
+
+out=$(cluster start --select bogus 2>&1)
+ok $((! $?)) "an unknown --select is refused"
+like "$out" "--select must be coalloc, linear or cons_tres" "naming the choices"
+
+# The same harness runs Slurm's own plugins, for side-by-side comparisons.
+for sel in linear cons_tres; do
+	cluster start --sites 1 --nodes-per-site 2 --select "$sel" \
+		--port-base "$PORT_BASE" > "start-$sel.out" 2>&1
+	ok $? "start with select/$sel"
+	out=$(srun -N 2 hostname 2>&1 | wc -l)
+	is "$out" 2 "  a 2-node step runs"
+	is "$(scontrol show config | sed -n 's/^SelectType *= *//p')" "select/$sel" "  SelectType is select/$sel"
+	cluster stop > /dev/null 2>&1
+done
+
+done_testing

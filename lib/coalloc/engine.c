@@ -1,0 +1,887 @@
+/*
+ * engine.c - the co-allocation decision engine (see engine.h).
+ *
+ * Internally the queues are numbered 0..C-1 (local queue of site i) and C
+ * (the global queue); only the policy's queues take part in the visiting
+ * order.  Jobs live in a slot array linked into FCFS queues by index, and
+ * an id map finds them, so submit, cancel and depart are O(1) and a
+ * decision pass costs O((started + 1) * queues * C), independent of how
+ * many jobs wait behind the queue heads.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coalloc/engine.h"
+#include "coalloc/idmap.h"
+#include "coalloc/placement.h"
+#include "coalloc/rng.h"
+
+#define NO_SLOT (-1)
+
+enum job_state {
+	JOB_FREE,
+	JOB_PENDING,
+	JOB_RUNNING,
+};
+
+struct job {
+	uint32_t id;
+	uint8_t state;
+	uint8_t ncomp;
+	int16_t q;		/* internal queue index */
+	double submit;
+	int32_t prev, next;	/* queue links; next doubles as free list */
+	uint32_t size[COALLOC_MAX_SITES];	/* decreasing */
+	uint16_t site[COALLOC_MAX_SITES];	/* when running */
+};
+
+struct queue {
+	int32_t head, tail;
+	size_t len;
+	bool disabled;
+	uint64_t disabled_at;	/* stamp, for LS-DO */
+};
+
+struct coalloc_engine {
+	struct coalloc_config cfg;
+	enum coalloc_family family;
+	unsigned gq;		/* index of the global queue (= nsites) */
+	uint32_t idle[COALLOC_MAX_SITES];
+	struct queue queue[COALLOC_MAX_SITES + 1];
+	int order[COALLOC_MAX_SITES + 1];	/* visiting order */
+	unsigned norder;
+	struct job *jobs;
+	size_t jobs_cap;
+	int32_t free_slot;
+	struct coalloc_idmap ids;
+	struct coalloc_rng rng;
+	uint64_t stamp;
+	struct coalloc_start *out;
+	size_t out_len, out_cap;
+	size_t npending, nrunning;
+};
+
+static const char *const why_strings[COALLOC_WHY_COUNT] = {
+	[COALLOC_WHY_ELIGIBLE] = "eligible",
+	[COALLOC_WHY_RUNNING] = "running",
+	[COALLOC_WHY_UNKNOWN_JOB] = "unknown job",
+	[COALLOC_WHY_NOT_HEAD] = "not at head of queue",
+	[COALLOC_WHY_QUEUE_DISABLED] = "queue disabled",
+	[COALLOC_WHY_NO_ROOM] = "no room",
+	[COALLOC_WHY_HELD_GLOBAL_NONEMPTY] = "held: global queue non-empty",
+	[COALLOC_WHY_HELD_NO_LOCAL_EMPTY] = "held: no local queue empty",
+	[COALLOC_WHY_HELD_GLOBAL_LONGER] = "held: global queue longest",
+	[COALLOC_WHY_HELD_GLOBAL_SHORTER] = "held: global queue not longest",
+	[COALLOC_WHY_AGING_DRAIN] = "draining for a starving job",
+	[COALLOC_WHY_NO_ROW] = "no room in any row",
+};
+
+const char *coalloc_why_str(enum coalloc_why why)
+{
+	if ((unsigned)why >= COALLOC_WHY_COUNT)
+		return "?";
+	return why_strings[why];
+}
+
+void coalloc_config_init(struct coalloc_config *cfg,
+			 enum coalloc_policy policy, unsigned nsites,
+			 uint32_t procs)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->policy = policy;
+	cfg->nsites = nsites;
+	for (unsigned i = 0; i < nsites && i < COALLOC_MAX_SITES; i++)
+		cfg->site_procs[i] = procs;
+	cfg->seed = 1;
+	cfg->aging_wait = COALLOC_AGING_DEFAULT_WAIT;
+}
+
+/* ------------------------------------------------------------ queues */
+
+static int queue_public(const struct coalloc_engine *e, unsigned q)
+{
+	return q == e->gq ? COALLOC_QUEUE_GLOBAL : (int)q;
+}
+
+static int queue_internal(const struct coalloc_engine *e, int queue)
+{
+	if (queue == COALLOC_QUEUE_GLOBAL)
+		return (int)e->gq;
+	if (queue < 0 || (unsigned)queue >= e->cfg.nsites)
+		return -1;
+	return queue;
+}
+
+static bool queue_in_policy(const struct coalloc_engine *e, unsigned q)
+{
+	if (q == e->gq)
+		return coalloc_policy_has_global(e->cfg.policy);
+	return coalloc_policy_has_local(e->cfg.policy);
+}
+
+static void queue_append(struct coalloc_engine *e, unsigned q, int32_t slot)
+{
+	struct queue *qu = &e->queue[q];
+	struct job *j = &e->jobs[slot];
+
+	j->prev = qu->tail;
+	j->next = NO_SLOT;
+	if (qu->tail != NO_SLOT)
+		e->jobs[qu->tail].next = slot;
+	else
+		qu->head = slot;
+	qu->tail = slot;
+	qu->len++;
+}
+
+static void queue_unlink(struct coalloc_engine *e, int32_t slot)
+{
+	struct job *j = &e->jobs[slot];
+	struct queue *qu = &e->queue[j->q];
+
+	if (j->prev != NO_SLOT)
+		e->jobs[j->prev].next = j->next;
+	else
+		qu->head = j->next;
+	if (j->next != NO_SLOT)
+		e->jobs[j->next].prev = j->prev;
+	else
+		qu->tail = j->prev;
+	qu->len--;
+	j->prev = j->next = NO_SLOT;
+}
+
+static void queue_disable(struct coalloc_engine *e, unsigned q)
+{
+	e->queue[q].disabled = true;
+	e->queue[q].disabled_at = ++e->stamp;
+}
+
+/* ------------------------------------------------------------ policy */
+
+static bool any_local_empty(const struct coalloc_engine *e)
+{
+	for (unsigned i = 0; i < e->cfg.nsites; i++)
+		if (e->queue[i].len == 0)
+			return true;
+	return false;
+}
+
+/* LQ: the global queue is longer than every local queue. */
+static bool global_longest(const struct coalloc_engine *e)
+{
+	size_t glen = e->queue[e->gq].len;
+
+	for (unsigned i = 0; i < e->cfg.nsites; i++)
+		if (e->queue[i].len >= glen)
+			return false;
+	return true;
+}
+
+/* The policy's hold on a queue right now, or COALLOC_WHY_ELIGIBLE. */
+static enum coalloc_why policy_hold(const struct coalloc_engine *e, unsigned q)
+{
+	bool global = q == e->gq;
+
+	switch (e->family) {
+	case COALLOC_FAMILY_GP:
+		if (!global && e->queue[e->gq].len > 0)
+			return COALLOC_WHY_HELD_GLOBAL_NONEMPTY;
+		break;
+	case COALLOC_FAMILY_LP:
+		if (global && !any_local_empty(e))
+			return COALLOC_WHY_HELD_NO_LOCAL_EMPTY;
+		break;
+	case COALLOC_FAMILY_LQ:
+		if (global && !global_longest(e))
+			return COALLOC_WHY_HELD_GLOBAL_SHORTER;
+		if (!global && global_longest(e))
+			return COALLOC_WHY_HELD_GLOBAL_LONGER;
+		break;
+	default:
+		break;
+	}
+	return COALLOC_WHY_ELIGIBLE;
+}
+
+static void order_locals(struct coalloc_engine *e, unsigned first)
+{
+	for (unsigned i = 0; i < e->cfg.nsites; i++)
+		e->order[e->norder++] = (int)((first + i) % e->cfg.nsites);
+}
+
+static void order_two_sided(struct coalloc_engine *e, bool global_first)
+{
+	e->norder = 0;
+	if (global_first)
+		e->order[e->norder++] = (int)e->gq;
+	order_locals(e, 0);
+	if (!global_first)
+		e->order[e->norder++] = (int)e->gq;
+}
+
+/* LS-RO: sites of the departing job, larger components first, then the
+ * sites it did not use in index order. */
+static void order_release(struct coalloc_engine *e, const struct job *j)
+{
+	bool seen[COALLOC_MAX_SITES] = { false };
+
+	e->norder = 0;
+	for (unsigned k = 0; k < j->ncomp; k++) {
+		e->order[e->norder++] = j->site[k];
+		seen[j->site[k]] = true;
+	}
+	for (unsigned i = 0; i < e->cfg.nsites; i++)
+		if (!seen[i])
+			e->order[e->norder++] = (int)i;
+}
+
+/* LS-DO: the queues disabled since the last departure, in the order they
+ * were disabled, then the others in their previous relative order. */
+static void order_disabled(struct coalloc_engine *e)
+{
+	int prev[COALLOC_MAX_SITES + 1];
+	unsigned n = e->norder, out = 0;
+
+	memcpy(prev, e->order, n * sizeof(prev[0]));
+	/* insertion sort of the disabled ones by stamp; n is tiny */
+	for (unsigned i = 0; i < n; i++) {
+		const struct queue *qi = &e->queue[prev[i]];
+		unsigned pos;
+
+		if (!qi->disabled)
+			continue;
+		pos = out;
+		while (pos > 0 &&
+		       e->queue[e->order[pos - 1]].disabled_at > qi->disabled_at) {
+			e->order[pos] = e->order[pos - 1];
+			pos--;
+		}
+		e->order[pos] = prev[i];
+		out++;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (!e->queue[prev[i]].disabled)
+			e->order[out++] = prev[i];
+}
+
+/* The visiting order after a departure (before the queues are enabled,
+ * so LS-DO can still see which ones were disabled). */
+static void set_departure_order(struct coalloc_engine *e, const struct job *j)
+{
+	switch (e->cfg.policy) {
+	case COALLOC_POLICY_LS_RD:
+		e->norder = 0;
+		order_locals(e, coalloc_rng_below(&e->rng, e->cfg.nsites));
+		break;
+	case COALLOC_POLICY_LS_RO:
+		order_release(e, j);
+		break;
+	case COALLOC_POLICY_LS_DO:
+		order_disabled(e);
+		break;
+	case COALLOC_POLICY_LP_LF:
+	case COALLOC_POLICY_EQ_LF:
+		order_two_sided(e, false);
+		break;
+	case COALLOC_POLICY_LP_RD:
+	case COALLOC_POLICY_EQ_RD:
+		order_two_sided(e, coalloc_rng_below(&e->rng, 2) == 0);
+		break;
+	default:
+		/* GS, LS-OR, GP, LP-GF, EQ-GF, LQ: fixed orders */
+		break;
+	}
+}
+
+static void set_initial_order(struct coalloc_engine *e)
+{
+	e->norder = 0;
+	switch (e->family) {
+	case COALLOC_FAMILY_GS:
+		e->order[e->norder++] = (int)e->gq;
+		break;
+	case COALLOC_FAMILY_LS:
+		order_locals(e, 0);
+		break;
+	default:
+		order_two_sided(e, e->cfg.policy != COALLOC_POLICY_LP_LF &&
+				   e->cfg.policy != COALLOC_POLICY_EQ_LF);
+		break;
+	}
+}
+
+/* ------------------------------------------------------------ jobs */
+
+static int32_t slot_alloc(struct coalloc_engine *e)
+{
+	if (e->free_slot == NO_SLOT) {
+		size_t cap = e->jobs_cap ? e->jobs_cap * 2 : 256;
+		struct job *jobs;
+
+		if (cap > INT32_MAX)
+			return NO_SLOT;
+		jobs = realloc(e->jobs, cap * sizeof(*jobs));
+		if (!jobs)
+			return NO_SLOT;
+		e->jobs = jobs;
+		for (size_t s = cap; s-- > e->jobs_cap;) {
+			jobs[s].state = JOB_FREE;
+			jobs[s].next = e->free_slot;
+			e->free_slot = (int32_t)s;
+		}
+		e->jobs_cap = cap;
+	}
+	int32_t slot = e->free_slot;
+
+	e->free_slot = e->jobs[slot].next;
+	return slot;
+}
+
+static void slot_release(struct coalloc_engine *e, int32_t slot)
+{
+	coalloc_idmap_del(&e->ids, e->jobs[slot].id);
+	e->jobs[slot].state = JOB_FREE;
+	e->jobs[slot].next = e->free_slot;
+	e->free_slot = slot;
+}
+
+static struct job *job_find(const struct coalloc_engine *e, uint32_t id,
+			    int32_t *slot)
+{
+	int32_t s = coalloc_idmap_get(&e->ids, id);
+
+	if (slot)
+		*slot = s;
+	return s < 0 ? NULL : &e->jobs[s];
+}
+
+/* Sort sizes decreasing, carrying sites along when given. */
+static void sort_components(uint32_t *size, uint16_t *site, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++) {
+		uint32_t sz = size[i];
+		uint16_t st = site ? site[i] : 0;
+		unsigned k = i;
+
+		for (; k > 0 && size[k - 1] < sz; k--) {
+			size[k] = size[k - 1];
+			if (site)
+				site[k] = site[k - 1];
+		}
+		size[k] = sz;
+		if (site)
+			site[k] = st;
+	}
+}
+
+static bool request_valid(const struct coalloc_engine *e,
+			  const struct coalloc_request *req)
+{
+	if (!req || req->ncomp < 1 || req->ncomp > e->cfg.nsites)
+		return false;
+	for (unsigned k = 0; k < req->ncomp; k++)
+		if (req->size[k] == 0)
+			return false;
+	return true;
+}
+
+/* Local queues restrict single-component jobs to their own site. */
+static int only_site_for(const struct coalloc_engine *e, const struct job *j)
+{
+	if (j->q != (int)e->gq && j->ncomp == 1)
+		return j->q;
+	return -1;
+}
+
+static int job_fill(struct coalloc_engine *e,
+		    const struct coalloc_request *req, int q, int32_t *slotp)
+{
+	int32_t slot;
+	struct job *j;
+	int rc;
+
+	if (coalloc_idmap_get(&e->ids, req->id) >= 0)
+		return -EEXIST;
+	slot = slot_alloc(e);
+	if (slot == NO_SLOT)
+		return -ENOMEM;
+	rc = coalloc_idmap_put(&e->ids, req->id, slot);
+	if (rc) {
+		e->jobs[slot].next = e->free_slot;
+		e->free_slot = slot;
+		return rc;
+	}
+	j = &e->jobs[slot];
+	memset(j, 0, sizeof(*j));
+	j->id = req->id;
+	j->ncomp = (uint8_t)req->ncomp;
+	j->q = (int16_t)q;
+	j->submit = req->submit_time;
+	j->prev = j->next = NO_SLOT;
+	memcpy(j->size, req->size, req->ncomp * sizeof(j->size[0]));
+	*slotp = slot;
+	return 0;
+}
+
+/* ------------------------------------------------------------ API */
+
+struct coalloc_engine *coalloc_engine_create(const struct coalloc_config *cfg)
+{
+	struct coalloc_engine *e;
+
+	if (!cfg || cfg->nsites < 1 || cfg->nsites > COALLOC_MAX_SITES ||
+	    (unsigned)cfg->policy >= COALLOC_POLICY_COUNT) {
+		errno = EINVAL;
+		return NULL;
+	}
+	for (unsigned i = 0; i < cfg->nsites; i++) {
+		if (cfg->site_procs[i] == 0) {
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		goto fail;
+	e->cfg = *cfg;
+	e->family = coalloc_policy_family(cfg->policy);
+	e->gq = cfg->nsites;
+	e->free_slot = NO_SLOT;
+	for (unsigned i = 0; i < cfg->nsites; i++)
+		e->idle[i] = cfg->site_procs[i];
+	for (unsigned q = 0; q <= e->gq; q++)
+		e->queue[q].head = e->queue[q].tail = NO_SLOT;
+	coalloc_rng_seed(&e->rng, cfg->seed);
+	set_initial_order(e);
+	if (coalloc_idmap_init(&e->ids))
+		goto fail;
+	return e;
+fail:
+	free(e);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void coalloc_engine_destroy(struct coalloc_engine *e)
+{
+	if (!e)
+		return;
+	coalloc_idmap_free(&e->ids);
+	free(e->jobs);
+	free(e->out);
+	free(e);
+}
+
+int coalloc_engine_submit(struct coalloc_engine *e,
+			  const struct coalloc_request *req)
+{
+	uint32_t size[COALLOC_MAX_SITES];
+	uint16_t site[COALLOC_MAX_SITES];
+	int32_t slot;
+	int q, only_site, rc;
+
+	if (!request_valid(e, req))
+		return -EINVAL;
+	q = queue_internal(e, req->queue);
+	if (q < 0 || !queue_in_policy(e, (unsigned)q))
+		return -EINVAL;
+	/* with both kinds of queue, the kind follows the component count */
+	if (e->family != COALLOC_FAMILY_GS && e->family != COALLOC_FAMILY_LS &&
+	    ((unsigned)q == e->gq) != (req->ncomp > 1))
+		return -EINVAL;
+	memcpy(size, req->size, req->ncomp * sizeof(size[0]));
+	sort_components(size, NULL, req->ncomp);
+	only_site = ((unsigned)q != e->gq && req->ncomp == 1) ? q : -1;
+	if (!coalloc_worst_fit(e->cfg.site_procs, e->cfg.nsites, size,
+			       req->ncomp, only_site, site))
+		return -E2BIG;
+	rc = job_fill(e, req, q, &slot);
+	if (rc)
+		return rc;
+	memcpy(e->jobs[slot].size, size, req->ncomp * sizeof(size[0]));
+	e->jobs[slot].state = JOB_PENDING;
+	queue_append(e, (unsigned)q, slot);
+	e->npending++;
+	return 0;
+}
+
+static void occupy(struct coalloc_engine *e, const struct job *j)
+{
+	for (unsigned k = 0; k < j->ncomp; k++)
+		e->idle[j->site[k]] -= j->size[k];
+}
+
+static int out_push(struct coalloc_engine *e, const struct job *j)
+{
+	struct coalloc_start *st;
+
+	if (e->out_len == e->out_cap) {
+		size_t cap = e->out_cap ? e->out_cap * 2 : 64;
+		struct coalloc_start *out = realloc(e->out, cap * sizeof(*out));
+
+		if (!out)
+			return -ENOMEM;
+		e->out = out;
+		e->out_cap = cap;
+	}
+	st = &e->out[e->out_len++];
+	st->id = j->id;
+	st->queue = queue_public(e, (unsigned)j->q);
+	st->ncomp = j->ncomp;
+	memcpy(st->size, j->size, j->ncomp * sizeof(st->size[0]));
+	memcpy(st->site, j->site, j->ncomp * sizeof(st->site[0]));
+	return 0;
+}
+
+/*
+ * Try the head of queue q: start it when it fits, else disable q.
+ * Returns true when a job started.
+ */
+static bool try_head(struct coalloc_engine *e, unsigned q)
+{
+	int32_t slot = e->queue[q].head;
+	struct job *j = &e->jobs[slot];
+
+	if (!coalloc_worst_fit(e->idle, e->cfg.nsites, j->size, j->ncomp,
+			       only_site_for(e, j), j->site)) {
+		queue_disable(e, q);
+		return false;
+	}
+	/* reserve the output slot first so a failure changes nothing */
+	if (out_push(e, j)) {
+		queue_disable(e, q);
+		return false;
+	}
+	queue_unlink(e, slot);
+	occupy(e, j);
+	j->state = JOB_RUNNING;
+	e->npending--;
+	e->nrunning++;
+	return true;
+}
+
+/* Queue whose head is the oldest job that has waited aging_wait, or -1. */
+static int starving_queue(const struct coalloc_engine *e, double now)
+{
+	int best = -1;
+	double oldest = 0;
+
+	if (e->cfg.aging_wait <= 0)
+		return -1;
+	for (unsigned q = 0; q <= e->gq; q++) {
+		const struct job *j;
+
+		if (e->queue[q].head == NO_SLOT)
+			continue;
+		j = &e->jobs[e->queue[q].head];
+		if (now - j->submit < e->cfg.aging_wait)
+			continue;
+		if (best < 0 || j->submit < oldest) {
+			best = (int)q;
+			oldest = j->submit;
+		}
+	}
+	return best;
+}
+
+/* One round: every enabled queue, at most one start each. */
+static bool schedule_round(struct coalloc_engine *e, int skip)
+{
+	bool started = false;
+
+	for (unsigned i = 0; i < e->norder; i++) {
+		unsigned q = (unsigned)e->order[i];
+
+		if ((int)q == skip || e->queue[q].disabled ||
+		    e->queue[q].head == NO_SLOT ||
+		    policy_hold(e, q) != COALLOC_WHY_ELIGIBLE)
+			continue;
+		if (try_head(e, q))
+			started = true;
+	}
+	return started;
+}
+
+size_t coalloc_engine_schedule(struct coalloc_engine *e, double now,
+			       const struct coalloc_start **starts)
+{
+	bool started;
+
+	e->out_len = 0;
+	do {
+		int starving = starving_queue(e, now);
+
+		started = false;
+		if (starving >= 0) {
+			/* served first, regardless of the policy's holds;
+			 * while it does not fit nothing else starts */
+			if (e->queue[starving].disabled ||
+			    !try_head(e, (unsigned)starving))
+				break;
+			started = true;
+		}
+		if (schedule_round(e, starving))
+			started = true;
+	} while (started);
+	if (starts)
+		*starts = e->out;
+	return e->out_len;
+}
+
+int coalloc_engine_depart(struct coalloc_engine *e, uint32_t id)
+{
+	int32_t slot;
+	struct job *j = job_find(e, id, &slot);
+
+	if (!j)
+		return -ENOENT;
+	if (j->state != JOB_RUNNING)
+		return -EINVAL;
+	for (unsigned k = 0; k < j->ncomp; k++)
+		e->idle[j->site[k]] += j->size[k];
+	set_departure_order(e, j);
+	for (unsigned q = 0; q <= e->gq; q++)
+		e->queue[q].disabled = false;
+	e->nrunning--;
+	slot_release(e, slot);
+	return 0;
+}
+
+int coalloc_engine_cancel(struct coalloc_engine *e, uint32_t id)
+{
+	int32_t slot;
+	struct job *j = job_find(e, id, &slot);
+	unsigned q;
+
+	if (!j)
+		return -ENOENT;
+	if (j->state != JOB_PENDING)
+		return -EINVAL;
+	q = (unsigned)j->q;
+	if (e->queue[q].head == slot)
+		e->queue[q].disabled = false;
+	queue_unlink(e, slot);
+	e->npending--;
+	slot_release(e, slot);
+	return 0;
+}
+
+int coalloc_engine_add_running(struct coalloc_engine *e,
+			       const struct coalloc_request *req,
+			       const uint16_t *site)
+{
+	bool used[COALLOC_MAX_SITES] = { false };
+	int32_t slot;
+	struct job *j;
+	int q, rc;
+
+	if (!request_valid(e, req) || !site)
+		return -EINVAL;
+	q = queue_internal(e, req->queue);
+	if (q < 0)
+		return -EINVAL;
+	for (unsigned k = 0; k < req->ncomp; k++) {
+		if (site[k] >= e->cfg.nsites || used[site[k]])
+			return -EINVAL;
+		used[site[k]] = true;
+		if (e->idle[site[k]] < req->size[k])
+			return -ENOSPC;
+	}
+	rc = job_fill(e, req, q, &slot);
+	if (rc)
+		return rc;
+	j = &e->jobs[slot];
+	memcpy(j->site, site, req->ncomp * sizeof(j->site[0]));
+	sort_components(j->size, j->site, j->ncomp);
+	j->state = JOB_RUNNING;
+	occupy(e, j);
+	e->nrunning++;
+	return 0;
+}
+
+/* The head of the queue of a starving job that cannot start now. */
+static int draining_for(const struct coalloc_engine *e, double now)
+{
+	int q = starving_queue(e, now);
+	uint16_t site[COALLOC_MAX_SITES];
+	const struct job *j;
+
+	if (q < 0)
+		return -1;
+	j = &e->jobs[e->queue[q].head];
+	if (!e->queue[q].disabled &&
+	    coalloc_worst_fit(e->idle, e->cfg.nsites, j->size, j->ncomp,
+			      only_site_for(e, j), site))
+		return -1;
+	return q;
+}
+
+static void queue_label(const struct coalloc_engine *e, unsigned q,
+			char *buf, size_t len)
+{
+	if (q == e->gq)
+		snprintf(buf, len, "global queue");
+	else
+		snprintf(buf, len, "local queue %u", q);
+}
+
+static enum coalloc_why why_pending(const struct coalloc_engine *e,
+				    int32_t slot, double now)
+{
+	const struct job *j = &e->jobs[slot];
+	unsigned q = (unsigned)j->q;
+	uint16_t site[COALLOC_MAX_SITES];
+	int drain = draining_for(e, now);
+	enum coalloc_why hold;
+
+	if (e->queue[q].head != slot)
+		return COALLOC_WHY_NOT_HEAD;
+	if (drain >= 0 && (unsigned)drain != q)
+		return COALLOC_WHY_AGING_DRAIN;
+	if (e->queue[q].disabled)
+		return COALLOC_WHY_QUEUE_DISABLED;
+	hold = policy_hold(e, q);
+	if (hold != COALLOC_WHY_ELIGIBLE && drain < 0 &&
+	    starving_queue(e, now) != (int)q)
+		return hold;
+	if (!coalloc_worst_fit(e->idle, e->cfg.nsites, j->size, j->ncomp,
+			       only_site_for(e, j), site))
+		return COALLOC_WHY_NO_ROOM;
+	return COALLOC_WHY_ELIGIBLE;
+}
+
+enum coalloc_why coalloc_engine_why(const struct coalloc_engine *e,
+				    uint32_t id, double now,
+				    char *buf, size_t len)
+{
+	int32_t slot;
+	const struct job *j = job_find(e, id, &slot);
+	enum coalloc_why why;
+	char ql[32];
+
+	if (!j)
+		why = COALLOC_WHY_UNKNOWN_JOB;
+	else if (j->state == JOB_RUNNING)
+		why = COALLOC_WHY_RUNNING;
+	else
+		why = why_pending(e, slot, now);
+	if (!buf || !len)
+		return why;
+	if (!j) {
+		snprintf(buf, len, "%s", coalloc_why_str(why));
+		return why;
+	}
+	queue_label(e, (unsigned)j->q, ql, sizeof(ql));
+	switch (why) {
+	case COALLOC_WHY_NOT_HEAD:
+		snprintf(buf, len, "not at head of %s (%zu waiting)", ql,
+			 e->queue[j->q].len);
+		break;
+	case COALLOC_WHY_QUEUE_DISABLED:
+		snprintf(buf, len, "%s disabled: its head did not fit; "
+			 "enabled again at the next departure", ql);
+		break;
+	case COALLOC_WHY_NO_ROOM:
+		snprintf(buf, len, "head of %s; %u component(s), largest %u, "
+			 "do not fit now", ql, j->ncomp, j->size[0]);
+		break;
+	case COALLOC_WHY_HELD_GLOBAL_NONEMPTY:
+		snprintf(buf, len, "%s held by %s: global queue has %zu job(s)",
+			 ql, coalloc_policy_name(e->cfg.policy),
+			 e->queue[e->gq].len);
+		break;
+	case COALLOC_WHY_HELD_NO_LOCAL_EMPTY:
+		snprintf(buf, len, "global queue held by %s: no local queue "
+			 "is empty", coalloc_policy_name(e->cfg.policy));
+		break;
+	case COALLOC_WHY_HELD_GLOBAL_LONGER:
+		snprintf(buf, len, "%s held by LQ: global queue (%zu) is "
+			 "longer than every local queue", ql,
+			 e->queue[e->gq].len);
+		break;
+	case COALLOC_WHY_HELD_GLOBAL_SHORTER:
+		snprintf(buf, len, "global queue held by LQ: %zu job(s), not "
+			 "longer than every local queue", e->queue[e->gq].len);
+		break;
+	case COALLOC_WHY_AGING_DRAIN:
+		snprintf(buf, len, "held: draining for a starving job at the "
+			 "head of another queue");
+		break;
+	default:
+		snprintf(buf, len, "%s", coalloc_why_str(why));
+		break;
+	}
+	return why;
+}
+
+enum coalloc_policy coalloc_engine_policy(const struct coalloc_engine *e)
+{
+	return e->cfg.policy;
+}
+
+unsigned coalloc_engine_nsites(const struct coalloc_engine *e)
+{
+	return e->cfg.nsites;
+}
+
+uint32_t coalloc_engine_idle(const struct coalloc_engine *e, unsigned site)
+{
+	return site < e->cfg.nsites ? e->idle[site] : 0;
+}
+
+size_t coalloc_engine_queue_length(const struct coalloc_engine *e, int queue)
+{
+	int q = queue_internal(e, queue);
+
+	return q < 0 ? 0 : e->queue[q].len;
+}
+
+bool coalloc_engine_queue_enabled(const struct coalloc_engine *e, int queue)
+{
+	int q = queue_internal(e, queue);
+
+	return q >= 0 && queue_in_policy(e, (unsigned)q) &&
+	       !e->queue[q].disabled;
+}
+
+size_t coalloc_engine_pending(const struct coalloc_engine *e)
+{
+	return e->npending;
+}
+
+size_t coalloc_engine_running(const struct coalloc_engine *e)
+{
+	return e->nrunning;
+}
+
+unsigned coalloc_engine_visit_order(const struct coalloc_engine *e,
+				    int *queues, unsigned max)
+{
+	unsigned n = e->norder < max ? e->norder : max;
+
+	for (unsigned i = 0; i < n; i++)
+		queues[i] = queue_public(e, (unsigned)e->order[i]);
+	return n;
+}
+
+int coalloc_engine_placement(const struct coalloc_engine *e, uint32_t id,
+			     struct coalloc_start *out)
+{
+	const struct job *j = job_find(e, id, NULL);
+
+	if (!j)
+		return -ENOENT;
+	if (j->state != JOB_RUNNING)
+		return -EINVAL;
+	out->id = j->id;
+	out->queue = queue_public(e, (unsigned)j->q);
+	out->ncomp = j->ncomp;
+	memcpy(out->size, j->size, j->ncomp * sizeof(out->size[0]));
+	memcpy(out->site, j->site, j->ncomp * sizeof(out->site[0]));
+	return 0;
+}

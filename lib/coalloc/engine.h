@@ -1,0 +1,188 @@
+/*
+ * engine.h - the co-allocation decision engine.
+ *
+ * One engine object holds the whole state of a multicluster system as
+ * Bucur and Epema model it (section 2): C sites with N_i processors each,
+ * one FCFS local queue per site and one FCFS global queue, jobs with 1..C
+ * components ("unordered requests": the job names sizes, the engine picks
+ * the sites by Worst Fit), and one of the queue policies of policy.h with
+ * its enable/disable rules.
+ *
+ * The engine is pure: no Slurm headers, no global state, no clock of its
+ * own (the caller passes times in), and deterministic for a seed (the
+ * seed feeds the random choices of the *-RD policies only).  The select
+ * plugin and the simulator drive the same code:
+ *
+ *	submit(job)      a job joins its queue
+ *	schedule(now)    one decision pass; returns the jobs to start now
+ *	depart(id)       a running job leaves; queues are re-enabled
+ *	cancel(id)       a pending job is withdrawn (scancel)
+ *	add_running(job) a job already running (rebuilt after a restart)
+ *	why(id)          why a pending job has not started (for squeue)
+ *
+ * Times are doubles in a unit the caller picks (the plugin: seconds; the
+ * simulator: mean service times); they only matter for aging.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COALLOC_ENGINE_H
+#define COALLOC_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coalloc/policy.h"
+
+/* Most sites (and so most components of one job) an engine handles. */
+#define COALLOC_MAX_SITES 32
+
+/* aging_wait value that turns aging off (the paper's policies, unchanged). */
+#define COALLOC_AGING_OFF 0.0
+/* Default aging wait for the plugin, in its time unit (seconds): 1 hour. */
+#define COALLOC_AGING_DEFAULT_WAIT 3600.0
+
+struct coalloc_config {
+	enum coalloc_policy policy;
+	unsigned nsites;			/* C, 1..COALLOC_MAX_SITES */
+	uint32_t site_procs[COALLOC_MAX_SITES];	/* N_i, each > 0 */
+	uint64_t seed;				/* for the *-RD policies */
+	/*
+	 * Aging: when > 0, a pending job that has waited at least this long
+	 * is "starving"; the queue of the oldest starving job is served
+	 * first, whatever the policy says, and while that job does not fit
+	 * no other queue starts a job (the system drains for it), so it
+	 * starts after a bounded number of departures.
+	 */
+	double aging_wait;
+};
+
+/*
+ * Fill cfg with nsites sites of procs processors each, seed 1 and the
+ * plugin's default aging (COALLOC_AGING_DEFAULT_WAIT).  Paper
+ * reproductions set aging_wait = COALLOC_AGING_OFF afterwards.
+ */
+void coalloc_config_init(struct coalloc_config *cfg,
+			 enum coalloc_policy policy, unsigned nsites,
+			 uint32_t procs);
+
+/* A job as submitted: component sizes in any order (unordered request). */
+struct coalloc_request {
+	uint32_t id;				/* e.g. the Slurm job id */
+	unsigned ncomp;				/* 1..nsites */
+	uint32_t size[COALLOC_MAX_SITES];	/* processors per component */
+	int queue;		/* COALLOC_QUEUE_GLOBAL or a site index */
+	double submit_time;
+};
+
+/*
+ * A decision: start job id now.  Components are listed in decreasing
+ * order of size (the order Worst Fit placed them); component k goes to
+ * site[k], all on distinct sites.
+ */
+struct coalloc_start {
+	uint32_t id;
+	int queue;
+	unsigned ncomp;
+	uint32_t size[COALLOC_MAX_SITES];
+	uint16_t site[COALLOC_MAX_SITES];
+};
+
+/* Why a job has not started (coalloc_engine_why). */
+enum coalloc_why {
+	COALLOC_WHY_ELIGIBLE,		/* starts at the next pass */
+	COALLOC_WHY_RUNNING,		/* not pending: it runs */
+	COALLOC_WHY_UNKNOWN_JOB,	/* the engine does not know the id */
+	COALLOC_WHY_NOT_HEAD,		/* jobs ahead of it in its FCFS queue */
+	COALLOC_WHY_QUEUE_DISABLED,	/* its head did not fit: disabled
+					 * until the next departure */
+	COALLOC_WHY_NO_ROOM,		/* head of an enabled queue, no fit */
+	COALLOC_WHY_HELD_GLOBAL_NONEMPTY, /* GP: global queue non-empty */
+	COALLOC_WHY_HELD_NO_LOCAL_EMPTY,  /* LP: every local queue busy */
+	COALLOC_WHY_HELD_GLOBAL_LONGER,   /* LQ: global longer than all */
+	COALLOC_WHY_HELD_GLOBAL_SHORTER,  /* LQ: global not longest */
+	COALLOC_WHY_AGING_DRAIN,	/* draining for a starving job */
+	COALLOC_WHY_NO_ROW,		/* matrix: no room in any row */
+	COALLOC_WHY_COUNT
+};
+
+/* A short fixed string for a reason, e.g. "queue disabled". */
+const char *coalloc_why_str(enum coalloc_why why);
+
+struct coalloc_engine;
+
+/* NULL with errno set (EINVAL for a bad config, ENOMEM) on failure. */
+struct coalloc_engine *coalloc_engine_create(const struct coalloc_config *cfg);
+void coalloc_engine_destroy(struct coalloc_engine *e);
+
+/*
+ * Queue a job.  Returns 0; -EINVAL for a malformed request or a queue the
+ * policy does not route this job to (see coalloc_policy_queue_for());
+ * -EEXIST for a known id; -E2BIG when it could never fit, even on an
+ * empty system; -ENOMEM.
+ */
+int coalloc_engine_submit(struct coalloc_engine *e,
+			  const struct coalloc_request *req);
+
+/*
+ * One decision pass at time now.  Returns how many jobs to start and
+ * points *starts at them (engine-owned, valid until the next call that
+ * changes the engine).  The engine already counts them as running.
+ */
+size_t coalloc_engine_schedule(struct coalloc_engine *e, double now,
+			       const struct coalloc_start **starts);
+
+/*
+ * A running job leaves: its processors are released and the queues are
+ * enabled again in the order the policy defines.  Returns 0, -ENOENT for
+ * an unknown id, -EINVAL when the job is pending (use cancel).
+ */
+int coalloc_engine_depart(struct coalloc_engine *e, uint32_t id);
+
+/*
+ * Withdraw a pending job.  When it headed a disabled queue, that queue is
+ * enabled again: the job that did not fit is gone, and its successor has
+ * not been tried.  Returns 0, -ENOENT, or -EINVAL when it is running.
+ */
+int coalloc_engine_cancel(struct coalloc_engine *e, uint32_t id);
+
+/*
+ * Record a job that already runs with a given placement (site[k] holds
+ * size[k], any order), e.g. rebuilt from Slurm's job records at restart.
+ * It bypasses the queues and the policy.  Returns 0, -EINVAL for a
+ * malformed request or placement (repeated or unknown site), -EEXIST,
+ * -ENOSPC when a site lacks the idle processors, -ENOMEM.
+ */
+int coalloc_engine_add_running(struct coalloc_engine *e,
+			       const struct coalloc_request *req,
+			       const uint16_t *site);
+
+/*
+ * Why a job has not started at time now; when buf is not NULL a short
+ * human explanation with details (queue, sizes) is written to it.
+ */
+enum coalloc_why coalloc_engine_why(const struct coalloc_engine *e,
+				    uint32_t id, double now,
+				    char *buf, size_t len);
+
+/* Queries. */
+enum coalloc_policy coalloc_engine_policy(const struct coalloc_engine *e);
+unsigned coalloc_engine_nsites(const struct coalloc_engine *e);
+uint32_t coalloc_engine_idle(const struct coalloc_engine *e, unsigned site);
+size_t coalloc_engine_queue_length(const struct coalloc_engine *e, int queue);
+bool coalloc_engine_queue_enabled(const struct coalloc_engine *e, int queue);
+size_t coalloc_engine_pending(const struct coalloc_engine *e);
+size_t coalloc_engine_running(const struct coalloc_engine *e);
+
+/*
+ * The visiting order of the queues set at the last departure (queue
+ * indices as in coalloc_request.queue).  Returns the number written.
+ */
+unsigned coalloc_engine_visit_order(const struct coalloc_engine *e,
+				    int *queues, unsigned max);
+
+/* Placement of a running job; returns 0, -ENOENT, or -EINVAL (pending). */
+int coalloc_engine_placement(const struct coalloc_engine *e, uint32_t id,
+			     struct coalloc_start *out);
+
+#endif /* COALLOC_ENGINE_H */

@@ -1,0 +1,17 @@
+# lib/coalloc - the pure C co-allocation core (no Slurm headers): queue
+# policies, Worst Fit placement, the Ousterhout matrix.  Linked by the
+# simulator (contribs/sim) and the select plugin.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+COALLOC_LIB := $(O)/lib/libcoalloc.a
+COALLOC_SRCS := lib/coalloc/rng.c lib/coalloc/idmap.c lib/coalloc/policy.c \
+	lib/coalloc/placement.c lib/coalloc/engine.c lib/coalloc/matrix.c
+
+$(eval $(call static_lib,$(COALLOC_LIB),$(COALLOC_SRCS)))
+TARGETS += $(COALLOC_LIB)
+
+# Unit and property tests (TAP), sources under testsuite/unit/coalloc/.
+$(eval $(call unit_test,coalloc/test_engine,testsuite/unit/coalloc/test_engine.c,$(COALLOC_LIB),-lm))
+$(eval $(call unit_test,coalloc/test_matrix,testsuite/unit/coalloc/test_matrix.c,$(COALLOC_LIB),-lm))
+$(eval $(call unit_test,coalloc/test_props,testsuite/unit/coalloc/test_props.c,$(COALLOC_LIB),-lm))

@@ -1,0 +1,522 @@
+/*
+ * test_engine.c - hand-built scenarios that pin the semantics of every
+ * queue policy of Bucur and Epema (section 2.5) in the engine.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdarg.h>
+
+#include "coalloc/coalloc.h"
+#include "tap.h"
+
+#define G COALLOC_QUEUE_GLOBAL
+
+static struct coalloc_engine *mk(enum coalloc_policy p, unsigned nsites,
+				 uint32_t procs)
+{
+	struct coalloc_config cfg;
+
+	coalloc_config_init(&cfg, p, nsites, procs);
+	cfg.aging_wait = COALLOC_AGING_OFF;
+	return coalloc_engine_create(&cfg);
+}
+
+/* submit(e, id, queue, t, ncomp, size...) */
+static int submit(struct coalloc_engine *e, uint32_t id, int queue, double t,
+		  unsigned ncomp, ...)
+{
+	struct coalloc_request r = { .id = id, .ncomp = ncomp, .queue = queue,
+				     .submit_time = t };
+	va_list ap;
+
+	va_start(ap, ncomp);
+	for (unsigned k = 0; k < ncomp; k++)
+		r.size[k] = va_arg(ap, unsigned);
+	va_end(ap);
+	return coalloc_engine_submit(e, &r);
+}
+
+/* A running job with one component on one site. */
+static int running(struct coalloc_engine *e, uint32_t id, unsigned site,
+		   uint32_t size)
+{
+	struct coalloc_request r = { .id = id, .ncomp = 1, .queue = 0 };
+	uint16_t s = (uint16_t)site;
+
+	r.size[0] = size;
+	return coalloc_engine_add_running(e, &r, &s);
+}
+
+/* Run a pass; write the started ids (up to max) and return the count. */
+static size_t pass(struct coalloc_engine *e, double now, uint32_t *ids,
+		   size_t max)
+{
+	const struct coalloc_start *st;
+	size_t n = coalloc_engine_schedule(e, now, &st);
+
+	for (size_t i = 0; i < n && i < max; i++)
+		ids[i] = st[i].id;
+	return n;
+}
+
+static void test_names(void)
+{
+	enum coalloc_policy p;
+	int all = 1;
+
+	for (int i = 0; i < COALLOC_POLICY_COUNT; i++) {
+		if (coalloc_policy_parse(coalloc_policy_name(i), &p) ||
+		    (int)p != i)
+			all = 0;
+	}
+	ok(all, "every policy name parses back to itself");
+	is_str(coalloc_policy_name(COALLOC_POLICY_LS_DO), "LS-DO", "LS-DO");
+	is_str(coalloc_policy_name(COALLOC_POLICY_GS), "GS", "GS");
+	ok(!coalloc_policy_parse("lp_gf", &p) && p == COALLOC_POLICY_LP_GF,
+	   "lp_gf parses as LP-GF");
+	is_int(coalloc_policy_parse("GANG", &p), -EINVAL, "unknown name");
+	is_int(coalloc_policy_parse("LS-", &p), -EINVAL, "prefix rejected");
+	is_int(coalloc_policy_queue_for(COALLOC_POLICY_GS, 1, 2), G,
+	       "GS routes everything to the global queue");
+	is_int(coalloc_policy_queue_for(COALLOC_POLICY_LS_OR, 3, 2), 2,
+	       "LS routes multi-component jobs locally");
+	is_int(coalloc_policy_queue_for(COALLOC_POLICY_EQ_GF, 3, 2), G,
+	       "EQ routes multi-component jobs globally");
+	is_int(coalloc_policy_queue_for(COALLOC_POLICY_EQ_GF, 1, 2), 2,
+	       "EQ routes single-component jobs locally");
+}
+
+static void test_worst_fit(void)
+{
+	uint32_t idle[4] = { 10, 30, 20, 30 };
+	uint32_t sizes[3] = { 25, 8, 5 };
+	uint32_t big[3] = { 25, 25, 25 };
+	uint16_t site[3];
+
+	ok(coalloc_worst_fit(idle, 4, sizes, 3, -1, site),
+	   "WF: request fits");
+	ok(site[0] == 1 && site[1] == 3 && site[2] == 2,
+	   "WF: largest on the emptiest site, ties to the lowest index, "
+	   "distinct sites (got %u %u %u)", site[0], site[1], site[2]);
+	ok(!coalloc_worst_fit(idle, 4, big, 3, -1, site),
+	   "WF: no fit when the third emptiest site is too small");
+	ok(!coalloc_worst_fit(idle, 4, sizes, 1, 0, site),
+	   "WF: a local job only fits its own site");
+	ok(coalloc_worst_fit(idle, 4, sizes, 1, 3, site) && site[0] == 3,
+	   "WF: local job placed on its site");
+}
+
+static void test_errors(void)
+{
+	struct coalloc_engine *gp = mk(COALLOC_POLICY_GP, 2, 8);
+	struct coalloc_engine *ls = mk(COALLOC_POLICY_LS_OR, 2, 8);
+	struct coalloc_engine *gs = mk(COALLOC_POLICY_GS, 2, 8);
+	struct coalloc_request r = { .id = 9, .ncomp = 2, .queue = G };
+	uint16_t sites[2] = { 1, 1 };
+
+	is_int(submit(gp, 1, 0, 0, 2, 1, 1), -EINVAL,
+	       "GP: multi-component job in a local queue rejected");
+	is_int(submit(gp, 1, G, 0, 1, 1), -EINVAL,
+	       "GP: single-component job in the global queue rejected");
+	is_int(submit(ls, 1, G, 0, 2, 1, 1), -EINVAL,
+	       "LS: the global queue does not exist");
+	is_int(submit(gs, 1, 0, 0, 1, 1), -EINVAL,
+	       "GS: local queues do not exist");
+	is_int(submit(gs, 1, G, 0, 3, 1, 1, 1), -EINVAL,
+	       "more components than sites rejected");
+	is_int(submit(gs, 1, G, 0, 1, 9), -E2BIG,
+	       "a job larger than any site can never fit");
+	is_int(submit(gs, 1, G, 0, 1, 0), -EINVAL, "zero-size component");
+	is_int(submit(gs, 1, G, 0, 1, 8), 0, "submit ok");
+	is_int(submit(gs, 1, G, 0, 1, 8), -EEXIST, "duplicate id rejected");
+	is_int(coalloc_engine_depart(gs, 1), -EINVAL, "depart of pending job");
+	is_int(coalloc_engine_depart(gs, 77), -ENOENT, "depart of unknown");
+	is_int(coalloc_engine_cancel(gs, 77), -ENOENT, "cancel of unknown");
+	r.size[0] = r.size[1] = 2;
+	is_int(coalloc_engine_add_running(gs, &r, sites), -EINVAL,
+	       "add_running: repeated site rejected");
+	sites[0] = 0;
+	r.size[1] = 9;
+	is_int(coalloc_engine_add_running(gs, &r, sites), -ENOSPC,
+	       "add_running: over capacity rejected");
+	r.size[1] = 3;
+	is_int(coalloc_engine_add_running(gs, &r, sites), 0, "add_running ok");
+	is_int(coalloc_engine_idle(gs, 0), 6, "add_running: site 0 charged");
+	is_int(coalloc_engine_idle(gs, 1), 5, "add_running: site 1 charged");
+	is_int(coalloc_engine_cancel(gs, 9), -EINVAL, "cancel of running job");
+	is_int(coalloc_engine_depart(gs, 9), 0, "depart of restored job");
+	is_int(coalloc_engine_idle(gs, 1), 8, "depart gives processors back");
+	coalloc_engine_destroy(gp);
+	coalloc_engine_destroy(ls);
+	coalloc_engine_destroy(gs);
+}
+
+/* A queue whose head does not fit stays disabled until a departure. */
+static void test_disabled_until_departure(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_LS_OR, 2, 8);
+	uint32_t ids[8];
+	char why[160];
+
+	is_int(running(e, 100, 0, 6), 0, "site 0 mostly busy");
+	submit(e, 1, 0, 0, 1, 4);
+	submit(e, 2, 0, 0, 1, 1);
+	is_int(pass(e, 0, ids, 8), 0, "head of q0 (4 procs) does not fit");
+	ok(!coalloc_engine_queue_enabled(e, 0), "q0 disabled");
+	is_int(coalloc_engine_why(e, 1, 0, why, sizeof(why)),
+	       COALLOC_WHY_QUEUE_DISABLED, "why: queue disabled (%s)", why);
+	is_int(coalloc_engine_why(e, 2, 0, NULL, 0), COALLOC_WHY_NOT_HEAD,
+	       "why: job behind the head is not at head");
+	submit(e, 3, 1, 1, 1, 8);
+	is_int(pass(e, 1, ids, 8), 1, "another queue still works");
+	is_int(ids[0], 3, "q1 job started");
+	ok(!coalloc_engine_queue_enabled(e, 0), "q0 still disabled after a "
+	   "pass without departure");
+	is_int(coalloc_engine_depart(e, 3), 0, "departure from site 1");
+	ok(coalloc_engine_queue_enabled(e, 0), "departure enables q0");
+	is_int(pass(e, 2, ids, 8), 0, "q0 head still does not fit");
+	ok(!coalloc_engine_queue_enabled(e, 0), "... so q0 disabled again");
+	coalloc_engine_depart(e, 100);
+	is_int(pass(e, 3, ids, 8), 2, "after site 0 frees, q0 drains");
+	ok(ids[0] == 1 && ids[1] == 2, "in FCFS order");
+	coalloc_engine_destroy(e);
+}
+
+/* At most one job per queue per round; rounds repeat. */
+static void test_rounds(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_LS_OR, 2, 10);
+	struct coalloc_engine *eq = mk(COALLOC_POLICY_EQ_GF, 2, 10);
+	uint32_t ids[8];
+	int okay;
+
+	for (uint32_t i = 0; i < 3; i++) {
+		submit(e, 10 + i, 0, 0, 1, 1);
+		submit(e, 20 + i, 1, 0, 1, 1);
+	}
+	is_int(pass(e, 0, ids, 8), 6, "LS-OR: six jobs start");
+	okay = ids[0] == 10 && ids[1] == 20 && ids[2] == 11 &&
+	       ids[3] == 21 && ids[4] == 12 && ids[5] == 22;
+	ok(okay, "LS-OR: rounds alternate between the queues");
+	for (uint32_t i = 0; i < 2; i++) {
+		submit(eq, 10 + i, 0, 0, 1, 1);
+		submit(eq, 30 + i, G, 0, 2, 1, 1);
+	}
+	is_int(pass(eq, 0, ids, 8), 4, "EQ-GF: four jobs start");
+	okay = ids[0] == 30 && ids[1] == 10 && ids[2] == 31 && ids[3] == 11;
+	ok(okay, "EQ-GF: global first in every round");
+	coalloc_engine_destroy(e);
+	coalloc_engine_destroy(eq);
+}
+
+/* Fill four 10-processor sites with one job, then let the heads of the
+ * given queues fail one pass at a time, in the given order. */
+static struct coalloc_engine *disable_in_order(enum coalloc_policy p,
+					       const int *queues, unsigned n)
+{
+	struct coalloc_engine *e = mk(p, 4, 10);
+	uint32_t ids[4];
+
+	submit(e, 1, 0, 0, 4, 10, 10, 10, 10);
+	pass(e, 0, ids, 4);
+	for (unsigned i = 0; i < n; i++) {
+		submit(e, 10 + (uint32_t)queues[i], queues[i], 1, 1, 5);
+		pass(e, 1, ids, 4);
+	}
+	return e;
+}
+
+static void test_ls_do(void)
+{
+	const int disabled[4] = { 2, 0, 3, 1 };
+	const int some[2] = { 2, 0 };
+	struct coalloc_engine *e = disable_in_order(COALLOC_POLICY_LS_DO,
+						    disabled, 4);
+	int order[5];
+	uint32_t ids[8];
+
+	coalloc_engine_depart(e, 1);
+	coalloc_engine_visit_order(e, order, 5);
+	ok(order[0] == 2 && order[1] == 0 && order[2] == 3 && order[3] == 1,
+	   "LS-DO: queues enabled in the order they were disabled "
+	   "(got %d %d %d %d)", order[0], order[1], order[2], order[3]);
+	is_int(pass(e, 2, ids, 8), 4, "LS-DO: all heads start");
+	ok(ids[0] == 12 && ids[1] == 10 && ids[2] == 13 && ids[3] == 11,
+	   "LS-DO: and they start in that order");
+	coalloc_engine_destroy(e);
+
+	e = disable_in_order(COALLOC_POLICY_LS_DO, some, 2);
+	coalloc_engine_depart(e, 1);
+	coalloc_engine_visit_order(e, order, 5);
+	ok(order[0] == 2 && order[1] == 0 && order[2] == 1 && order[3] == 3,
+	   "LS-DO: queues never disabled follow, in their old order "
+	   "(got %d %d %d %d)", order[0], order[1], order[2], order[3]);
+	coalloc_engine_destroy(e);
+
+	e = disable_in_order(COALLOC_POLICY_LS_OR, disabled, 4);
+	coalloc_engine_depart(e, 1);
+	coalloc_engine_visit_order(e, order, 5);
+	ok(order[0] == 0 && order[1] == 1 && order[2] == 2 && order[3] == 3,
+	   "LS-OR: the fixed order whatever was disabled");
+	pass(e, 2, ids, 8);
+	ok(ids[0] == 10 && ids[1] == 11 && ids[2] == 12 && ids[3] == 13,
+	   "LS-OR: starts in the fixed order");
+	coalloc_engine_destroy(e);
+}
+
+static void test_ls_ro(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_LS_RO, 4, 10);
+	struct coalloc_start pl;
+	uint32_t ids[4];
+	int order[4];
+
+	running(e, 100, 0, 5);
+	running(e, 101, 1, 3);
+	/* idle 5 7 10 10: WF puts 7 on site 2, 4 on site 3, 2 on site 1 */
+	submit(e, 1, 3, 0, 3, 2, 7, 4);
+	is_int(pass(e, 0, ids, 4), 1, "LS-RO: the 3-component job starts");
+	coalloc_engine_placement(e, 1, &pl);
+	ok(pl.size[0] == 7 && pl.site[0] == 2 && pl.size[1] == 4 &&
+	   pl.site[1] == 3 && pl.size[2] == 2 && pl.site[2] == 1,
+	   "WF: largest first, each on the emptiest distinct site");
+	coalloc_engine_depart(e, 1);
+	coalloc_engine_visit_order(e, order, 4);
+	ok(order[0] == 2 && order[1] == 3 && order[2] == 1 && order[3] == 0,
+	   "LS-RO: release order by component size, unused sites last "
+	   "(got %d %d %d %d)", order[0], order[1], order[2], order[3]);
+	coalloc_engine_destroy(e);
+}
+
+static void test_ls_rd(void)
+{
+	struct coalloc_engine *a = mk(COALLOC_POLICY_LS_RD, 4, 10);
+	struct coalloc_engine *b = mk(COALLOC_POLICY_LS_RD, 4, 10);
+	int seen[4] = { 0 }, rotations = 1, same = 1;
+	uint32_t ids[4];
+
+	for (uint32_t i = 0; i < 200; i++) {
+		int oa[4], ob[4];
+
+		submit(a, i + 1, 0, 0, 1, 1);
+		submit(b, i + 1, 0, 0, 1, 1);
+		pass(a, 0, ids, 4);
+		pass(b, 0, ids, 4);
+		coalloc_engine_depart(a, i + 1);
+		coalloc_engine_depart(b, i + 1);
+		coalloc_engine_visit_order(a, oa, 4);
+		coalloc_engine_visit_order(b, ob, 4);
+		seen[oa[0]]++;
+		for (int k = 0; k < 4; k++) {
+			rotations &= oa[k] == (oa[0] + k) % 4;
+			same &= oa[k] == ob[k];
+		}
+	}
+	ok(rotations, "LS-RD: a fixed cyclic order from the chosen start");
+	ok(seen[0] && seen[1] && seen[2] && seen[3],
+	   "LS-RD: every queue comes first sometimes (%d %d %d %d)",
+	   seen[0], seen[1], seen[2], seen[3]);
+	ok(same, "LS-RD: deterministic for a seed");
+	coalloc_engine_destroy(a);
+	coalloc_engine_destroy(b);
+}
+
+/* Global head that does not fit, local job that would. */
+static void global_blocked(struct coalloc_engine *e)
+{
+	running(e, 100, 0, 4);
+	submit(e, 1, G, 0, 2, 8, 8);
+	submit(e, 2, 1, 0, 1, 1);
+}
+
+static void test_gp(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_GP, 2, 8);
+	struct coalloc_engine *eq = mk(COALLOC_POLICY_EQ_GF, 2, 8);
+	uint32_t ids[4];
+	char why[160];
+
+	global_blocked(e);
+	is_int(pass(e, 0, ids, 4), 0,
+	       "GP: no local job starts while the global queue is non-empty");
+	is_int(coalloc_engine_why(e, 2, 0, why, sizeof(why)),
+	       COALLOC_WHY_HELD_GLOBAL_NONEMPTY, "why: %s", why);
+	global_blocked(eq);
+	is_int(pass(eq, 0, ids, 4), 1, "EQ-GF: the same local job starts");
+	coalloc_engine_depart(e, 100);
+	is_int(pass(e, 1, ids, 4), 1, "GP: global job starts at departure");
+	is_int(ids[0], 1, "... the global one");
+	coalloc_engine_depart(e, 1);
+	is_int(pass(e, 2, ids, 4), 1, "GP: local starts once global empty");
+	is_int(ids[0], 2, "... the local one");
+	coalloc_engine_destroy(e);
+	coalloc_engine_destroy(eq);
+}
+
+/* Both local heads blocked, a global job that fits. */
+static void locals_blocked(struct coalloc_engine *e)
+{
+	running(e, 100, 0, 7);
+	running(e, 101, 1, 1);
+	submit(e, 1, 0, 0, 1, 4);
+	submit(e, 2, 1, 0, 1, 8);
+	submit(e, 3, G, 0, 2, 1, 1);
+}
+
+static void test_lp(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_LP_GF, 2, 8);
+	struct coalloc_engine *eq = mk(COALLOC_POLICY_EQ_LF, 2, 8);
+	uint32_t ids[4];
+	char why[160];
+
+	locals_blocked(e);
+	is_int(pass(e, 0, ids, 4), 0, "LP: no global job starts while "
+	       "every local queue is non-empty");
+	is_int(coalloc_engine_why(e, 3, 0, why, sizeof(why)),
+	       COALLOC_WHY_HELD_NO_LOCAL_EMPTY, "why: %s", why);
+	locals_blocked(eq);
+	is_int(pass(eq, 0, ids, 4), 1, "EQ-LF: the global job starts");
+	is_int(coalloc_engine_cancel(e, 2), 0, "local queue 1 empties");
+	is_int(pass(e, 1, ids, 4), 1, "LP: global job starts once a local "
+	       "queue is empty");
+	is_int(ids[0], 3, "... the global one");
+	coalloc_engine_destroy(e);
+	coalloc_engine_destroy(eq);
+}
+
+static void test_lp_eq_orders(void)
+{
+	static const enum coalloc_policy lf[] = { COALLOC_POLICY_LP_LF,
+						  COALLOC_POLICY_EQ_LF };
+	static const enum coalloc_policy gf[] = { COALLOC_POLICY_LP_GF,
+						  COALLOC_POLICY_EQ_GF };
+
+	for (int i = 0; i < 2; i++) {
+		struct coalloc_engine *a = mk(lf[i], 2, 8);
+		struct coalloc_engine *b = mk(gf[i], 2, 8);
+		int oa[3], ob[3];
+
+		running(a, 1, 0, 1);
+		running(b, 1, 0, 1);
+		coalloc_engine_depart(a, 1);
+		coalloc_engine_depart(b, 1);
+		coalloc_engine_visit_order(a, oa, 3);
+		coalloc_engine_visit_order(b, ob, 3);
+		ok(oa[0] == 0 && oa[1] == 1 && oa[2] == G,
+		   "%s: locals enabled first", coalloc_policy_name(lf[i]));
+		ok(ob[0] == G && ob[1] == 0 && ob[2] == 1,
+		   "%s: global enabled first", coalloc_policy_name(gf[i]));
+		coalloc_engine_destroy(a);
+		coalloc_engine_destroy(b);
+	}
+}
+
+static void test_lq(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_LQ, 2, 4);
+	uint32_t ids[4];
+	char why[160];
+
+	running(e, 100, 0, 4);
+	running(e, 101, 1, 4);
+	submit(e, 1, G, 0, 2, 1, 1);
+	submit(e, 2, 0, 0, 1, 1);
+	pass(e, 0, ids, 4);
+	is_int(coalloc_engine_why(e, 1, 0, why, sizeof(why)),
+	       COALLOC_WHY_HELD_GLOBAL_SHORTER,
+	       "LQ: global (1) not longer than q0 (1): %s", why);
+	submit(e, 3, G, 0, 2, 1, 1);
+	submit(e, 4, G, 0, 2, 1, 1);
+	coalloc_engine_depart(e, 100);
+	is_int(pass(e, 1, ids, 4), 0, "LQ: global longest and does not fit, "
+	       "the local job that fits is held");
+	is_int(coalloc_engine_why(e, 2, 1, why, sizeof(why)),
+	       COALLOC_WHY_HELD_GLOBAL_LONGER, "why: %s", why);
+	coalloc_engine_cancel(e, 3);
+	coalloc_engine_cancel(e, 4);
+	is_int(pass(e, 2, ids, 4), 1, "LQ: lengths cross, locals work again");
+	is_int(ids[0], 2, "... the local job started");
+	coalloc_engine_destroy(e);
+}
+
+static void test_gs(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_GS, 2, 4);
+	const struct coalloc_start *st;
+	size_t n;
+
+	submit(e, 1, G, 0, 1, 3);
+	submit(e, 2, G, 0, 1, 3);
+	submit(e, 3, G, 0, 1, 2);
+	submit(e, 4, G, 0, 1, 1);
+	n = coalloc_engine_schedule(e, 0, &st);
+	is_int(n, 2, "GS: FCFS stops at the head that does not fit");
+	ok(st[0].site[0] == 0 && st[1].site[0] == 1,
+	   "GS: single-component jobs go to any site by WF");
+	is_int(coalloc_engine_why(e, 4, 0, NULL, 0), COALLOC_WHY_NOT_HEAD,
+	       "GS: no backfilling past the head");
+	coalloc_engine_destroy(e);
+}
+
+static struct coalloc_engine *mk_aging(enum coalloc_policy p, double wait)
+{
+	struct coalloc_config cfg;
+
+	coalloc_config_init(&cfg, p, 2, 4);
+	cfg.aging_wait = wait;
+	return coalloc_engine_create(&cfg);
+}
+
+static void test_aging(void)
+{
+	struct coalloc_engine *e = mk_aging(COALLOC_POLICY_GP, 10);
+	struct coalloc_engine *d = mk_aging(COALLOC_POLICY_LS_OR, 10);
+	struct coalloc_config cfg;
+	uint32_t ids[4];
+
+	coalloc_config_init(&cfg, COALLOC_POLICY_GP, 2, 4);
+	ok(cfg.aging_wait == COALLOC_AGING_DEFAULT_WAIT && cfg.aging_wait > 0,
+	   "aging is on by default");
+	running(e, 100, 0, 4);
+	submit(e, 2, 1, 0, 1, 1);
+	submit(e, 1, G, 1, 2, 4, 4);
+	is_int(pass(e, 5, ids, 4), 0, "GP: the local job is held at t=5");
+	is_int(pass(e, 11, ids, 4), 1, "aging: at t=11 it is starving and "
+	       "its queue is served first");
+	is_int(ids[0], 2, "... the starving local job");
+
+	running(d, 100, 0, 3);
+	submit(d, 1, 0, 0, 1, 4);
+	submit(d, 2, 1, 1, 1, 1);
+	is_int(pass(d, 2, ids, 4), 1, "before the wait: others still start");
+	submit(d, 3, 1, 3, 1, 1);
+	is_int(pass(d, 12, ids, 4), 0, "starving head does not fit: drain");
+	is_int(coalloc_engine_why(d, 3, 12, NULL, 0), COALLOC_WHY_AGING_DRAIN,
+	       "why: draining for the starving job");
+	coalloc_engine_depart(d, 100);
+	is_int(pass(d, 13, ids, 4), 2, "after the departure both start");
+	ok(ids[0] == 1 && ids[1] == 3, "the starving job first");
+	coalloc_engine_destroy(e);
+	coalloc_engine_destroy(d);
+}
+
+int main(void)
+{
+	test_names();
+	test_worst_fit();
+	test_errors();
+	test_disabled_until_departure();
+	test_rounds();
+	test_ls_do();
+	test_ls_ro();
+	test_ls_rd();
+	test_gp();
+	test_lp();
+	test_lp_eq_orders();
+	test_lq();
+	test_gs();
+	test_aging();
+	return done_testing();
+}

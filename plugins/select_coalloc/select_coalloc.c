@@ -42,6 +42,7 @@ extern int init(void)
 
 extern int fini(void)
 {
+	coalloc_sites_fini();
 	node_usage_fini();
 	return SLURM_SUCCESS;
 }
@@ -64,8 +65,16 @@ extern int select_p_job_init(List job_list_arg)
 	return node_usage_reset(job_list_arg);
 }
 
+/*
+ * Called by slurmctld at start-up and again on every reconfiguration, once
+ * the node and partition tables are built: (re)load coalloc.conf here.
+ */
 extern int select_p_node_init(void)
 {
+	static bool started;
+
+	coalloc_sites_load(!started);	/* fatal only at start-up */
+	started = true;
 	return node_usage_reset(NULL);
 }
 

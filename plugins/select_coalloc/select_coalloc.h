@@ -35,9 +35,16 @@ extern const char plugin_type[];
 /* Slurmctld-only globals: weak, so that Slurm's commands, which load every
  * select plugin in PluginDir, can load us too. */
 extern List job_list __attribute__((weak));
+extern List part_list __attribute__((weak));
 
 /* ---- config.c: SelectTypeParameters and other slurm.conf checks ---- */
 int coalloc_check_slurm_conf(void);
+
+/* ---- sites.c: coalloc.conf and the node -> site map ---- */
+/* Load coalloc.conf; a bad file is fatal at start-up, rejected later. */
+int coalloc_sites_load(bool at_startup);
+void coalloc_sites_fini(void);
+int coalloc_site_of_node(int node_inx);	/* -1 when unknown */
 
 /* ---- node_usage.c: which job holds each node ---- */
 /* Size the table to the node table and fill it from these jobs (or none). */

@@ -1,0 +1,83 @@
+/*
+ * coalloc_conf.h - coalloc.conf, the site and queue configuration of
+ * select/coalloc, parsed strictly and without Slurm headers.
+ *
+ * Syntax is Slurm's: Key=Value pairs separated by blanks, keys in any
+ * case, '#' comments, "double quotes", and a trailing '\' that continues
+ * a line.  Three kinds of line:
+ *
+ *   Policy=LS-DO AgingTime=3600 Matrix=gang MPL=2 TimeSlice=30
+ *   GlobalPartition=grid
+ *   Site=siteA Nodes=n[1-16]
+ *   LocalPartition=siteA Site=siteA
+ *
+ * Every problem is reported once, as "FILE line N: key 'K': what is
+ * wrong", so an admin can go straight to it.  Checks that need Slurm's
+ * tables (do the nodes and partitions exist, do sites overlap, is every
+ * node in a site) are the plugin's; the line numbers it needs are kept.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COALLOC_CONF_H
+#define COALLOC_CONF_H
+
+#include <stddef.h>
+
+#include "coalloc/policy.h"
+
+enum coalloc_conf_matrix {
+	COALLOC_CONF_MATRIX_OFF,
+	COALLOC_CONF_MATRIX_GANG,
+	COALLOC_CONF_MATRIX_LOCAL,
+};
+
+#define COALLOC_CONF_MAX_MPL 16
+#define COALLOC_CONF_MAX_SITES 256
+#define COALLOC_CONF_ERR_LEN 512
+
+/* Defaults, in one place (also quoted by coalloc.conf(5)). */
+#define COALLOC_CONF_DEFAULT_POLICY COALLOC_POLICY_GS
+#define COALLOC_CONF_DEFAULT_AGING 3600u	/* seconds; 0 turns aging off */
+#define COALLOC_CONF_DEFAULT_MPL 1u
+#define COALLOC_CONF_DEFAULT_TIMESLICE 30u	/* seconds */
+
+struct coalloc_conf_site {
+	char *name;
+	char *nodes;			/* a Slurm hostlist, unexpanded */
+	int line;
+	char *local_partition;		/* NULL when the site has none */
+	int local_line;
+};
+
+struct coalloc_conf {
+	char *file;			/* for messages */
+	enum coalloc_policy policy;
+	unsigned aging_time;
+	enum coalloc_conf_matrix matrix;
+	unsigned mpl;
+	unsigned time_slice;
+	char *global_partition;		/* NULL when none */
+	int global_line;
+	struct coalloc_conf_site *sites;
+	size_t nsites;
+};
+
+/*
+ * Parse 'text' (named 'file' in messages) into 'conf'.  Returns 0, or -1
+ * with the message in err[errlen] and 'conf' left empty.
+ */
+int coalloc_conf_parse(const char *text, const char *file,
+		       struct coalloc_conf *conf, char *err, size_t errlen);
+
+/* The same for a file on disk. */
+int coalloc_conf_load(const char *path, struct coalloc_conf *conf,
+		      char *err, size_t errlen);
+
+void coalloc_conf_free(struct coalloc_conf *conf);
+
+const struct coalloc_conf_site *
+coalloc_conf_find_site(const struct coalloc_conf *conf, const char *name);
+
+const char *coalloc_conf_matrix_name(enum coalloc_conf_matrix matrix);
+
+#endif /* COALLOC_CONF_H */

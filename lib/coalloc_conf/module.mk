@@ -1,0 +1,9 @@
+# lib/coalloc_conf - strict parser of coalloc.conf (pure C, no Slurm
+# headers); the select plugin adds the checks against Slurm's tables.
+
+LIBCOALLOC_CONF := $(O)/lib/libcoalloc_conf.a
+$(eval $(call static_lib,$(LIBCOALLOC_CONF),lib/coalloc_conf/coalloc_conf.c))
+TARGETS += $(LIBCOALLOC_CONF)
+
+$(eval $(call unit_test,coalloc_conf/test_coalloc_conf,testsuite/unit/coalloc_conf/test_coalloc_conf.c,$(LIBCOALLOC_CONF) $(COALLOC_LIB),))
+INSTALL_MAN += doc/man/coalloc.conf.5

@@ -1,0 +1,273 @@
+/*
+ * sites.c - coalloc.conf in slurmctld: parse it (lib/coalloc_conf), check
+ * it against Slurm's node and partition tables, and keep the node -> site
+ * map the placement code reads.
+ *
+ * At start-up a bad file stops slurmctld with the file, line and key; on
+ * 'scontrol reconfigure' a bad file is rejected with the same message and
+ * the running configuration stays, so no job is lost either way.  Without
+ * a coalloc.conf every node forms one site and the policy is GS.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coalloc_conf/coalloc_conf.h"
+#include "select_coalloc.h"
+#include "src/common/hostlist.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+struct sites {
+	struct coalloc_conf conf;
+	int *node_site;		/* site index per node index, -1: none */
+	int node_count;
+	bool implicit;		/* no coalloc.conf: one site of every node */
+};
+
+static pthread_mutex_t sites_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct sites *current;
+
+static void _sites_free(struct sites *s)
+{
+	if (!s)
+		return;
+	coalloc_conf_free(&s->conf);
+	xfree(s->node_site);
+	xfree(s);
+}
+
+/* coalloc.conf lives beside slurm.conf. */
+static char *_conf_path(void)
+{
+	char *copy = xstrdup(slurm_conf.slurm_conf ? slurm_conf.slurm_conf :
+			     "/etc/slurm/slurm.conf");
+	char *path = xstrdup_printf("%s/coalloc.conf", dirname(copy));
+
+	xfree(copy);
+	return path;
+}
+
+static int _fail(char *err, size_t len, const struct coalloc_conf *c,
+		 int line, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+static int _fail(char *err, size_t len, const struct coalloc_conf *c,
+		 int line, const char *key, const char *fmt, ...)
+{
+	char what[COALLOC_CONF_ERR_LEN / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(err, len, "%s line %d: key '%s': %s", c->file, line,
+			 key, what);
+	else
+		snprintf(err, len, "%s: key '%s': %s", c->file, key, what);
+	return -1;
+}
+
+/* Nodes=ALL: a single site of every node. */
+static int _claim_all(struct sites *s, int si, char *err, size_t len)
+{
+	const struct coalloc_conf_site *site = &s->conf.sites[si];
+
+	for (int i = 0; i < s->node_count; i++) {
+		if (s->node_site[i] >= 0)
+			return _fail(err, len, &s->conf, site->line, "Nodes",
+				     "ALL overlaps site '%s' (line %d); sites must not overlap",
+				     s->conf.sites[s->node_site[i]].name,
+				     s->conf.sites[s->node_site[i]].line);
+		s->node_site[i] = si;
+	}
+	return 0;
+}
+
+/* Give every node of site 'si' to it; nodes must exist and be free. */
+static int _claim_nodes(struct sites *s, int si, char *err, size_t len)
+{
+	const struct coalloc_conf_site *site = &s->conf.sites[si];
+	hostlist_t hl;
+	char *host;
+	int rc = 0;
+
+	if (!xstrcasecmp(site->nodes, "ALL"))
+		return _claim_all(s, si, err, len);
+	hl = hostlist_create(site->nodes);
+	if (!hl)
+		return _fail(err, len, &s->conf, site->line, "Nodes",
+			     "'%s' is not a valid hostlist", site->nodes);
+	while (!rc && (host = hostlist_shift(hl))) {
+		node_record_t *node = find_node_record(host);
+
+		if (!node)
+			rc = _fail(err, len, &s->conf, site->line, "Nodes",
+				   "node '%s' is not in slurm.conf", host);
+		else if (s->node_site[node->index] >= 0)
+			rc = _fail(err, len, &s->conf, site->line, "Nodes",
+				   "node '%s' is already in site '%s' (line %d); sites must not overlap",
+				   host,
+				   s->conf.sites[s->node_site[node->index]].name,
+				   s->conf.sites[s->node_site[node->index]].line);
+		else
+			s->node_site[node->index] = si;
+		free(host);
+	}
+	hostlist_destroy(hl);
+	return rc;
+}
+
+static int _every_node_in_a_site(struct sites *s, char *err, size_t len)
+{
+	node_record_t *node;
+
+	for (int i = 0; (node = next_node(&i)); i++)
+		if (s->node_site[i] < 0)
+			return _fail(err, len, &s->conf, 0, "Site",
+				     "node '%s' is in no site; every node of slurm.conf must be in exactly one Site= line",
+				     node->name);
+	return 0;
+}
+
+static int _match_part_name(void *x, void *key)
+{
+	part_record_t *part = x;
+
+	return !xstrcmp(part->name, key);
+}
+
+static bool _partition_exists(const char *name)
+{
+	return part_list && list_find_first(part_list, _match_part_name,
+					    (void *) name);
+}
+
+static int _check_partitions(struct sites *s, char *err, size_t len)
+{
+	const struct coalloc_conf *c = &s->conf;
+
+	if (c->global_partition && !_partition_exists(c->global_partition))
+		return _fail(err, len, c, c->global_line, "GlobalPartition",
+			     "partition '%s' is not in slurm.conf",
+			     c->global_partition);
+	for (size_t i = 0; i < c->nsites; i++) {
+		const struct coalloc_conf_site *site = &c->sites[i];
+
+		if (site->local_partition &&
+		    !_partition_exists(site->local_partition))
+			return _fail(err, len, c, site->local_line,
+				     "LocalPartition",
+				     "partition '%s' is not in slurm.conf",
+				     site->local_partition);
+	}
+	return 0;
+}
+
+static struct sites *_sites_alloc(void)
+{
+	struct sites *s = xmalloc(sizeof(*s));
+
+	s->node_count = node_record_count;
+	s->node_site = xcalloc(node_record_count ? node_record_count : 1,
+			       sizeof(int));
+	for (int i = 0; i < node_record_count; i++)
+		s->node_site[i] = -1;
+	return s;
+}
+
+/* No coalloc.conf: one site holding every node, policy GS. */
+static struct sites *_implicit_sites(void)
+{
+	struct sites *s = _sites_alloc();
+	char err[COALLOC_CONF_ERR_LEN];
+
+	if (coalloc_conf_parse("Site=all Nodes=ALL\n", "(built-in)", &s->conf,
+			       err, sizeof(err)) || _claim_all(s, 0, err, sizeof(err)))
+		fatal("%s: built-in configuration: %s", plugin_type, err);
+	s->implicit = true;
+	return s;
+}
+
+static struct sites *_load(const char *path, char *err, size_t len)
+{
+	struct sites *s;
+
+	if (access(path, F_OK) && errno == ENOENT)
+		return _implicit_sites();
+	s = _sites_alloc();
+	if (coalloc_conf_load(path, &s->conf, err, len))
+		goto fail;
+	for (size_t i = 0; i < s->conf.nsites; i++)
+		if (_claim_nodes(s, i, err, len))
+			goto fail;
+	if (_every_node_in_a_site(s, err, len) ||
+	    _check_partitions(s, err, len))
+		goto fail;
+	return s;
+fail:
+	_sites_free(s);
+	return NULL;
+}
+
+static void _log_sites(const struct sites *s)
+{
+	const struct coalloc_conf *c = &s->conf;
+
+	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u",
+	     plugin_type, s->implicit ? "no coalloc.conf" : c->file, c->nsites,
+	     c->nsites == 1 ? "" : "s", coalloc_policy_name(c->policy),
+	     c->aging_time, coalloc_conf_matrix_name(c->matrix), c->mpl);
+	for (size_t i = 0; i < c->nsites; i++)
+		log_flag(SELECT_TYPE, "%s: site %s Nodes=%s LocalPartition=%s",
+			 plugin_type, c->sites[i].name, c->sites[i].nodes,
+			 c->sites[i].local_partition ?
+			 c->sites[i].local_partition : "(none)");
+}
+
+int coalloc_sites_load(bool at_startup)
+{
+	char err[COALLOC_CONF_ERR_LEN] = "";
+	char *path = _conf_path();
+	struct sites *s = _load(path, err, sizeof(err));
+
+	xfree(path);
+	if (!s && at_startup)
+		fatal("%s: %s", plugin_type, err);
+	if (!s) {
+		error("%s: %s; keeping the running configuration",
+		      plugin_type, err);
+		return SLURM_ERROR;
+	}
+	_log_sites(s);
+	slurm_mutex_lock(&sites_mutex);
+	_sites_free(current);
+	current = s;
+	slurm_mutex_unlock(&sites_mutex);
+	return SLURM_SUCCESS;
+}
+
+void coalloc_sites_fini(void)
+{
+	slurm_mutex_lock(&sites_mutex);
+	_sites_free(current);
+	current = NULL;
+	slurm_mutex_unlock(&sites_mutex);
+}
+
+int coalloc_site_of_node(int node_inx)
+{
+	int site = -1;
+
+	slurm_mutex_lock(&sites_mutex);
+	if (current && node_inx >= 0 && node_inx < current->node_count)
+		site = current->node_site[node_inx];
+	slurm_mutex_unlock(&sites_mutex);
+	return site;
+}

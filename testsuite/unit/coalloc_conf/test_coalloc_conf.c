@@ -1,0 +1,179 @@
+/*
+ * test_coalloc_conf.c - coalloc.conf parsing: good files, and one test per
+ * kind of mistake, each checking that the message names line and key.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <string.h>
+
+#include "coalloc_conf/coalloc_conf.h"
+#include "tap.h"
+
+static char err[COALLOC_CONF_ERR_LEN];
+
+static int parse(const char *text, struct coalloc_conf *c)
+{
+	err[0] = '\0';
+	return coalloc_conf_parse(text, "coalloc.conf", c, err, sizeof(err));
+}
+
+/* The text must be refused with exactly this message. */
+static void refused(const char *text, const char *want, const char *what)
+{
+	struct coalloc_conf c;
+
+	is_int(parse(text, &c), -1, "%s: refused", what);
+	is_str(err, want, "%s: message", what);
+	is_int(c.nsites, 0, "%s: nothing kept", what);
+}
+
+#define TWO_SITES "Site=a Nodes=n[1-4]\nSite=b Nodes=n[5-8]\n"
+#define LOCALS "LocalPartition=pa Site=a\nLocalPartition=pb Site=b\n"
+
+static void test_good(void)
+{
+	struct coalloc_conf c;
+
+	is_int(parse("# minimal\n" TWO_SITES, &c), 0, "sites only");
+	is_int(c.policy, COALLOC_POLICY_GS, "default policy GS");
+	is_int(c.aging_time, COALLOC_CONF_DEFAULT_AGING, "default aging");
+	is_int(c.matrix, COALLOC_CONF_MATRIX_OFF, "default matrix off");
+	is_int(c.mpl, 1, "default MPL 1");
+	is_int(c.nsites, 2, "two sites");
+	is_str(c.sites[1].nodes, "n[5-8]", "hostlist kept as written");
+	is_int(c.sites[1].line, 3, "site line number");
+	coalloc_conf_free(&c);
+
+	is_int(parse("policy=ls-do  AgingTime=0 # no aging\n"
+		     "Matrix=GANG MPL=2 \\\n  TimeSlice=10\n"
+		     TWO_SITES LOCALS, &c), 0, "full LS-DO gang config");
+	is_int(c.policy, COALLOC_POLICY_LS_DO, "policy, any case");
+	is_int(c.aging_time, 0, "aging off");
+	is_int(c.matrix, COALLOC_CONF_MATRIX_GANG, "matrix gang");
+	is_int(c.time_slice, 10, "time slice across a continued line");
+	is_int(c.sites[0].line, 4, "line numbers count continued lines");
+	is_str(c.sites[1].local_partition, "pb", "local partition attached");
+	is_int(c.sites[1].local_line, 7, "its line");
+	coalloc_conf_free(&c);
+
+	is_int(parse("LocalPartition=pa Site=a\nLocalPartition=pb Site=b\n"
+		     "Policy=LP-GF GlobalPartition=\"grid\"\n" TWO_SITES, &c),
+	       0, "local partitions before their sites, quoted value");
+	is_str(c.global_partition, "grid", "quotes removed");
+	is_int(c.global_line, 3, "global line");
+	coalloc_conf_free(&c);
+}
+
+static void test_bad_syntax(void)
+{
+	refused("Policy=GS\nFoo=1\n" TWO_SITES,
+		"coalloc.conf line 2: key 'Foo': unknown key", "unknown key");
+	refused("Policy=GS Nodes=n1\n" TWO_SITES,
+		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, Matrix, MPL, TimeSlice or GlobalPartition takes only those)",
+		"site key on a scalar line");
+	refused("Site=a Nodes=n1 Weight=2\n",
+		"coalloc.conf line 1: key 'Weight': unknown key (a Site line takes only Nodes)",
+		"unknown key on a Site line");
+	refused("Policy\n", "coalloc.conf line 1: key 'Policy': expected Key=Value",
+		"no '='");
+	refused("Policy=\n", "coalloc.conf line 1: key 'Policy': empty value",
+		"empty value");
+	refused("Policy=\"GS\n", "coalloc.conf line 1: key 'Policy': unterminated quote",
+		"unterminated quote");
+	refused("=GS\n", "coalloc.conf line 1: '=' without a key", "no key");
+	refused("Policy=GS\nPolicy=LQ\n",
+		"coalloc.conf line 2: key 'Policy': given twice", "duplicate key");
+}
+
+static void test_bad_values(void)
+{
+	refused("Policy=GANG\n" TWO_SITES,
+		"coalloc.conf line 1: key 'Policy': unknown policy 'GANG' (expected GS, LS-OR, LS-RD, LS-RO, LS-DO, GP, LP-LF, LP-GF, LP-RD, EQ-LF, EQ-GF, EQ-RD or LQ)",
+		"unknown policy");
+	refused("\nMPL=0\n" TWO_SITES,
+		"coalloc.conf line 2: key 'MPL': '0' is not a whole number from 1 to 16",
+		"MPL 0");
+	refused("AgingTime=-5\n" TWO_SITES,
+		"coalloc.conf line 1: key 'AgingTime': '-5' is not a whole number from 0 to 31536000",
+		"negative aging");
+	refused("TimeSlice=10s\n" TWO_SITES,
+		"coalloc.conf line 1: key 'TimeSlice': '10s' is not a whole number from 1 to 86400",
+		"unit suffix");
+	refused("Matrix=rows\n" TWO_SITES,
+		"coalloc.conf line 1: key 'Matrix': 'rows' is not off, gang or local",
+		"bad matrix");
+	refused("Site=a/b Nodes=n1\n",
+		"coalloc.conf line 1: key 'Site': 'a/b' is not a valid name (letters, digits, '_', '-', '.')",
+		"bad site name");
+}
+
+static void test_bad_structure(void)
+{
+	refused("Policy=GS\n",
+		"coalloc.conf: key 'Site': no Site= line: every node must belong to a site",
+		"no sites");
+	refused("Site=a\n", "coalloc.conf line 1: key 'Site': site 'a' has no Nodes=",
+		"site without nodes");
+	refused("Site=a Nodes=n1\nSite=a Nodes=n2\n",
+		"coalloc.conf line 2: key 'Site': site 'a' is defined twice",
+		"site twice");
+	refused(TWO_SITES "LocalPartition=pc Site=c\n",
+		"coalloc.conf line 3: key 'Site': no Site=c line defines that site",
+		"local partition of an unknown site");
+	refused(TWO_SITES "LocalPartition=pa Site=a\nLocalPartition=px Site=a\n",
+		"coalloc.conf line 4: key 'LocalPartition': site 'a' already has local partition 'pa' (line 3)",
+		"two local partitions for a site");
+	refused(TWO_SITES "LocalPartition=p Site=a\nLocalPartition=p Site=b\n",
+		"coalloc.conf line 4: key 'LocalPartition': 'p' is already the local partition of site 'a'",
+		"one partition for two sites");
+	refused("Policy=EQ-GF GlobalPartition=pa\n" TWO_SITES LOCALS,
+		"coalloc.conf line 4: key 'LocalPartition': 'pa' is also the GlobalPartition (line 1)",
+		"global and local partition the same");
+	refused("Policy=LS-OR\n" TWO_SITES "LocalPartition=pa Site=a\n",
+		"coalloc.conf line 3: key 'Site': site 'b' has no LocalPartition, which Policy=LS-OR needs",
+		"LS needs every local queue");
+	refused("Policy=LS-DO GlobalPartition=g\n" TWO_SITES LOCALS,
+		"coalloc.conf line 1: key 'GlobalPartition': Policy=LS-DO has no global queue",
+		"LS has no global queue");
+	refused("Policy=GP\n" TWO_SITES LOCALS,
+		"coalloc.conf: key 'GlobalPartition': Policy=GP needs a GlobalPartition= line",
+		"GP needs a global queue");
+	refused("Matrix=gang\n" TWO_SITES,
+		"coalloc.conf: key 'MPL': Matrix=gang needs MPL=2 or more",
+		"gang needs MPL");
+	refused("MPL=3\n" TWO_SITES,
+		"coalloc.conf: key 'MPL': MPL=3 needs Matrix=gang or Matrix=local",
+		"MPL without matrix");
+	refused("Matrix=local MPL=2 TimeSlice=5\n" TWO_SITES,
+		"coalloc.conf: key 'TimeSlice': only Matrix=gang rows are time-sliced",
+		"time slice without gang");
+}
+
+/* The example shipped in etc/ must stay valid (prove runs from the top). */
+static void test_example(void)
+{
+	struct coalloc_conf c;
+
+	err[0] = '\0';
+	is_int(coalloc_conf_load("etc/coalloc.conf", &c, err, sizeof(err)), 0,
+	       "etc/coalloc.conf parses");
+	if (err[0])
+		diag("%s", err);
+	is_int(c.nsites, 4, "example: 4 sites");
+	is_int(c.policy, COALLOC_POLICY_LP_GF, "example: LP-GF");
+	is_str(c.global_partition, "grid", "example: global partition");
+	coalloc_conf_free(&c);
+	is_int(coalloc_conf_load("no/such/file", &c, err, sizeof(err)), -1,
+	       "missing file refused");
+	is_str(err, "no/such/file: No such file or directory", "and named");
+}
+
+int main(void)
+{
+	test_example();
+	test_good();
+	test_bad_syntax();
+	test_bad_values();
+	test_bad_structure();
+	return done_testing();
+}

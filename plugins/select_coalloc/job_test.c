@@ -9,6 +9,11 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coalloc/placement.h"
+#include "cosched_opts/cosched_opts.h"
 #include "nodepick/nodepick.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
@@ -21,6 +26,7 @@ struct pick_arrays {
 	bool *required;
 	bool *chosen;
 	uint32_t *cpus;
+	int *site;		/* site index per node, -1: none */
 };
 
 static void _arrays_alloc(struct pick_arrays *a)
@@ -31,6 +37,7 @@ static void _arrays_alloc(struct pick_arrays *a)
 	a->required = xcalloc(n, sizeof(bool));
 	a->chosen = xcalloc(n, sizeof(bool));
 	a->cpus = xcalloc(n, sizeof(uint32_t));
+	a->site = xcalloc(n, sizeof(int));
 }
 
 static void _arrays_free(struct pick_arrays *a)
@@ -39,6 +46,7 @@ static void _arrays_free(struct pick_arrays *a)
 	xfree(a->required);
 	xfree(a->chosen);
 	xfree(a->cpus);
+	xfree(a->site);
 }
 
 /* CPUs of node i the job can use: all, unless it limits tasks per node. */
@@ -55,6 +63,174 @@ static uint32_t _usable_cpus(job_record_t *job_ptr, int i)
 	return cpus;
 }
 
+/* The arrays of one pick, filled from the job and slurmctld's tables. */
+static void _fill_arrays(job_record_t *job_ptr, bitstr_t *bitmap,
+			 const uint32_t *held, struct pick_arrays *a)
+{
+	struct job_details *d = job_ptr->details;
+
+	for (int i = 0; i < node_record_count; i++) {
+		if (!node_record_table_ptr[i])
+			continue;
+		a->usable[i] = bit_test(bitmap, i) && (!held || !held[i]);
+		a->required[i] = d->req_node_bitmap &&
+				 bit_test(d->req_node_bitmap, i);
+		a->cpus[i] = _usable_cpus(job_ptr, i);
+		a->site[i] = coalloc_site_of_node(i);
+	}
+}
+
+/* nodepick on the usable nodes of one site (-1: of every site). */
+static int _pick_in_site(const struct nodepick_request *req,
+			 struct pick_arrays *a, int site, bool *chosen,
+			 struct nodepick_result *result)
+{
+	bool *usable = a->usable;
+	int rc;
+
+	if (site >= 0) {
+		usable = xcalloc(node_record_count ? node_record_count : 1,
+				 sizeof(bool));
+		for (int i = 0; i < node_record_count; i++)
+			usable[i] = a->usable[i] && a->site[i] == site;
+	}
+	rc = nodepick_exclusive(req, &(struct nodepick_nodes){
+					node_record_count, usable, a->required,
+					a->cpus }, chosen, result);
+	if (site >= 0)
+		xfree(usable);
+	return rc;
+}
+
+/* Usable nodes per site, for Worst Fit. */
+static uint32_t *_idle_per_site(const struct pick_arrays *a, int nsites)
+{
+	uint32_t *idle = xcalloc(nsites ? nsites : 1, sizeof(*idle));
+
+	for (int i = 0; i < node_record_count; i++)
+		if (a->usable[i] && a->site[i] >= 0 && a->site[i] < nsites)
+			idle[a->site[i]]++;
+	return idle;
+}
+
+/*
+ * A job without --coalloc.  In a site's local partition it runs on that
+ * site.  Elsewhere it goes, whole, to the site with the most free nodes
+ * that can hold it (Worst Fit), and only when no single site can does it
+ * take nodes of several sites, as on any Slurm cluster.
+ */
+static int _pick_single(job_record_t *job_ptr, const struct nodepick_request *req,
+			struct pick_arrays *a, struct nodepick_result *result)
+{
+	int only = coalloc_local_site_of_partition(
+		job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
+	int nsites = coalloc_site_count();
+	uint32_t *idle;
+	bool *tried;
+	int rc = -1;
+
+	if (only >= 0)
+		return _pick_in_site(req, a, only, a->chosen, result);
+	idle = _idle_per_site(a, nsites);
+	tried = xcalloc(nsites ? nsites : 1, sizeof(bool));
+	for (int n = 0; rc && n < nsites; n++) {
+		int best = -1;
+
+		for (int s = 0; s < nsites; s++)
+			if (!tried[s] && (best < 0 || idle[s] > idle[best]))
+				best = s;
+		tried[best] = true;
+		rc = _pick_in_site(req, a, best, a->chosen, result);
+	}
+	if (rc)
+		rc = _pick_in_site(req, a, -1, a->chosen, result);
+	xfree(idle);
+	xfree(tried);
+	return rc;
+}
+
+static int _by_size_desc(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+
+	return (a < b) - (a > b);
+}
+
+/*
+ * A job with --coalloc: its components, largest first, each on a distinct
+ * site chosen by Worst Fit (lib/coalloc), then nodes within each site.
+ * The components' sum is the job's node count.
+ */
+static int _pick_components(job_record_t *job_ptr,
+			    const struct nodepick_request *job_req,
+			    struct cosched_sizes *sizes, struct pick_arrays *a,
+			    struct nodepick_result *result)
+{
+	int nsites = coalloc_site_count();
+	uint32_t total = cosched_sizes_total(sizes), *idle;
+	uint16_t sites[COSCHED_MAX_COMPONENTS];
+	int rc = -1;
+
+	if (job_ptr->details->req_node_bitmap || job_req->contiguous ||
+	    total < job_req->min_nodes ||
+	    (job_req->max_nodes && total > job_req->max_nodes))
+		return -1;
+	qsort(sizes->nodes, sizes->count, sizeof(sizes->nodes[0]),
+	      _by_size_desc);
+	idle = _idle_per_site(a, nsites);
+	if (!coalloc_worst_fit(idle, nsites, sizes->nodes, sizes->count, -1,
+			       sites))
+		goto done;
+	result->nodes = 0;
+	result->cpus = 0;
+	for (uint32_t c = 0; c < sizes->count; c++) {
+		struct nodepick_request req = {
+			.min_nodes = sizes->nodes[c],
+			.max_nodes = sizes->nodes[c],
+			.want_nodes = sizes->nodes[c],
+		};
+		struct nodepick_result part;
+		bool *chosen = xcalloc(node_record_count, sizeof(bool));
+
+		rc = _pick_in_site(&req, a, sites[c], chosen, &part);
+		for (int i = 0; !rc && i < node_record_count; i++)
+			a->chosen[i] |= chosen[i];
+		xfree(chosen);
+		if (rc)
+			goto done;
+		result->nodes += part.nodes;
+		result->cpus += part.cpus;
+	}
+	rc = result->cpus >= job_req->min_cpus ? 0 : -1;
+done:
+	xfree(idle);
+	return rc;
+}
+
+/*
+ * The job's --coalloc components, recorded by the cosched SPANK plugin as
+ * COALLOC_SIZES in the job's spank environment.  0: none, 1: found,
+ * -1: present but unreadable (the job cannot be placed).
+ */
+static int _coalloc_request(job_record_t *job_ptr, struct cosched_sizes *sizes)
+{
+	static const char key[] = COSCHED_ENV_SIZES "=";
+	char err[COSCHED_ERR_LEN];
+
+	for (uint32_t i = 0; i < job_ptr->spank_job_env_size; i++) {
+		const char *var = job_ptr->spank_job_env[i];
+
+		if (!var || strncmp(var, key, sizeof(key) - 1))
+			continue;
+		if (!cosched_parse_sizes(var + sizeof(key) - 1, sizes, err,
+					 sizeof(err)))
+			return 1;
+		error("%s: %pJ: %s", plugin_type, job_ptr, err);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Pick nodes from 'bitmap' that are free in 'held' (NULL: ignore other
  * jobs).  On success 'bitmap' is reduced to the chosen nodes.
@@ -68,25 +244,22 @@ static int _pick(job_record_t *job_ptr, bitstr_t *bitmap, const uint32_t *held,
 		.want_nodes = req_nodes, .min_cpus = d->min_cpus,
 		.contiguous = d->contiguous,
 	};
-	struct pick_arrays a;
-	struct nodepick_nodes nodes;
+	struct cosched_sizes sizes;
 	struct nodepick_result result;
-	int rc;
+	struct pick_arrays a;
+	int rc, has_sizes;
 
 	if (d->req_node_bitmap && !bit_super_set(d->req_node_bitmap, bitmap))
 		return EINVAL;
+	has_sizes = _coalloc_request(job_ptr, &sizes);
+	if (has_sizes < 0)
+		return EINVAL;
 	_arrays_alloc(&a);
-	for (int i = 0; i < node_record_count; i++) {
-		if (!node_record_table_ptr[i])
-			continue;
-		a.usable[i] = bit_test(bitmap, i) && (!held || !held[i]);
-		a.required[i] = d->req_node_bitmap &&
-				bit_test(d->req_node_bitmap, i);
-		a.cpus[i] = _usable_cpus(job_ptr, i);
-	}
-	nodes = (struct nodepick_nodes){ node_record_count, a.usable,
-					 a.required, a.cpus };
-	rc = nodepick_exclusive(&req, &nodes, a.chosen, &result);
+	_fill_arrays(job_ptr, bitmap, held, &a);
+	if (has_sizes)
+		rc = _pick_components(job_ptr, &req, &sizes, &a, &result);
+	else
+		rc = _pick_single(job_ptr, &req, &a, &result);
 	if (!rc) {
 		bit_clear_all(bitmap);
 		for (int i = 0; i < node_record_count; i++)

@@ -316,6 +316,14 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 	case SELECT_CR_PLUGIN:	/* not a consumable-resource plugin */
 		*(uint32_t *) data = 0;
 		return SLURM_SUCCESS;
+	case SELECT_SINGLE_JOB_TEST:
+		/*
+		 * Otherwise slurmctld offers the nodes one NodeName line at a
+		 * time and takes the first set that fits, while Worst Fit
+		 * across sites must see every free node at once.
+		 */
+		*(uint32_t *) data = 1;
+		return SLURM_SUCCESS;
 	default:
 		return SLURM_SUCCESS;
 	}

@@ -45,6 +45,9 @@ int coalloc_check_slurm_conf(void);
 int coalloc_sites_load(bool at_startup);
 void coalloc_sites_fini(void);
 int coalloc_site_of_node(int node_inx);	/* -1 when unknown */
+int coalloc_site_count(void);
+const char *coalloc_site_name(int site);
+int coalloc_local_site_of_partition(const char *partition);
 
 /* ---- node_usage.c: which job holds each node ---- */
 /* Size the table to the node table and fill it from these jobs (or none). */

@@ -271,3 +271,46 @@ int coalloc_site_of_node(int node_inx)
 	slurm_mutex_unlock(&sites_mutex);
 	return site;
 }
+
+int coalloc_site_count(void)
+{
+	int n;
+
+	slurm_mutex_lock(&sites_mutex);
+	n = current ? (int) current->conf.nsites : 0;
+	slurm_mutex_unlock(&sites_mutex);
+	return n;
+}
+
+const char *coalloc_site_name(int site)
+{
+	const char *name = NULL;
+
+	slurm_mutex_lock(&sites_mutex);
+	if (current && site >= 0 && (size_t) site < current->conf.nsites)
+		name = current->conf.sites[site].name;
+	slurm_mutex_unlock(&sites_mutex);
+	return name;
+}
+
+/*
+ * The site whose local queue a partition is, -1 when none.  Under GS every
+ * job is in the one global queue and may run on any site.
+ */
+int coalloc_local_site_of_partition(const char *partition)
+{
+	int site = -1;
+
+	if (!partition)
+		return -1;
+	slurm_mutex_lock(&sites_mutex);
+	for (size_t i = 0; current && i < current->conf.nsites; i++) {
+		const struct coalloc_conf_site *s = &current->conf.sites[i];
+
+		if (coalloc_policy_has_local(current->conf.policy) &&
+		    s->local_partition && !strcmp(s->local_partition, partition))
+			site = i;
+	}
+	slurm_mutex_unlock(&sites_mutex);
+	return site;
+}

@@ -78,7 +78,7 @@ wait_until 30 test "$(job_state "$hold")" = RUNNING
 is "$(job_field "$hold" NodeList)" n2 "-w n2 runs on n2"
 id=$(submit -N 3 --contiguous -o /dev/null --wrap 'sleep 1')
 wait_until 30 job_done "$id"
-is "$(job_field "$id" NodeList)" "n[3-5]" "--contiguous skips the window broken by n2"
+is "$(job_field "$id" NodeList)" "n[5-7]" "--contiguous: first window inside the emptiest site (site1 is broken by n2)"
 id=$(submit -N 2 -w n7,n9 -o /dev/null --wrap 'sleep 1')
 wait_until 30 job_done "$id"
 is "$(job_field "$id" NodeList)" "n[7,9]" "-w n7,n9 gets exactly those"

@@ -3,7 +3,11 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "select_coalloc.h"
+#include "src/common/xstring.h"
 #include "src/common/slurm_selecttype_info.h"
 
 /*
@@ -26,4 +30,22 @@ int coalloc_check_slurm_conf(void)
 	error("%s: SelectTypeParameters=%s is not supported: it is for select/cons_tres; select/coalloc allocates whole nodes and accepts only CR_Memory (or no SelectTypeParameters)",
 	      plugin_type, select_type_param_string(bad));
 	return SLURM_ERROR;
+}
+
+/*
+ * Slurm's main scheduler stops at the first job of a partition that
+ * cannot start and takes that partition's nodes away from every later
+ * job.  Queue partitions span all sites, so that would let one blocked
+ * queue stop all the others, whatever the policy says; bf_min_age_reserve
+ * turns this off for jobs younger than its value.
+ */
+void coalloc_check_sched_params(void)
+{
+	const char *p = xstrcasestr(slurm_conf.sched_params,
+				    "bf_min_age_reserve=");
+
+	if (p && atoi(p + strlen("bf_min_age_reserve=")) >= 86400)
+		return;
+	error("%s: SchedulerParameters should contain bf_min_age_reserve=2592000 (or at least 86400): without it Slurm's scheduler stops at the first job of a queue partition that cannot start, and the policy's queue order does not apply",
+	      plugin_type);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coalloc/engine.h"
 #include "coalloc/placement.h"
 #include "cosched_opts/cosched_opts.h"
 #include "nodepick/nodepick.h"
@@ -231,6 +232,130 @@ static int _coalloc_request(job_record_t *job_ptr, struct cosched_sizes *sizes)
 	return 0;
 }
 
+/* Nodes a job without --coalloc needs: -N, or its CPUs on the largest nodes. */
+static uint32_t _single_size(job_record_t *job_ptr)
+{
+	struct job_details *d = job_ptr->details;
+	uint32_t max_cpus = 1, need;
+
+	for (int i = 0; i < node_record_count; i++)
+		if (node_record_table_ptr[i] && coalloc_node_cpus(i) > max_cpus)
+			max_cpus = coalloc_node_cpus(i);
+	need = (d->min_cpus + max_cpus - 1) / max_cpus;
+	return MAX(MAX(d->min_nodes, 1), need);
+}
+
+int coalloc_job_components(job_record_t *job_ptr,
+			   struct coalloc_components *comps)
+{
+	struct cosched_sizes sizes;
+	int has = _coalloc_request(job_ptr, &sizes);
+
+	if (has < 0 || !job_ptr->details)
+		return -1;
+	if (!has) {
+		comps->count = 1;
+		comps->nodes[0] = _single_size(job_ptr);
+		return 0;
+	}
+	comps->count = sizes.count;
+	memcpy(comps->nodes, sizes.nodes, sizes.count * sizeof(sizes.nodes[0]));
+	qsort(comps->nodes, comps->count, sizeof(comps->nodes[0]),
+	      _by_size_desc);
+	return 0;
+}
+
+/* Reduce 'bitmap' to the chosen nodes. */
+static void _set_chosen(bitstr_t *bitmap, const struct pick_arrays *a)
+{
+	bit_clear_all(bitmap);
+	for (int i = 0; i < node_record_count; i++)
+		if (a->chosen[i])
+			bit_set(bitmap, i);
+}
+
+/*
+ * A job the policy manages: it starts only when the engine says it is its
+ * turn, on the sites the engine chose (one component per site).
+ */
+static int _pick_turn(job_record_t *job_ptr, bitstr_t *bitmap,
+		      const uint32_t *held)
+{
+	struct job_details *d = job_ptr->details;
+	struct coalloc_start start;
+	struct pick_arrays a;
+	int rc = 0;
+
+	if (coalloc_queues_turn(job_ptr, &start))
+		return EINVAL;
+	_arrays_alloc(&a);
+	_fill_arrays(job_ptr, bitmap, held, &a);
+	for (unsigned k = 0; !rc && k < start.ncomp; k++) {
+		bool single = start.ncomp == 1;
+		struct nodepick_request req = {
+			.min_nodes = start.size[k], .max_nodes = start.size[k],
+			.want_nodes = start.size[k],
+			.min_cpus = single ? d->min_cpus : 0,
+			.contiguous = single && d->contiguous,
+		};
+		struct nodepick_result part;
+		bool *chosen = xcalloc(node_record_count, sizeof(bool));
+
+		rc = _pick_in_site(&req, &a, start.site[k], chosen, &part);
+		for (int i = 0; !rc && i < node_record_count; i++)
+			a.chosen[i] |= chosen[i];
+		xfree(chosen);
+	}
+	if (rc)
+		info("%s: %pJ: its turn came but its sites lack free nodes (down, drained or reserved); it keeps its turn for a while",
+		     plugin_type, job_ptr);
+	else
+		_set_chosen(bitmap, &a);
+	_arrays_free(&a);
+	return rc ? EINVAL : SLURM_SUCCESS;
+}
+
+/*
+ * Submit-time check of a managed job: the policy can queue it, and every
+ * component fits a distinct site of an empty system.
+ */
+static int _test_managed(job_record_t *job_ptr, bitstr_t *bitmap)
+{
+	struct coalloc_components comps;
+	struct pick_arrays a;
+	uint32_t *idle;
+	uint16_t sites[64];
+	bool fits;
+
+	if (coalloc_queues_valid(job_ptr) ||
+	    coalloc_job_components(job_ptr, &comps))
+		return EINVAL;
+	_arrays_alloc(&a);
+	_fill_arrays(job_ptr, bitmap, NULL, &a);
+	idle = _idle_per_site(&a, coalloc_site_count());
+	fits = coalloc_worst_fit(idle, coalloc_site_count(), comps.nodes,
+				 comps.count, -1, sites);
+	/* leave a plausible selection: slurmctld shows its size meanwhile */
+	for (uint32_t k = 0; fits && k < comps.count; k++) {
+		struct nodepick_request req = {
+			.min_nodes = comps.nodes[k], .max_nodes = comps.nodes[k],
+			.want_nodes = comps.nodes[k],
+		};
+		struct nodepick_result part;
+		bool *chosen = xcalloc(node_record_count, sizeof(bool));
+
+		fits = !_pick_in_site(&req, &a, sites[k], chosen, &part);
+		for (int i = 0; fits && i < node_record_count; i++)
+			a.chosen[i] |= chosen[i];
+		xfree(chosen);
+	}
+	if (fits)
+		_set_chosen(bitmap, &a);
+	xfree(idle);
+	_arrays_free(&a);
+	return fits ? SLURM_SUCCESS : EINVAL;
+}
+
 /*
  * Pick nodes from 'bitmap' that are free in 'held' (NULL: ignore other
  * jobs).  On success 'bitmap' is reduced to the chosen nodes.
@@ -260,12 +385,8 @@ static int _pick(job_record_t *job_ptr, bitstr_t *bitmap, const uint32_t *held,
 		rc = _pick_components(job_ptr, &req, &sizes, &a, &result);
 	else
 		rc = _pick_single(job_ptr, &req, &a, &result);
-	if (!rc) {
-		bit_clear_all(bitmap);
-		for (int i = 0; i < node_record_count; i++)
-			if (a.chosen[i])
-				bit_set(bitmap, i);
-	}
+	if (!rc)
+		_set_chosen(bitmap, &a);
 	_arrays_free(&a);
 	return rc ? EINVAL : SLURM_SUCCESS;
 }
@@ -330,11 +451,16 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 {
 	bitstr_t *orig = bit_copy(bitmap);
 	uint32_t *held = node_usage_snapshot();
+	bool managed = coalloc_queues_manage(job_ptr);
 	int rc;
 
-	rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes, req_nodes);
+	if (managed)
+		rc = _pick_turn(job_ptr, bitmap, held);
+	else
+		rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes,
+			   req_nodes);
 	xfree(held);
-	if (rc != SLURM_SUCCESS) {
+	if (rc != SLURM_SUCCESS && !managed) {
 		bit_copybits(bitmap, orig);
 		rc = _pick_with_preemption(job_ptr, bitmap, min_nodes,
 					   max_nodes, req_nodes, candidates,
@@ -442,8 +568,11 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	node_usage_lock();
 	switch (mode) {
 	case SELECT_MODE_TEST_ONLY:
-		rc = _pick(job_ptr, bitmap, NULL, min_nodes, max_nodes,
-			   req_nodes);
+		if (coalloc_queues_manage(job_ptr))
+			rc = _test_managed(job_ptr, bitmap);
+		else
+			rc = _pick(job_ptr, bitmap, NULL, min_nodes, max_nodes,
+				   req_nodes);
 		break;
 	case SELECT_MODE_RUN_NOW:
 		rc = _run_now(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,

@@ -35,6 +35,7 @@ extern int init(void)
 		return SLURM_SUCCESS;
 	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
 		return SLURM_ERROR;
+	coalloc_check_sched_params();
 	info("%s: loaded (plugin_id %u, whole-node allocation)", plugin_type,
 	     plugin_id);
 	return SLURM_SUCCESS;
@@ -42,6 +43,7 @@ extern int init(void)
 
 extern int fini(void)
 {
+	coalloc_queues_fini();
 	coalloc_sites_fini();
 	node_usage_fini();
 	return SLURM_SUCCESS;
@@ -62,6 +64,8 @@ extern int select_p_state_restore(char *dir_name)
 
 extern int select_p_job_init(List job_list_arg)
 {
+	if (coalloc_queues_reset(job_list_arg) != SLURM_SUCCESS)
+		return SLURM_ERROR;
 	return node_usage_reset(job_list_arg);
 }
 
@@ -75,6 +79,8 @@ extern int select_p_node_init(void)
 
 	coalloc_sites_load(!started);	/* fatal only at start-up */
 	started = true;
+	if (coalloc_queues_reset(NULL) != SLURM_SUCCESS)
+		return SLURM_ERROR;
 	return node_usage_reset(NULL);
 }
 
@@ -96,6 +102,7 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 	node_usage_lock();
 	node_usage_add_job(job_ptr);
 	node_usage_unlock();
+	coalloc_queues_begin(job_ptr);
 	return SLURM_SUCCESS;
 }
 
@@ -145,6 +152,7 @@ extern int select_p_job_fini(job_record_t *job_ptr)
 	node_usage_lock();
 	node_usage_remove_job(job_ptr);
 	node_usage_unlock();
+	coalloc_queues_fini_job(job_ptr);	/* a departure for the policy */
 	return SLURM_SUCCESS;
 }
 
@@ -340,6 +348,8 @@ extern int select_p_reconfigure(void)
 {
 	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
 		error("%s: keeping the running configuration", plugin_type);
+	if (coalloc_queues_reset(job_list) != SLURM_SUCCESS)
+		return SLURM_ERROR;
 	return node_usage_reset(job_list);
 }
 

@@ -22,6 +22,8 @@
 #include "src/common/select.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "coalloc/policy.h"
+
 /*
  * Our plugin_id in Slurm's select plugin table.  Slurm's own plugins use
  * 101, 102 and 106-110; ids are packed with node data, so ours must never
@@ -39,6 +41,7 @@ extern List part_list __attribute__((weak));
 
 /* ---- config.c: SelectTypeParameters and other slurm.conf checks ---- */
 int coalloc_check_slurm_conf(void);
+void coalloc_check_sched_params(void);
 
 /* ---- sites.c: coalloc.conf and the node -> site map ---- */
 /* Load coalloc.conf; a bad file is fatal at start-up, rejected later. */
@@ -48,6 +51,23 @@ int coalloc_site_of_node(int node_inx);	/* -1 when unknown */
 int coalloc_site_count(void);
 const char *coalloc_site_name(int site);
 int coalloc_local_site_of_partition(const char *partition);
+bool coalloc_is_global_partition(const char *partition);
+uint32_t coalloc_site_nodes(int site);
+enum coalloc_policy coalloc_sites_policy(void);
+double coalloc_sites_aging(void);
+
+/* ---- queues.c: the queue-priority policy engine ---- */
+struct coalloc_start;
+int coalloc_queues_reset(List jobs);
+void coalloc_queues_fini(void);
+/* Is the job in a queue the policy manages? */
+bool coalloc_queues_manage(job_record_t *job_ptr);
+/* Can the policy ever take it (submit-time check)?  0 or -1. */
+int coalloc_queues_valid(job_record_t *job_ptr);
+/* Its turn: 0 and the sites of its components, or -1 (reason set). */
+int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start);
+void coalloc_queues_begin(job_record_t *job_ptr);
+void coalloc_queues_fini_job(job_record_t *job_ptr);
 
 /* ---- node_usage.c: which job holds each node ---- */
 /* Size the table to the node table and fill it from these jobs (or none). */
@@ -65,6 +85,13 @@ void node_usage_remove_node(job_record_t *job_ptr, int node_inx);
 uint32_t *node_usage_snapshot(void);
 
 /* ---- job_test.c: select_p_job_test's three modes ---- */
+/* A job's components in nodes, largest first: --coalloc, or one. */
+struct coalloc_components {
+	uint32_t count;
+	uint32_t nodes[64];
+};
+int coalloc_job_components(job_record_t *job_ptr,
+			   struct coalloc_components *comps);
 int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t min_nodes, uint32_t max_nodes,
 		     uint32_t req_nodes, uint16_t mode,

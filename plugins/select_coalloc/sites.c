@@ -294,8 +294,8 @@ const char *coalloc_site_name(int site)
 }
 
 /*
- * The site whose local queue a partition is, -1 when none.  Under GS every
- * job is in the one global queue and may run on any site.
+ * The site whose local queue a partition is, -1 when none.  (Under GS its
+ * jobs still join the one global queue: see queues.c.)
  */
 int coalloc_local_site_of_partition(const char *partition)
 {
@@ -307,10 +307,54 @@ int coalloc_local_site_of_partition(const char *partition)
 	for (size_t i = 0; current && i < current->conf.nsites; i++) {
 		const struct coalloc_conf_site *s = &current->conf.sites[i];
 
-		if (coalloc_policy_has_local(current->conf.policy) &&
-		    s->local_partition && !strcmp(s->local_partition, partition))
+		if (s->local_partition && !strcmp(s->local_partition, partition))
 			site = i;
 	}
 	slurm_mutex_unlock(&sites_mutex);
 	return site;
+}
+
+enum coalloc_policy coalloc_sites_policy(void)
+{
+	enum coalloc_policy policy = COALLOC_CONF_DEFAULT_POLICY;
+
+	slurm_mutex_lock(&sites_mutex);
+	if (current)
+		policy = current->conf.policy;
+	slurm_mutex_unlock(&sites_mutex);
+	return policy;
+}
+
+double coalloc_sites_aging(void)
+{
+	double aging = COALLOC_CONF_DEFAULT_AGING;
+
+	slurm_mutex_lock(&sites_mutex);
+	if (current)
+		aging = current->conf.aging_time;
+	slurm_mutex_unlock(&sites_mutex);
+	return aging;
+}
+
+uint32_t coalloc_site_nodes(int site)
+{
+	uint32_t n = 0;
+
+	slurm_mutex_lock(&sites_mutex);
+	for (int i = 0; current && i < current->node_count; i++)
+		if (current->node_site[i] == site)
+			n++;
+	slurm_mutex_unlock(&sites_mutex);
+	return n;
+}
+
+bool coalloc_is_global_partition(const char *partition)
+{
+	bool global = false;
+
+	slurm_mutex_lock(&sites_mutex);
+	if (current && partition && current->conf.global_partition)
+		global = !strcmp(current->conf.global_partition, partition);
+	slurm_mutex_unlock(&sites_mutex);
+	return global;
 }

@@ -16,7 +16,7 @@ ok $? "start 2 sites x 3 nodes"
 like "$out" "6 nodes idle \(2 sites x 3\), select/coalloc" "start reports the layout"
 is "$(cluster env)" "export SLURM_CONF=$CONF" "env prints the SLURM_CONF line"
 export SLURM_CONF=$CONF
-is "$(sinfo -h -t idle -o %D)" 6 "sinfo: 6 idle nodes"
+is "$(nodes_in idle)" 6 "sinfo: 6 idle nodes"
 is "$(cat "$CDIR/etc/sites")" $'site1 n1,n2,n3\nsite2 n4,n5,n6' "site layout recorded"
 is "$(grep -c '^NodeName=n\[' "$CONF")" 2 "one NodeName line per site"
 like "$(grep '^NodeName=n\[4-6\]' "$CONF")" "Port=\[$((PORT_BASE + 4))-$((PORT_BASE + 6))\]" "distinct slurmd ports"

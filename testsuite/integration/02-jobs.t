@@ -40,7 +40,7 @@ like "$out" "submission failed" "with a clear error"
 long=$(submit -N 4 -o /dev/null --wrap 'sleep 300')
 wait_until 30 test "$(job_state "$long")" = RUNNING
 is "$(job_state "$long")" RUNNING "4-node job runs"
-is "$(sinfo -h -t alloc -o %D)" 4 "sinfo shows 4 allocated nodes"
+is "$(nodes_in alloc)" 4 "sinfo shows 4 allocated nodes"
 long_nodes=$(job_field "$long" NodeList)
 first=$(scontrol show hostnames "$long_nodes" | head -n1)
 is "$(scontrol show node "$first" | grep -o 'CPUAlloc=[0-9]*')" CPUAlloc=1 "node $first of the job shows CPUAlloc=1"
@@ -69,8 +69,8 @@ is "$(cat arr-*.out | sort -n | paste -sd' ')" "1 2 2 2 3 2 4 2 5 2 6 2" "6 elem
 
 scancel "$long"
 wait_until 30 job_done "$long"
-wait_until 30 test "$(sinfo -h -t idle -o %D)" = 16
-is "$(sinfo -h -t idle -o %D)" 16 "all nodes idle at the end"
+wait_until 30 test "$(nodes_in idle)" = 16
+is "$(nodes_in idle)" 16 "all nodes idle at the end"
 
 # Required nodes (-w) and --contiguous around a busy node.
 hold=$(submit -w n2 -o /dev/null --wrap 'sleep 300')

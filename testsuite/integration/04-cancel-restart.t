@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib/overlap.sh"
 cluster_start --select coalloc
 
 running() { test "$(job_state "$1")" = RUNNING; }
-idle_nodes() { sinfo -h -t idle -o %D | awk '{s += $1} END {print s + 0}'; }
+idle_nodes() { nodes_in idle; }
 
 # --- scancel
 long=$(submit -N 12 -o /dev/null --wrap 'sleep 300')

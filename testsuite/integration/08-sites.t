@@ -19,7 +19,7 @@ running() { test "$(job_state "$1")" = RUNNING; }
 # Slurm keeps a FAILED record of a job refused at submit: count the queue.
 queued() { squeue -h -o %i | wc -l; }
 # Nodes of a cancelled job stay COMPLETING a moment; Worst Fit needs them back.
-all_idle() { test "$(sinfo -h -t idle -o %D | awk '{s += $1} END {print s + 0}')" = 16; }
+all_idle() { test "$(nodes_in idle)" = 16; }
 
 id=$(submit --coalloc=4,2,1 -o /dev/null --wrap 'sleep 30')
 wait_until 30 running "$id"

@@ -111,5 +111,7 @@ wait_until() {
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
 job_field() { scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n1; }
 job_done() { [[ $(job_state "$1") =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL)$ ]]; }
+# Nodes in a state (idle, alloc, ...), each counted once over partitions.
+nodes_in() { sinfo -h -N -t "$1" -o %N 2>/dev/null | sort -u | wc -l; }
 queue_empty() { [[ -z $(squeue -h -o %i 2>/dev/null) ]]; }
 submit() { sbatch --parsable "$@" | cut -d';' -f1; }

@@ -1,0 +1,455 @@
+/*
+ * queues.c - the queue-priority policies in slurmctld.
+ *
+ * One lib/coalloc engine models the system: a site has as many processors
+ * as nodes (allocation is node-exclusive), the global queue is the jobs of
+ * GlobalPartition, a site's local queue the jobs of its LocalPartition
+ * (under GS every job is in the one global queue).  Slurm's scheduler asks
+ * select_p_job_test about one job at a time in its own priority order; we
+ * answer from the engine's decisions instead, so which queue may start a
+ * job, and in which order, is the policy's:
+ *
+ *   sync      pending jobs join the engine in submit order, withdrawn
+ *             ones leave it (only when slurmctld's job table changed);
+ *   grant     a decision pass returns the jobs that start now and their
+ *             sites; they stay granted until select_p_job_begin;
+ *   place     a granted job gets nodes on its sites (job_test.c);
+ *   depart    select_p_job_fini: the policy re-enables its queues.
+ *
+ * Jobs of other partitions (and jobs with required nodes, -w) bypass the
+ * policy: they are placed as before and counted as running, so that the
+ * engine sees the nodes they hold.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coalloc/engine.h"
+#include "select_coalloc.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+extern time_t last_job_update __attribute__((weak));
+
+/* A granted job not begun after this long gives its grant back. */
+#define GRANT_TIMEOUT 60
+
+struct grant {
+	time_t when;
+	struct coalloc_start start;
+};
+
+static pthread_mutex_t queues_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct coalloc_engine *engine;
+static struct grant *grants;
+static size_t ngrants;
+/* What the last sync saw: slurmctld's job table changes at one-second
+ * resolution, so a count and the clock catch same-second submissions. */
+static time_t last_sync, last_sync_clock;
+static int last_sync_count;
+
+/* ------------------------------------------------------------ grants */
+
+static struct grant *_find_grant(uint32_t id)
+{
+	for (size_t i = 0; i < ngrants; i++)
+		if (grants[i].start.id == id)
+			return &grants[i];
+	return NULL;
+}
+
+static void _drop_grant(struct grant *g)
+{
+	*g = grants[--ngrants];
+}
+
+static void _add_grants(const struct coalloc_start *starts, size_t n,
+			time_t now)
+{
+	grants = xrecalloc(grants, ngrants + n, sizeof(*grants));
+	for (size_t i = 0; i < n; i++) {
+		grants[ngrants].when = now;
+		grants[ngrants].start = starts[i];
+		ngrants++;
+	}
+}
+
+/* ------------------------------------------------------------ routing */
+
+/*
+ * The engine queue of a job, or QUEUE_BYPASS when the policy does not
+ * manage it, or QUEUE_INVALID when the policy cannot take it at all.
+ */
+#define QUEUE_BYPASS (-100)
+#define QUEUE_INVALID (-101)
+
+static int _route(job_record_t *job_ptr, unsigned ncomp)
+{
+	enum coalloc_policy policy = coalloc_sites_policy();
+	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
+	int origin = coalloc_local_site_of_partition(part);
+	int queue;
+
+	if (job_ptr->details && job_ptr->details->req_node_bitmap)
+		return QUEUE_BYPASS;
+	if (origin < 0 && !coalloc_is_global_partition(part))
+		return QUEUE_BYPASS;
+	if (coalloc_policy_family(policy) == COALLOC_FAMILY_GS)
+		return COALLOC_QUEUE_GLOBAL;
+	queue = coalloc_policy_queue_for(policy, ncomp, origin < 0 ? 0 : origin);
+	/* a single-component job of the global partition has no local queue */
+	if (origin < 0 && queue != COALLOC_QUEUE_GLOBAL)
+		return QUEUE_INVALID;
+	return queue;
+}
+
+/* The engine request of a job: its components in nodes. */
+static int _request(job_record_t *job_ptr, struct coalloc_request *req)
+{
+	struct coalloc_components comps;
+
+	memset(req, 0, sizeof(*req));
+	if (coalloc_job_components(job_ptr, &comps))
+		return -1;
+	if (comps.count > COALLOC_MAX_SITES)
+		return -1;
+	req->id = job_ptr->job_id;
+	req->ncomp = comps.count;
+	memcpy(req->size, comps.nodes, comps.count * sizeof(comps.nodes[0]));
+	req->queue = _route(job_ptr, comps.count);
+	req->submit_time = job_ptr->details ? job_ptr->details->submit_time :
+					      time(NULL);
+	return 0;
+}
+
+bool coalloc_queues_manage(job_record_t *job_ptr)
+{
+	struct coalloc_request req;
+
+	return !_request(job_ptr, &req) && req.queue != QUEUE_BYPASS;
+}
+
+int coalloc_queues_valid(job_record_t *job_ptr)
+{
+	struct coalloc_request req;
+
+	if (_request(job_ptr, &req))
+		return -1;
+	if (req.queue == QUEUE_INVALID) {
+		info("%s: %pJ: Policy=%s puts single-component jobs in local queues, not in GlobalPartition; submit it to a site's partition or with --coalloc",
+		     plugin_type, job_ptr,
+		     coalloc_policy_name(coalloc_sites_policy()));
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ engine */
+
+/* The sites of a running job and nodes per site, from its node bitmap. */
+static int _placement(job_record_t *job_ptr, struct coalloc_request *req,
+		      uint16_t *site)
+{
+	uint32_t per_site[COALLOC_MAX_SITES] = { 0 };
+	int nsites = coalloc_site_count();
+
+	if (!job_ptr->node_bitmap || nsites > COALLOC_MAX_SITES)
+		return -1;
+	for (int i = 0; i < node_record_count; i++) {
+		int s = coalloc_site_of_node(i);
+
+		if (s >= 0 && bit_test(job_ptr->node_bitmap, i))
+			per_site[s]++;
+	}
+	memset(req, 0, sizeof(*req));
+	req->id = job_ptr->job_id;
+	req->queue = COALLOC_QUEUE_GLOBAL;
+	for (int s = 0; s < nsites; s++) {
+		if (!per_site[s])
+			continue;
+		site[req->ncomp] = s;
+		req->size[req->ncomp++] = per_site[s];
+	}
+	return req->ncomp ? 0 : -1;
+}
+
+/* A job that runs without the engine's grant: count its nodes as used. */
+static void _add_running_locked(job_record_t *job_ptr)
+{
+	struct coalloc_request req;
+	uint16_t site[COALLOC_MAX_SITES];
+	int rc;
+
+	if (!engine || _placement(job_ptr, &req, site))
+		return;
+	rc = coalloc_engine_add_running(engine, &req, site);
+	if (rc && rc != -EEXIST)
+		error("%s: %pJ runs outside the policy and its nodes could not be counted (%s)",
+		      plugin_type, job_ptr, strerror(-rc));
+}
+
+static int _add_active(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+
+	(void) arg;
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
+		_add_running_locked(job_ptr);
+	return 0;
+}
+
+int coalloc_queues_reset(List jobs)
+{
+	struct coalloc_config cfg;
+	int nsites = coalloc_site_count();
+
+	slurm_mutex_lock(&queues_mutex);
+	coalloc_engine_destroy(engine);
+	engine = NULL;
+	ngrants = 0;
+	last_sync = last_sync_clock = 0;
+	last_sync_count = 0;
+	if (nsites < 1 || nsites > COALLOC_MAX_SITES) {
+		error("%s: %d sites: the policy engine handles 1 to %d",
+		      plugin_type, nsites, COALLOC_MAX_SITES);
+		slurm_mutex_unlock(&queues_mutex);
+		return SLURM_ERROR;
+	}
+	coalloc_config_init(&cfg, coalloc_sites_policy(), nsites, 1);
+	for (int s = 0; s < nsites; s++)
+		cfg.site_procs[s] = coalloc_site_nodes(s);
+	cfg.aging_wait = coalloc_sites_aging();
+	engine = coalloc_engine_create(&cfg);
+	if (engine && jobs)
+		list_for_each(jobs, _add_active, NULL);
+	slurm_mutex_unlock(&queues_mutex);
+	return engine ? SLURM_SUCCESS : SLURM_ERROR;
+}
+
+void coalloc_queues_fini(void)
+{
+	slurm_mutex_lock(&queues_mutex);
+	coalloc_engine_destroy(engine);
+	engine = NULL;
+	xfree(grants);
+	ngrants = 0;
+	slurm_mutex_unlock(&queues_mutex);
+}
+
+/* ------------------------------------------------------------ sync */
+
+static int _by_submit(void *x, void *y)
+{
+	job_record_t *a = *(job_record_t **) x, *b = *(job_record_t **) y;
+	time_t ta = a->details ? a->details->submit_time : 0;
+	time_t tb = b->details ? b->details->submit_time : 0;
+
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return (a->job_id > b->job_id) - (a->job_id < b->job_id);
+}
+
+static int _collect_new_pending(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	enum coalloc_why why;
+
+	if (!IS_JOB_PENDING(job_ptr) || !job_ptr->priority)
+		return 0;	/* held jobs wait outside the queues */
+	why = coalloc_engine_why(engine, job_ptr->job_id, 0, NULL, 0);
+	if (why == COALLOC_WHY_UNKNOWN_JOB && coalloc_queues_manage(job_ptr))
+		list_append(arg, job_ptr);
+	return 0;
+}
+
+/* Pending in the engine but no longer waiting in slurmctld: withdraw. */
+static int _withdraw_gone(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	enum coalloc_why why;
+	struct grant *g;
+
+	(void) arg;
+	if (IS_JOB_PENDING(job_ptr) && job_ptr->priority)
+		return 0;
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
+		return 0;
+	why = coalloc_engine_why(engine, job_ptr->job_id, 0, NULL, 0);
+	if (why == COALLOC_WHY_UNKNOWN_JOB)
+		return 0;
+	if ((g = _find_grant(job_ptr->job_id))) {
+		coalloc_engine_depart(engine, job_ptr->job_id);
+		_drop_grant(g);
+	} else if (why != COALLOC_WHY_RUNNING) {
+		coalloc_engine_cancel(engine, job_ptr->job_id);
+	}
+	return 0;
+}
+
+static void _submit_in_order(List fresh)
+{
+	job_record_t *job_ptr;
+
+	list_sort(fresh, _by_submit);
+	while ((job_ptr = list_pop(fresh))) {
+		struct coalloc_request req;
+		int rc;
+
+		if (_request(job_ptr, &req) || req.queue < COALLOC_QUEUE_GLOBAL)
+			continue;
+		rc = coalloc_engine_submit(engine, &req);
+		if (rc)
+			debug("%s: %pJ not queued in the policy engine: %s",
+			      plugin_type, job_ptr, strerror(-rc));
+	}
+}
+
+/* Grants not used in time (nodes down, job held) go back to the engine. */
+static void _expire_grants(time_t now)
+{
+	for (size_t i = 0; i < ngrants;) {
+		if (now - grants[i].when < GRANT_TIMEOUT) {
+			i++;
+			continue;
+		}
+		info("%s: JobId=%u did not start within %ds of its turn; it queues again",
+		     plugin_type, grants[i].start.id, GRANT_TIMEOUT);
+		coalloc_engine_depart(engine, grants[i].start.id);
+		_drop_grant(&grants[i]);
+	}
+}
+
+static void _sync_locked(time_t now)
+{
+	List fresh;
+
+	int count;
+
+	_expire_grants(now);
+	if (!job_list)
+		return;
+	count = list_count(job_list);
+	if (last_job_update && last_job_update == last_sync &&
+	    count == last_sync_count && now == last_sync_clock)
+		return;
+	last_sync = last_job_update;
+	last_sync_count = count;
+	last_sync_clock = now;
+	list_for_each(job_list, _withdraw_gone, NULL);
+	fresh = list_create(NULL);
+	list_for_each(job_list, _collect_new_pending, fresh);
+	_submit_in_order(fresh);
+	FREE_NULL_LIST(fresh);
+}
+
+/* ------------------------------------------------------------ API */
+
+/* The engine numbers sites; users know them by name: "local queue 2"
+ * becomes "local queue of site3". */
+static char *_with_site_names(const char *text)
+{
+	static const char tag[] = "local queue ";
+	char *out = NULL;
+	const char *p;
+
+	while ((p = strstr(text, tag))) {
+		char *end;
+		long site = strtol(p + strlen(tag), &end, 10);
+		const char *name = end > p + strlen(tag) ?
+				   coalloc_site_name(site) : NULL;
+
+		xstrncat(out, text, p - text);
+		if (name) {
+			xstrfmtcat(out, "local queue of %s", name);
+			text = end;
+		} else {
+			xstrcat(out, tag);
+			text = p + strlen(tag);
+		}
+	}
+	xstrcat(out, text);
+	return out;
+}
+
+static void _set_reason(job_record_t *job_ptr, time_t now)
+{
+	char buf[256], *text;
+
+	coalloc_engine_why(engine, job_ptr->job_id, now, buf, sizeof(buf));
+	text = _with_site_names(buf);
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = xstrdup_printf("coalloc: %s", text);
+	xfree(text);
+	/*
+	 * The one reason slurmctld leaves to the select plugin (its other
+	 * reasons would overwrite our text): squeue and scontrol show the
+	 * text, not the reason's name.
+	 */
+	job_ptr->state_reason = WAIT_BLOCK_D_ACTION;
+}
+
+int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start)
+{
+	time_t now = time(NULL);
+	struct grant *g;
+	int rc = -1;
+
+	slurm_mutex_lock(&queues_mutex);
+	if (!engine)
+		goto done;
+	_sync_locked(now);
+	if (!(g = _find_grant(job_ptr->job_id))) {
+		const struct coalloc_start *starts;
+		size_t n = coalloc_engine_schedule(engine, now, &starts);
+
+		_add_grants(starts, n, now);
+		g = _find_grant(job_ptr->job_id);
+	}
+	if (g) {
+		*start = g->start;
+		rc = 0;
+	} else {
+		_set_reason(job_ptr, now);
+	}
+done:
+	slurm_mutex_unlock(&queues_mutex);
+	return rc;
+}
+
+void coalloc_queues_begin(job_record_t *job_ptr)
+{
+	struct grant *g;
+
+	slurm_mutex_lock(&queues_mutex);
+	if ((g = _find_grant(job_ptr->job_id))) {
+		_drop_grant(g);
+	} else if (engine) {
+		/* started without a grant: bypassing, or recovered */
+		enum coalloc_why why = coalloc_engine_why(engine,
+							  job_ptr->job_id, 0,
+							  NULL, 0);
+
+		if (why != COALLOC_WHY_UNKNOWN_JOB && why != COALLOC_WHY_RUNNING)
+			coalloc_engine_cancel(engine, job_ptr->job_id);
+		_add_running_locked(job_ptr);
+	}
+	slurm_mutex_unlock(&queues_mutex);
+}
+
+void coalloc_queues_fini_job(job_record_t *job_ptr)
+{
+	struct grant *g;
+
+	slurm_mutex_lock(&queues_mutex);
+	if (engine) {
+		if ((g = _find_grant(job_ptr->job_id)))
+			_drop_grant(g);
+		if (coalloc_engine_depart(engine, job_ptr->job_id) == -EINVAL)
+			coalloc_engine_cancel(engine, job_ptr->job_id);
+	}
+	slurm_mutex_unlock(&queues_mutex);
+}

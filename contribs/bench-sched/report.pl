@@ -1,0 +1,177 @@
+#!/usr/bin/perl
+# report.pl - the table, the ratios and results.json of bench-sched.
+#
+#   report.pl --out DIR --jobs N --nodes N --sites S --window SECS
+#             --seconds SECS PLUGIN...
+#
+# Reads DIR/PLUGIN.kv (sdiag's statistics at the end of the window, as
+# key=value) and DIR/PLUGIN.samples (one line per main pass seen during
+# the window: "second duration_us depth_estimate"), prints a side-by-side
+# table with the ratios PLUGIN/linear, and writes DIR/results.json.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+use strict;
+use warnings;
+use Getopt::Long;
+use JSON::PP;
+use POSIX qw(strftime);
+
+my %opt;
+GetOptions(\%opt, 'out=s', 'jobs=i', 'nodes=i', 'sites=i', 'window=i',
+	'seconds=i') or die "report.pl: bad options\n";
+my @plugins = @ARGV or die "report.pl: no plugin named\n";
+
+sub num { my $v = shift; defined $v && $v =~ /^-?[0-9.]+$/ ? $v + 0 : undef }
+
+my %res;
+for my $p (@plugins) {
+	my %kv;
+	open my $fh, '<', "$opt{out}/$p.kv" or die "report.pl: $opt{out}/$p.kv: $!\n";
+	while (<$fh>) {
+		chomp;
+		$kv{$1} = $2 if /^(\w+)=(.*)$/;
+	}
+	close $fh;
+
+	# Main passes seen one at a time: event passes (default_queue_depth)
+	# and full-queue passes (sched_interval), told apart by their depth.
+	my (@event, @full);
+	if (open my $sf, '<', "$opt{out}/$p.samples") {
+		while (<$sf>) {
+			my ($t, $us, $depth) = split;
+			next unless defined $depth && $us =~ /^\d+$/ && $depth =~ /^-?\d+$/;
+			if ($depth * 2 > $opt{jobs}) { push @full, $us } else { push @event, $us }
+		}
+		close $sf;
+	}
+	my $mean = sub { return undef unless @_; my $s = 0; $s += $_ for @_; int(0.5 + $s / @_) };
+	my $max = sub { my $m; for (@_) { $m = $_ if !defined $m || $_ > $m } $m };
+	my $median = sub {
+		return undef unless @_;
+		my @v = sort { $a <=> $b } @_;
+		@v % 2 ? $v[$#v / 2] : int(0.5 + ($v[@v / 2 - 1] + $v[@v / 2]) / 2);
+	};
+
+	my $window = num($kv{window_s}) || $opt{window};
+	my $cycles = num($kv{main_cycles}) // 0;
+	$res{$p} = {
+		main => {
+			mean_us => num($kv{main_mean}),
+			max_us => num($kv{main_max}),
+			last_us => num($kv{main_last}),
+			cycles => $cycles,
+			cycles_per_minute => $window ? 0 + sprintf('%.1f', $cycles * 60 / $window) : undef,
+			mean_depth => num($kv{main_depth}),
+			last_queue_length => num($kv{main_queue}),
+			event_passes => { n => scalar @event, mean_us => $mean->(@event),
+				median_us => $median->(@event), max_us => $max->(@event) },
+			full_queue_passes => { n => scalar @full, mean_us => $mean->(@full), max_us => $max->(@full) },
+		},
+		backfill => {
+			cycles => num($kv{bf_cycles}) // 0,
+			mean_us => num($kv{bf_mean}),
+			max_us => num($kv{bf_max}),
+			last_us => num($kv{bf_last}),
+			mean_depth => num($kv{bf_depth}),
+			mean_depth_try => num($kv{bf_depth_try}),
+			mean_queue_length => num($kv{bf_queue}),
+			mean_table_size => num($kv{bf_table}),
+		},
+		window_s => $window,
+		ticks => num($kv{ticks}),
+		aligned_on_full_pass => ($kv{aligned} // 0) ? JSON::PP::true : JSON::PP::false,
+		pending_start => num($kv{pending_start}),
+		pending_end => num($kv{pending_end}),
+		running_end => num($kv{running_end}),
+	};
+}
+
+sub ratio {
+	my ($a, $b) = @_;
+	return undef unless defined $a && defined $b && $b > 0;
+	return 0 + sprintf('%.2f', $a / $b);
+}
+
+my %ratios;
+if ($res{linear}) {
+	for my $p (grep { $_ ne 'linear' } @plugins) {
+		my ($x, $l) = ($res{$p}, $res{linear});
+		$ratios{"$p/linear"} = {
+			main_mean => ratio($x->{main}{mean_us}, $l->{main}{mean_us}),
+			main_max => ratio($x->{main}{max_us}, $l->{main}{max_us}),
+			main_event_mean => ratio($x->{main}{event_passes}{mean_us}, $l->{main}{event_passes}{mean_us}),
+			main_event_median => ratio($x->{main}{event_passes}{median_us}, $l->{main}{event_passes}{median_us}),
+			main_full_queue => ratio($x->{main}{full_queue_passes}{mean_us}, $l->{main}{full_queue_passes}{mean_us}),
+			backfill_mean => ratio($x->{backfill}{mean_us}, $l->{backfill}{mean_us}),
+			backfill_max => ratio($x->{backfill}{max_us}, $l->{backfill}{max_us}),
+		};
+	}
+}
+
+# ------------------------------------------------------------ table
+
+sub fmt { defined $_[0] ? $_[0] : '-' }
+my @rows = (
+	['main: mean cycle (us)', sub { $_[0]{main}{mean_us} }],
+	['main: max cycle (us)', sub { $_[0]{main}{max_us} }],
+	['main: last cycle (us)', sub { $_[0]{main}{last_us} }],
+	['main: cycles in window', sub { $_[0]{main}{cycles} }],
+	['main: cycles per minute', sub { $_[0]{main}{cycles_per_minute} }],
+	['main: mean depth cycle', sub { $_[0]{main}{mean_depth} }],
+	['main: event passes, n', sub { $_[0]{main}{event_passes}{n} }],
+	['main: event passes, mean (us)', sub { $_[0]{main}{event_passes}{mean_us} }],
+	['main: event passes, median (us)', sub { $_[0]{main}{event_passes}{median_us} }],
+	['main: event passes, max (us)', sub { $_[0]{main}{event_passes}{max_us} }],
+	['main: full-queue passes, n', sub { $_[0]{main}{full_queue_passes}{n} }],
+	['main: full-queue pass, mean (us)', sub { $_[0]{main}{full_queue_passes}{mean_us} }],
+	['backfill: cycles in window', sub { $_[0]{backfill}{cycles} }],
+	['backfill: mean cycle (us)', sub { $_[0]{backfill}{mean_us} }],
+	['backfill: max cycle (us)', sub { $_[0]{backfill}{max_us} }],
+	['backfill: mean depth', sub { $_[0]{backfill}{mean_depth} }],
+	['backfill: mean table size', sub { $_[0]{backfill}{mean_table_size} }],
+	['pending jobs, start / end', sub { fmt($_[0]{pending_start}) . ' / ' . fmt($_[0]{pending_end}) }],
+);
+my $w = 34;
+printf "\nbench-sched: main scheduling cycle (sdiag), %d pending jobs, %d nodes (%d sites), %d s window\n\n",
+	$opt{jobs}, $opt{nodes}, $opt{sites}, $opt{window};
+printf "%-${w}s" . (" %12s" x @plugins) . "\n", '', @plugins;
+for my $r (@rows) {
+	printf "%-${w}s" . (" %12s" x @plugins) . "\n", $r->[0],
+		map { fmt($r->[1]->($res{$_})) } @plugins;
+}
+print "\n";
+for my $k (sort keys %ratios) {
+	my $r = $ratios{$k};
+	printf "ratio %s: main mean %s, main max %s | event passes: mean %s, median %s | full-queue pass %s | backfill mean %s, max %s\n",
+		$k, map { fmt($r->{$_}) } qw(main_mean main_max main_event_mean
+			main_event_median main_full_queue backfill_mean backfill_max);
+}
+# Backfill plans each job it cannot start now at the start time the
+# plugin's will-run test gives; a table of one entry under 2,000 waiting
+# jobs means no job got a start time, and such a cycle is not comparable.
+for my $p (@plugins) {
+	my $b = $res{$p}{backfill};
+	next unless $b->{cycles} && defined $b->{mean_table_size};
+	printf "warning: %s: backfill planned no job (mean table size %d): will-run gave no start times, its backfill cycle is not comparable\n",
+		$p, $b->{mean_table_size} if $b->{mean_table_size} <= 1;
+}
+printf "total run time: %d s\n", $opt{seconds};
+
+my %doc = (
+	benchmark => 'bench-sched',
+	date => strftime('%Y-%m-%dT%H:%M:%SZ', gmtime),
+	host => (POSIX::uname())[1],
+	cpus => 0 + (grep { /^processor\s*:/ } do { open my $c, '<', '/proc/cpuinfo'; <$c> }),
+	slurm => do { my $v = `sinfo --version 2>/dev/null`; chomp $v; $v },
+	nodes => $opt{nodes},
+	sites => $opt{sites},
+	pending_jobs => $opt{jobs},
+	window_s => $opt{window},
+	run_time_s => $opt{seconds},
+	plugins => \%res,
+	ratios => \%ratios,
+);
+open my $jf, '>', "$opt{out}/results.json" or die "report.pl: $opt{out}/results.json: $!\n";
+print $jf JSON::PP->new->pretty->canonical->encode(\%doc);
+close $jf;
+print "results: $opt{out}/results.json\n";

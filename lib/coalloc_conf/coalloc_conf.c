@@ -550,3 +550,28 @@ const char *coalloc_conf_matrix_name(enum coalloc_conf_matrix matrix)
 		return "off";
 	}
 }
+
+int coalloc_layout_join(const struct coalloc_conf *conf,
+			char *const *site_hosts, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (!len)
+		return -1;
+	buf[0] = '\0';
+	for (size_t i = 0; i < conf->nsites; i++) {
+		int n;
+
+		if (!site_hosts[i] || !site_hosts[i][0])
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s:%s",
+			     used ? ";" : "", conf->sites[i].name,
+			     site_hosts[i]);
+		if (n < 0 || (size_t)n >= len - used) {
+			buf[0] = '\0';
+			return -1;
+		}
+		used += n;
+	}
+	return 0;
+}

@@ -80,4 +80,13 @@ coalloc_conf_find_site(const struct coalloc_conf *conf, const char *name);
 
 const char *coalloc_conf_matrix_name(enum coalloc_conf_matrix matrix);
 
+/*
+ * A job's layout as users see it (SLURM_COALLOC_LAYOUT, scontrol's
+ * SystemComment): "site1:n[1-4];site2:n[5-6]", sites in file order.
+ * site_hosts[i] is the job's hostlist on site i, NULL or "" for none.
+ * Returns 0, or -1 when buf is too small (buf is then "").
+ */
+int coalloc_layout_join(const struct coalloc_conf *conf,
+			char *const *site_hosts, char *buf, size_t len);
+
 #endif /* COALLOC_CONF_H */

@@ -97,12 +97,31 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				preemptee_job_list);
 }
 
+/*
+ * 'scontrol show job' shows the layout as SystemComment=coalloc:...
+ * (the field Slurm keeps for its own notes; the job's processes get it as
+ * SLURM_COALLOC_LAYOUT from the cosched SPANK plugin).
+ */
+static void _record_layout(job_record_t *job_ptr)
+{
+	char *layout = coalloc_job_layout(job_ptr);
+
+	if (!layout)
+		return;
+	xfree(job_ptr->system_comment);
+	job_ptr->system_comment = xstrdup_printf("coalloc:%s", layout);
+	log_flag(SELECT_TYPE, "%s: %pJ layout %s", plugin_type, job_ptr,
+		 layout);
+	xfree(layout);
+}
+
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
 	node_usage_lock();
 	node_usage_add_job(job_ptr);
 	node_usage_unlock();
 	coalloc_queues_begin(job_ptr);
+	_record_layout(job_ptr);
 	return SLURM_SUCCESS;
 }
 

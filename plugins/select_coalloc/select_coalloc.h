@@ -55,6 +55,7 @@ bool coalloc_is_global_partition(const char *partition);
 uint32_t coalloc_site_nodes(int site);
 enum coalloc_policy coalloc_sites_policy(void);
 double coalloc_sites_aging(void);
+char *coalloc_job_layout(job_record_t *job_ptr);
 
 /* ---- queues.c: the queue-priority policy engine ---- */
 struct coalloc_start;

@@ -358,3 +358,39 @@ bool coalloc_is_global_partition(const char *partition)
 	slurm_mutex_unlock(&sites_mutex);
 	return global;
 }
+
+/* The job's layout ("site1:n[1-4];site2:n[5-6]"), xmalloc'd; NULL if none. */
+char *coalloc_job_layout(job_record_t *job_ptr)
+{
+	char buf[1024], **hosts;
+	char *layout = NULL;
+	size_t nsites;
+
+	if (!job_ptr->node_bitmap)
+		return NULL;
+	slurm_mutex_lock(&sites_mutex);
+	if (!current)
+		goto done;
+	nsites = current->conf.nsites;
+	hosts = xcalloc(nsites, sizeof(*hosts));
+	for (size_t s = 0; s < nsites; s++) {
+		hostlist_t hl = hostlist_create(NULL);
+
+		for (int i = 0; i < current->node_count; i++)
+			if (current->node_site[i] == (int) s &&
+			    bit_test(job_ptr->node_bitmap, i))
+				hostlist_push_host(hl,
+						   node_record_table_ptr[i]->name);
+		if (hostlist_count(hl))
+			hosts[s] = hostlist_ranged_string_xmalloc(hl);
+		hostlist_destroy(hl);
+	}
+	if (!coalloc_layout_join(&current->conf, hosts, buf, sizeof(buf)))
+		layout = xstrdup(buf);
+	for (size_t s = 0; s < nsites; s++)
+		xfree(hosts[s]);
+	xfree(hosts);
+done:
+	slurm_mutex_unlock(&sites_mutex);
+	return layout;
+}

@@ -63,6 +63,16 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	}
 }
 
+/* In each task, just before exec: the job's layout over the sites. */
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	if (spank_context() != S_CTX_REMOTE)
+		return 0;
+	return cosched_layout_export(sp);
+}
+
 int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
 	(void)sp;

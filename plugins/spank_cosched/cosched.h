@@ -6,6 +6,7 @@
  *   options.c   --coalloc and --cosched: registration, validation
  *   submit.c    sbatch/salloc/srun: records the request with the job
  *   stepd.c     slurmstepd: nothing yet beyond reporting the request
+ *   layout.c    slurmstepd tasks: SLURM_COALLOC_LAYOUT
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -37,6 +38,9 @@ void cosched_request_reset(void);
 
 /* submit.c: allocator and local contexts, store the request with the job. */
 int cosched_submit_record(spank_t sp);
+
+/* layout.c: remote context, each task: SLURM_COALLOC_LAYOUT. */
+int cosched_layout_export(spank_t sp);
 
 /* stepd.c: remote context, after the forwarded options were processed. */
 int cosched_stepd_post_opt(spank_t sp);

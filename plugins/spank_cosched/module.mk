@@ -8,16 +8,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
-	cosched.c args.c options.c submit.c stepd.c)
+	cosched.c args.c options.c submit.c stepd.c layout.c)
 SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
 SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
 
-$(SPANK_COSCHED_SO): $(SPANK_COSCHED_OBJS) $(LIBCOSCHED_OPTS) \
+SPANK_COSCHED_LIBS := $(LIBCOSCHED_OPTS) $(LIBCOALLOC_CONF) $(COALLOC_LIB)
+
+$(SPANK_COSCHED_SO): $(SPANK_COSCHED_OBJS) $(SPANK_COSCHED_LIBS) \
 		plugins/spank_cosched/cosched.map
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) \
 		-Wl,--version-script=plugins/spank_cosched/cosched.map \
-		-o $@ $(SPANK_COSCHED_OBJS) $(LIBCOSCHED_OPTS)
+		-o $@ $(SPANK_COSCHED_OBJS) $(SPANK_COSCHED_LIBS)
 
 TARGETS += $(SPANK_COSCHED_SO)
 INSTALL_PLUGINS += $(SPANK_COSCHED_SO)

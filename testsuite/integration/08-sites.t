@@ -27,6 +27,17 @@ is "$(job_field "$id" NumNodes)" 7 "--coalloc=4,2,1 gets 7 nodes"
 is "$(sites_of_job "$id")" "1:4 2:2 3:1" "one component per site, largest first on the emptiest"
 scancel "$id"; wait_until 30 all_idle
 
+# The layout: in scontrol's SystemComment, and in every task's environment.
+id=$(submit --coalloc=3,2 -o layout.out --wrap 'echo "batch $SLURM_COALLOC_LAYOUT"
+	srun bash -c "echo task \$SLURMD_NODENAME \$SLURM_COALLOC_LAYOUT"')
+wait_until 60 job_done "$id"
+is "$(job_state "$id")" COMPLETED "a --coalloc=3,2 job runs"
+comment=$(scontrol show job "$id" | sed -n 's/.*SystemComment=\([^ ]*\).*/\1/p')
+like "$comment" "^coalloc:site1:n\[1-3\];site2:n\[5-6\]$" "scontrol shows the layout: $comment"
+is "$(sed -n 's/^batch //p' layout.out)" "${comment#coalloc:}" "the batch script sees SLURM_COALLOC_LAYOUT"
+is "$(awk -v l="${comment#coalloc:}" '$1 == "task" && $3 == l' layout.out | wc -l)" 5 "so do all 5 tasks"
+wait_until 30 all_idle
+
 # Worst Fit: fill site1 with 3 jobs' worth and site2 with 1.
 a=$(submit -w 'n[1-3]' -o /dev/null --wrap 'sleep 300')
 b=$(submit -w n5 -o /dev/null --wrap 'sleep 300')

@@ -168,8 +168,24 @@ static void test_example(void)
 	is_str(err, "no/such/file: No such file or directory", "and named");
 }
 
+static void test_layout(void)
+{
+	struct coalloc_conf c;
+	char buf[64], small[8];
+	char *hosts[3] = { "n[1-4]", NULL, "n9" };
+
+	parse("Site=a Nodes=n[1-4]\nSite=b Nodes=n[5-8]\nSite=c Nodes=n[9-12]\n", &c);
+	is_int(coalloc_layout_join(&c, hosts, buf, sizeof(buf)), 0, "layout joins");
+	is_str(buf, "a:n[1-4];c:n9", "sites in file order, empty ones left out");
+	is_int(coalloc_layout_join(&c, hosts, small, sizeof(small)), -1,
+	       "too small a buffer");
+	is_str(small, "", "leaves it empty");
+	coalloc_conf_free(&c);
+}
+
 int main(void)
 {
+	test_layout();
 	test_example();
 	test_good();
 	test_bad_syntax();

@@ -5,11 +5,11 @@
 
 SELECT_COALLOC_SRCS := $(addprefix plugins/select_coalloc/,\
 	select_coalloc.c config.c job_resources.c job_test.c node_usage.c \
-	nodeinfo.c queues.c sites.c)
+	nodeinfo.c queues.c sites.c status.c)
 SELECT_COALLOC_OBJS := $(patsubst %.c,$(O)/%.o,$(SELECT_COALLOC_SRCS))
 SELECT_COALLOC_SO   := $(O)/plugins/select_coalloc.so
 
-CFLAGS_plugins/select_coalloc := $(SLURM_INTERNAL_CPPFLAGS)
+CFLAGS_plugins/select_coalloc := $(SLURM_INTERNAL_CPPFLAGS) $(JSONC_CFLAGS)
 NEEDS_SLURM_SRC += $(SELECT_COALLOC_OBJS)
 
 SELECT_COALLOC_LIBS := $(LIBNODEPICK) $(LIBCOALLOC_CONF) $(COALLOC_LIB) \
@@ -20,7 +20,7 @@ $(SELECT_COALLOC_SO): $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) \
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) \
 		-Wl,--version-script=plugins/select_coalloc/select_coalloc.map \
-		-o $@ $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS)
+		-o $@ $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) $(JSONC_LIBS)
 
 TARGETS += $(SELECT_COALLOC_SO)
 INSTALL_PLUGINS += $(SELECT_COALLOC_SO)

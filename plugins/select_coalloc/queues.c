@@ -23,6 +23,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <json-c/json.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,7 @@ int coalloc_queues_reset(List jobs)
 	if (engine && jobs)
 		list_for_each(jobs, _add_active, NULL);
 	slurm_mutex_unlock(&queues_mutex);
+	coalloc_status_changed();
 	return engine ? SLURM_SUCCESS : SLURM_ERROR;
 }
 
@@ -344,6 +346,7 @@ static void _sync_locked(time_t now)
 	list_for_each(job_list, _collect_new_pending, fresh);
 	_submit_in_order(fresh);
 	FREE_NULL_LIST(fresh);
+	coalloc_status_changed();
 }
 
 /* ------------------------------------------------------------ API */
@@ -357,13 +360,13 @@ static char *_with_site_names(const char *text)
 	const char *p;
 
 	while ((p = strstr(text, tag))) {
-		char *end;
+		char *end, name[128] = "";
 		long site = strtol(p + strlen(tag), &end, 10);
-		const char *name = end > p + strlen(tag) ?
-				   coalloc_site_name(site) : NULL;
 
+		if (end > p + strlen(tag))
+			coalloc_site_name_copy(site, name, sizeof(name));
 		xstrncat(out, text, p - text);
-		if (name) {
+		if (name[0]) {
 			xstrfmtcat(out, "local queue of %s", name);
 			text = end;
 		} else {
@@ -407,6 +410,8 @@ int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start)
 		size_t n = coalloc_engine_schedule(engine, now, &starts);
 
 		_add_grants(starts, n, now);
+		if (n)
+			coalloc_status_changed();
 		g = _find_grant(job_ptr->job_id);
 	}
 	if (g) {
@@ -438,6 +443,7 @@ void coalloc_queues_begin(job_record_t *job_ptr)
 		_add_running_locked(job_ptr);
 	}
 	slurm_mutex_unlock(&queues_mutex);
+	coalloc_status_changed();
 }
 
 void coalloc_queues_fini_job(job_record_t *job_ptr)
@@ -452,4 +458,62 @@ void coalloc_queues_fini_job(job_record_t *job_ptr)
 			coalloc_engine_cancel(engine, job_ptr->job_id);
 	}
 	slurm_mutex_unlock(&queues_mutex);
+	coalloc_status_changed();
+}
+
+static json_object *_queue_json(int queue, const char *name)
+{
+	json_object *q = json_object_new_object();
+
+	json_object_object_add(q, "name", json_object_new_string(name));
+	json_object_object_add(q, "length", json_object_new_int64(
+				       coalloc_engine_queue_length(engine, queue)));
+	json_object_object_add(q, "enabled", json_object_new_boolean(
+				       coalloc_engine_queue_enabled(engine, queue)));
+	return q;
+}
+
+void coalloc_queues_json(json_object *root)
+{
+	json_object *queues = json_object_new_array();
+
+	slurm_mutex_lock(&queues_mutex);
+	if (engine) {
+		enum coalloc_policy policy = coalloc_engine_policy(engine);
+
+		if (coalloc_policy_has_global(policy))
+			json_object_array_add(queues, _queue_json(
+				COALLOC_QUEUE_GLOBAL, "global"));
+		for (unsigned s = 0; coalloc_policy_has_local(policy) &&
+				     s < coalloc_engine_nsites(engine); s++) {
+			char name[128];
+
+			json_object_array_add(queues, _queue_json(s,
+				coalloc_site_name_copy(s, name, sizeof(name))));
+		}
+		json_object_object_add(root, "pending", json_object_new_int64(
+					       coalloc_engine_pending(engine)));
+		json_object_object_add(root, "running", json_object_new_int64(
+					       coalloc_engine_running(engine)));
+	}
+	slurm_mutex_unlock(&queues_mutex);
+	json_object_object_add(root, "queues", queues);
+}
+
+/* scancel of a pending job: Slurm's only word to us about pending jobs. */
+void coalloc_queues_withdraw(job_record_t *job_ptr)
+{
+	struct grant *g;
+
+	slurm_mutex_lock(&queues_mutex);
+	if (engine) {
+		if ((g = _find_grant(job_ptr->job_id))) {
+			coalloc_engine_depart(engine, job_ptr->job_id);
+			_drop_grant(g);
+		} else {
+			coalloc_engine_cancel(engine, job_ptr->job_id);
+		}
+	}
+	slurm_mutex_unlock(&queues_mutex);
+	coalloc_status_changed();
 }

@@ -12,6 +12,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <signal.h>
+
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
 #include "src/common/run_in_daemon.h"
@@ -36,6 +38,7 @@ extern int init(void)
 	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
 		return SLURM_ERROR;
 	coalloc_check_sched_params();
+	coalloc_status_start();
 	info("%s: loaded (plugin_id %u, whole-node allocation)", plugin_type,
 	     plugin_id);
 	return SLURM_SUCCESS;
@@ -43,6 +46,7 @@ extern int init(void)
 
 extern int fini(void)
 {
+	coalloc_status_stop();
 	coalloc_queues_fini();
 	coalloc_sites_fini();
 	node_usage_fini();
@@ -159,10 +163,11 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 	return SLURM_SUCCESS;
 }
 
+/* Called for pending jobs too: a SIGKILL there is scancel. */
 extern int select_p_job_signal(job_record_t *job_ptr, int signal)
 {
-	(void) job_ptr;
-	(void) signal;
+	if (IS_JOB_PENDING(job_ptr) && signal == SIGKILL)
+		coalloc_queues_withdraw(job_ptr);
 	return SLURM_SUCCESS;
 }
 

@@ -49,7 +49,7 @@ int coalloc_sites_load(bool at_startup);
 void coalloc_sites_fini(void);
 int coalloc_site_of_node(int node_inx);	/* -1 when unknown */
 int coalloc_site_count(void);
-const char *coalloc_site_name(int site);
+const char *coalloc_site_name_copy(int site, char *buf, size_t len);
 int coalloc_local_site_of_partition(const char *partition);
 bool coalloc_is_global_partition(const char *partition);
 uint32_t coalloc_site_nodes(int site);
@@ -69,6 +69,15 @@ int coalloc_queues_valid(job_record_t *job_ptr);
 int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start);
 void coalloc_queues_begin(job_record_t *job_ptr);
 void coalloc_queues_fini_job(job_record_t *job_ptr);
+void coalloc_queues_withdraw(job_record_t *job_ptr);	/* pending, cancelled */
+
+/* ---- status.c: coalloc_status.json for coalloc-status(1) ---- */
+struct json_object;
+void coalloc_status_start(void);	/* slurmctld only */
+void coalloc_status_stop(void);
+void coalloc_status_changed(void);
+void coalloc_sites_json(struct json_object *root);	/* sites.c */
+void coalloc_queues_json(struct json_object *root);	/* queues.c */
 
 /* ---- node_usage.c: which job holds each node ---- */
 /* Size the table to the node table and fill it from these jobs (or none). */

@@ -11,6 +11,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <json-c/json.h>
 #include <libgen.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -282,15 +283,16 @@ int coalloc_site_count(void)
 	return n;
 }
 
-const char *coalloc_site_name(int site)
+/* The name of a site copied into buf (the configuration may be replaced
+ * by a reconfigure meanwhile); "" when there is no such site. */
+const char *coalloc_site_name_copy(int site, char *buf, size_t len)
 {
-	const char *name = NULL;
-
 	slurm_mutex_lock(&sites_mutex);
-	if (current && site >= 0 && (size_t) site < current->conf.nsites)
-		name = current->conf.sites[site].name;
+	snprintf(buf, len, "%s", current && site >= 0 &&
+		 (size_t) site < current->conf.nsites ?
+		 current->conf.sites[site].name : "");
 	slurm_mutex_unlock(&sites_mutex);
-	return name;
+	return buf;
 }
 
 /*
@@ -393,4 +395,48 @@ char *coalloc_job_layout(job_record_t *job_ptr)
 done:
 	slurm_mutex_unlock(&sites_mutex);
 	return layout;
+}
+
+static json_object *_str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+void coalloc_sites_json(json_object *root)
+{
+	json_object *sites = json_object_new_array();
+
+	slurm_mutex_lock(&sites_mutex);
+	if (current) {
+		const struct coalloc_conf *c = &current->conf;
+
+		json_object_object_add(root, "config", current->implicit ?
+				       NULL : json_object_new_string(c->file));
+		json_object_object_add(root, "policy", json_object_new_string(
+					       coalloc_policy_name(c->policy)));
+		json_object_object_add(root, "aging_time",
+				       json_object_new_int64(c->aging_time));
+		json_object_object_add(root, "matrix", json_object_new_string(
+					       coalloc_conf_matrix_name(c->matrix)));
+		json_object_object_add(root, "mpl", json_object_new_int(c->mpl));
+		json_object_object_add(root, "global_partition",
+				       _str_or_null(c->global_partition));
+		for (size_t i = 0; i < c->nsites; i++) {
+			json_object *s = json_object_new_object();
+			int total = 0;
+
+			for (int n = 0; n < current->node_count; n++)
+				total += current->node_site[n] == (int) i;
+			json_object_object_add(s, "name",
+					       json_object_new_string(c->sites[i].name));
+			json_object_object_add(s, "nodes",
+					       json_object_new_string(c->sites[i].nodes));
+			json_object_object_add(s, "total", json_object_new_int(total));
+			json_object_object_add(s, "local_partition",
+					       _str_or_null(c->sites[i].local_partition));
+			json_object_array_add(sites, s);
+		}
+	}
+	slurm_mutex_unlock(&sites_mutex);
+	json_object_object_add(root, "sites", sites);
 }

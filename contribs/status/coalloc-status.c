@@ -1,0 +1,233 @@
+/*
+ * coalloc-status - what select/coalloc sees: sites, queues, the matrix.
+ *
+ * Reads StateSaveLocation/coalloc_status.json, which the plugin rewrites
+ * within two seconds of every change (StateSaveLocation is asked of
+ * slurmctld through Slurm's public API, or given with --file).
+ *
+ *   coalloc-status [--json] [--file PATH]
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE	/* asprintf */
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <slurm/slurm.h>
+
+#define STATUS_FILE "coalloc_status.json"
+
+struct options {
+	bool json;
+	const char *file;
+};
+
+static void _usage(FILE *out)
+{
+	fprintf(out, "usage: coalloc-status [--json] [--file PATH]\n"
+		"  --json       print the status as JSON\n"
+		"  --file PATH  read this status file instead of slurmctld's\n"
+		"               StateSaveLocation/" STATUS_FILE "\n");
+}
+
+static int _parse_args(int argc, char **argv, struct options *opt)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "jf:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			opt->json = true;
+			break;
+		case 'f':
+			opt->file = optarg;
+			break;
+		case 'h':
+			_usage(stdout);
+			exit(0);
+		default:
+			_usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "coalloc-status: unexpected argument '%s'\n",
+			argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* StateSaveLocation/coalloc_status.json, as slurmctld reports it. */
+static char *_default_path(void)
+{
+	slurm_conf_t *conf = NULL;
+	char *path = NULL;
+
+	if (slurm_load_ctl_conf((time_t) 0, &conf) != SLURM_SUCCESS) {
+		fprintf(stderr, "coalloc-status: cannot ask slurmctld for StateSaveLocation: %s (use --file)\n",
+			slurm_strerror(slurm_get_errno()));
+		return NULL;
+	}
+	if (strcmp(conf->select_type, "select/coalloc"))
+		fprintf(stderr, "coalloc-status: note: SelectType is %s, not select/coalloc\n",
+			conf->select_type);
+	if (asprintf(&path, "%s/%s", conf->state_save_location,
+		     STATUS_FILE) < 0)
+		path = NULL;
+	slurm_free_ctl_conf(conf);
+	return path;
+}
+
+static const char *_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return "-";
+	return json_object_get_string(v);
+}
+
+static int64_t _int(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
+}
+
+static json_object *_array(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return NULL;
+	return v;
+}
+
+/* Busy nodes of a site, from the per-node table. */
+static int _busy_on(json_object *nodes, const char *site)
+{
+	int busy = 0;
+
+	for (size_t i = 0; nodes && i < json_object_array_length(nodes); i++) {
+		json_object *n = json_object_array_get_idx(nodes, i);
+
+		if (!strcmp(_str(n, "site"), site) && _int(n, "job"))
+			busy++;
+	}
+	return busy;
+}
+
+static void _print_sites(json_object *root)
+{
+	json_object *sites = _array(root, "sites"), *nodes = _array(root, "nodes");
+
+	printf("\n%-12s %-20s %6s %6s %6s  %s\n", "SITE", "NODES", "TOTAL",
+	       "BUSY", "IDLE", "LOCAL QUEUE");
+	for (size_t i = 0; sites && i < json_object_array_length(sites); i++) {
+		json_object *s = json_object_array_get_idx(sites, i);
+		int total = _int(s, "total"), busy = _busy_on(nodes, _str(s, "name"));
+
+		printf("%-12s %-20s %6d %6d %6d  %s\n", _str(s, "name"),
+		       _str(s, "nodes"), total, busy, total - busy,
+		       _str(s, "local_partition"));
+	}
+}
+
+static void _print_queues(json_object *root)
+{
+	json_object *queues = _array(root, "queues");
+
+	printf("\n%-12s %8s  %s\n", "QUEUE", "LENGTH", "STATE");
+	for (size_t i = 0; queues && i < json_object_array_length(queues); i++) {
+		json_object *q = json_object_array_get_idx(queues, i), *en;
+		bool enabled = json_object_object_get_ex(q, "enabled", &en) &&
+			       json_object_get_boolean(en);
+
+		printf("%-12s %8lld  %s\n", _str(q, "name"),
+		       (long long)_int(q, "length"),
+		       enabled ? "enabled" : "disabled");
+	}
+	printf("jobs in the queues: %lld pending, %lld running\n",
+	       (long long)_int(root, "pending"),
+	       (long long)_int(root, "running"));
+}
+
+/* Matrix=off: one row, the job on each node. */
+static void _print_matrix(json_object *root)
+{
+	json_object *nodes = _array(root, "nodes");
+
+	printf("\nMATRIX %s, MPL %lld: row 0 (active)\n", _str(root, "matrix"),
+	       (long long)_int(root, "mpl"));
+	printf("%-12s %-12s %s\n", "NODE", "SITE", "ROW 0");
+	for (size_t i = 0; nodes && i < json_object_array_length(nodes); i++) {
+		json_object *n = json_object_array_get_idx(nodes, i);
+		int64_t job = _int(n, "job");
+
+		if (job)
+			printf("%-12s %-12s %lld\n", _str(n, "name"),
+			       _str(n, "site"), (long long)job);
+		else
+			printf("%-12s %-12s -\n", _str(n, "name"),
+			       _str(n, "site"));
+	}
+}
+
+static void _print_text(json_object *root)
+{
+	long age = (long)(time(NULL) - _int(root, "generated"));
+
+	printf("Policy=%s AgingTime=%lld Matrix=%s MPL=%lld GlobalPartition=%s\n",
+	       _str(root, "policy"), (long long)_int(root, "aging_time"),
+	       _str(root, "matrix"), (long long)_int(root, "mpl"),
+	       _str(root, "global_partition"));
+	printf("config %s, status written %ld s ago\n", _str(root, "config"),
+	       age < 0 ? 0 : age);
+	_print_sites(root);
+	_print_queues(root);
+	_print_matrix(root);
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { 0 };
+	char *path = NULL;
+	json_object *root = NULL;
+	int rc = 1;
+
+	if (_parse_args(argc, argv, &opt))
+		return 2;
+	path = opt.file ? strdup(opt.file) : _default_path();
+	if (!path)
+		goto fail;
+	root = json_object_from_file(path);
+	if (!root || !_array(root, "sites")) {
+		fprintf(stderr, "coalloc-status: %s: %s\n", path, root ?
+			"not a select/coalloc status file" :
+			"cannot read it (is slurmctld running select/coalloc?)");
+		goto fail;
+	}
+	if (opt.json)
+		printf("%s\n", json_object_to_json_string_ext(
+			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	else
+		_print_text(root);
+	rc = 0;
+fail:
+	json_object_put(root);
+	free(path);
+	return rc;
+}

@@ -1,0 +1,137 @@
+/*
+ * status.c - the status file coalloc-status(1) reads:
+ * StateSaveLocation/coalloc_status.json, rewritten (atomically) by a
+ * thread of the plugin within two seconds of any change.
+ *
+ * A thread, so that neither the scheduler nor the RPC handlers wait for
+ * disk; it exists only inside slurmctld and takes the plugin's own locks
+ * one at a time, never slurmctld's.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "coalloc_conf/coalloc_conf.h"
+#include "select_coalloc.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#define STATUS_FILE "coalloc_status.json"
+#define STATUS_PERIOD 2	/* seconds between checks for changes */
+
+static pthread_mutex_t status_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t status_cond = PTHREAD_COND_INITIALIZER;
+static pthread_t writer;
+static bool writer_running, stop_writer, dirty;
+
+void coalloc_status_changed(void)
+{
+	slurm_mutex_lock(&status_mutex);
+	dirty = true;
+	slurm_mutex_unlock(&status_mutex);
+}
+
+static json_object *_nodes_json(void)
+{
+	json_object *nodes = json_object_new_array();
+	node_record_t *node;
+
+	node_usage_lock();
+	for (int i = 0; (node = next_node(&i)); i++) {
+		json_object *n = json_object_new_object();
+		char site[128];
+
+		coalloc_site_name_copy(coalloc_site_of_node(i), site,
+				       sizeof(site));
+		json_object_object_add(n, "name",
+				       json_object_new_string(node->name));
+		json_object_object_add(n, "site", site[0] ?
+				       json_object_new_string(site) : NULL);
+		json_object_object_add(n, "job",
+				       json_object_new_int64(node_usage_holder(i)));
+		json_object_array_add(nodes, n);
+	}
+	node_usage_unlock();
+	return nodes;
+}
+
+static json_object *_status_json(void)
+{
+	json_object *root = json_object_new_object();
+
+	json_object_object_add(root, "version", json_object_new_int(1));
+	json_object_object_add(root, "generated",
+			       json_object_new_int64(time(NULL)));
+	coalloc_sites_json(root);	/* policy, matrix, sites */
+	coalloc_queues_json(root);	/* queues */
+	json_object_object_add(root, "nodes", _nodes_json());
+	return root;
+}
+
+static void _write_status(void)
+{
+	char *path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+				    STATUS_FILE);
+	char *tmp = xstrdup_printf("%s.new", path);
+	json_object *root = _status_json();
+
+	if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) ||
+	    rename(tmp, path))
+		error("%s: cannot write %s: %m", plugin_type, path);
+	json_object_put(root);
+	xfree(tmp);
+	xfree(path);
+}
+
+static void *_writer_main(void *arg)
+{
+	(void) arg;
+	slurm_mutex_lock(&status_mutex);
+	while (!stop_writer) {
+		struct timespec until = { .tv_sec = time(NULL) + STATUS_PERIOD };
+
+		pthread_cond_timedwait(&status_cond, &status_mutex, &until);
+		if (!dirty || stop_writer)
+			continue;
+		dirty = false;
+		slurm_mutex_unlock(&status_mutex);
+		_write_status();
+		slurm_mutex_lock(&status_mutex);
+	}
+	slurm_mutex_unlock(&status_mutex);
+	return NULL;
+}
+
+void coalloc_status_start(void)
+{
+	slurm_mutex_lock(&status_mutex);
+	if (!writer_running) {
+		stop_writer = false;
+		dirty = true;
+		if (pthread_create(&writer, NULL, _writer_main, NULL))
+			error("%s: no status writer thread: %m", plugin_type);
+		else
+			writer_running = true;
+	}
+	slurm_mutex_unlock(&status_mutex);
+}
+
+void coalloc_status_stop(void)
+{
+	slurm_mutex_lock(&status_mutex);
+	if (!writer_running) {
+		slurm_mutex_unlock(&status_mutex);
+		return;
+	}
+	stop_writer = true;
+	pthread_cond_broadcast(&status_cond);
+	slurm_mutex_unlock(&status_mutex);
+	pthread_join(writer, NULL);
+	writer_running = false;
+}

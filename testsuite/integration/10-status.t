@@ -1,0 +1,45 @@
+#!/bin/bash
+# coalloc-status shows what select/coalloc sees: sites with busy/idle
+# nodes, queues with length and state, the job on each node; --json.
+source "$(dirname "$0")/lib/tap.sh"
+cluster_start --select coalloc --policy LS-DO --sites 2 --nodes-per-site 3
+STATUS=$REPO/build/release/bin/coalloc-status
+
+running() { test "$(job_state "$1")" = RUNNING; }
+a=$(submit -p site1 -N 2 -o /dev/null --wrap 'sleep 300')
+b=$(submit -p site1 -N 3 -o /dev/null --wrap 'sleep 300')	# cannot fit
+c=$(submit -p site2 --coalloc=1,1 -o /dev/null --wrap 'sleep 300')
+wait_until 30 running "$a"; wait_until 30 running "$c"
+sleep 3	# the plugin rewrites its status within 2 s
+
+out=$("$STATUS" 2>&1)
+ok $? "coalloc-status succeeds"
+like "$out" "Policy=LS-DO AgingTime=3600 Matrix=off MPL=1" "policy line"
+like "$out" "site1 +n\[1-3\] +3 +3 +0 +site1" "site1: 3 nodes, 3 busy"
+like "$out" "site2 +n\[4-6\] +3 +1 +2 +site2" "site2: 3 nodes, 1 busy"
+like "$out" "site1 +1 +disabled" "site1's queue holds 1 job and is disabled"
+like "$out" "site2 +0 +enabled" "site2's queue is empty and enabled"
+like "$out" "jobs in the queues: 1 pending, 2 running" "totals"
+like "$out" "n1 +site1 +$a" "the matrix row shows job $a on n1"
+
+json=$("$STATUS" --json)
+ok $? "--json succeeds"
+got=$(perl -MJSON::PP -e '
+	my $s = decode_json(join "", <STDIN>);
+	my %q = map { $_->{name} => $_ } @{$s->{queues}};
+	my @busy = grep { $_->{job} } @{$s->{nodes}};
+	printf "%s %d %s %d %d\n", $s->{policy}, scalar @{$s->{sites}},
+	       $q{site1}{enabled} ? "on" : "off", $q{site1}{length},
+	       scalar @busy;' <<< "$json")
+is "$got" "LS-DO 2 off 1 4" "--json: policy, sites, queue state and length, busy nodes"
+
+scancel "$a" "$b" "$c"
+wait_until 30 queue_empty
+sleep 3
+like "$("$STATUS")" "jobs in the queues: 0 pending, 0 running" "after scancel the queues are empty"
+
+out=$("$STATUS" --file /nonexistent 2>&1)
+ok $((! $?)) "a missing status file is an error"
+like "$out" "/nonexistent: cannot read it" "  naming the file"
+
+done_testing

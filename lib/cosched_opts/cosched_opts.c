@@ -39,9 +39,7 @@ static const char *const mode_names[COSCHED_MODE_COUNT] = {
 static const char all_mode_names[] =
 	"none, sb, sy, dcs, pb, pb-sb, pb-sy, dcs-sb, dcs-sy, ecm, edm, membus";
 
-static void _set_err(char *err, size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void _set_err(char *err, size_t err_len, const char *fmt, ...)
+void cosched_set_err(char *err, size_t err_len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -112,7 +110,7 @@ static void _size_token_err(char *err, size_t err_len, const char *text,
 
 	switch (problem) {
 	case SIZE_EMPTY:
-		_set_err(err, err_len,
+		cosched_set_err(err, err_len,
 			 "--coalloc: empty component size (token %u of \"%.*s%s\"): stray comma",
 			 index, ql.len, text, ql.more);
 		return;
@@ -131,7 +129,7 @@ static void _size_token_err(char *err, size_t err_len, const char *text,
 		snprintf(why, sizeof(why), "invalid");
 		break;
 	}
-	_set_err(err, err_len,
+	cosched_set_err(err, err_len,
 		 "--coalloc: bad component size '%.*s%s' (token %u of \"%.*s%s\"): %s",
 		 qt.len, tok, qt.more, index, ql.len, text, ql.more, why);
 }
@@ -142,7 +140,7 @@ static void _too_many_err(char *err, size_t err_len, const char *text,
 	struct quote qt = _quote(len, QUOTE_TOKEN_MAX);
 	struct quote ql = _quote(strlen(text), QUOTE_LIST_MAX);
 
-	_set_err(err, err_len,
+	cosched_set_err(err, err_len,
 		 "--coalloc: too many components: '%.*s%s' is token %u of \"%.*s%s\", at most %u are allowed",
 		 qt.len, tok, qt.more, index, ql.len, text, ql.more,
 		 COSCHED_MAX_COMPONENTS);
@@ -155,7 +153,7 @@ int cosched_parse_sizes(const char *text, struct cosched_sizes *sizes,
 	const char *tok = text;
 
 	if (!text || !*text) {
-		_set_err(err, err_len,
+		cosched_set_err(err, err_len,
 			 "--coalloc: no component sizes given (expected e.g. --coalloc=4,4)");
 		return -1;
 	}
@@ -239,7 +237,7 @@ int cosched_parse_mode(const char *text, enum cosched_mode *mode,
 	struct quote qt;
 
 	if (!text || !*text) {
-		_set_err(err, err_len,
+		cosched_set_err(err, err_len,
 			 "--cosched: no mode given (expected one of: %s)",
 			 all_mode_names);
 		return -1;
@@ -252,7 +250,7 @@ int cosched_parse_mode(const char *text, enum cosched_mode *mode,
 		}
 	}
 	qt = _quote(strlen(text), QUOTE_TOKEN_MAX);
-	_set_err(err, err_len,
+	cosched_set_err(err, err_len,
 		 "--cosched: unknown mode '%.*s%s' (expected one of: %s)",
 		 qt.len, text, qt.more, all_mode_names);
 	return -1;

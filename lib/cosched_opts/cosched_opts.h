@@ -86,6 +86,10 @@ enum cosched_mode {
  * Leading zeros are accepted ("08" is 8); cosched_format_sizes() gives the
  * canonical text.
  */
+/* printf into a caller's error buffer (ignored when err is NULL). */
+void cosched_set_err(char *err, size_t err_len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 int cosched_parse_sizes(const char *text, struct cosched_sizes *sizes,
 			char *err, size_t err_len);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "cosched_opts/cosched_opts.h"
 
 /* Arguments are quoted in messages cut to this length (with "..."). */
 #define QUOTE_ARG_MAX 48
@@ -28,18 +29,6 @@ static const struct arg_key arg_keys[] = {
 	{ NULL, NULL },
 };
 
-static void _set_err(char *err, size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void _set_err(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !err_len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-}
 
 /* "; known keys: a, b" or a note that there are none, for messages. */
 static void _known_keys(char *buf, size_t len)
@@ -79,14 +68,14 @@ static int _parse_one(const char *arg, struct cosched_args *args, char *err,
 		len = QUOTE_ARG_MAX - 3;
 	_known_keys(known, sizeof(known));
 	if (!eq || eq == arg) {
-		_set_err(err, err_len,
+		cosched_set_err(err, err_len,
 			 "plugstack.conf: bad argument '%.*s%s': expected KEY=VALUE%s",
 			 len, arg, more, known);
 		return -1;
 	}
 	key = _find_key(arg, (size_t)(eq - arg));
 	if (!key) {
-		_set_err(err, err_len,
+		cosched_set_err(err, err_len,
 			 "plugstack.conf: unknown argument '%.*s%s'%s",
 			 len, arg, more, known);
 		return -1;
@@ -101,7 +90,7 @@ int cosched_args_parse(int argc, char *const argv[], struct cosched_args *args,
 	int rc = -1;
 
 	if (argc < 0 || (argc > 0 && !argv)) {
-		_set_err(err, err_len, "plugstack.conf: no argument vector");
+		cosched_set_err(err, err_len, "plugstack.conf: no argument vector");
 		goto fail;
 	}
 	for (int i = 0; i < argc; i++) {

@@ -26,5 +26,5 @@ INSTALL_PLUGINS += $(SPANK_COSCHED_SO)
 INSTALL_MAN += doc/man/cosched.8
 
 # The plugstack.conf argument parser has no Slurm dependency: tested alone.
-$(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,,))
+$(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,$(LIBCOSCHED_OPTS),))
 CFLAGS_testsuite/unit/cosched_opts := -Iplugins/spank_cosched

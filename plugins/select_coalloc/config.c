@@ -24,6 +24,13 @@ int coalloc_check_slurm_conf(void)
 {
 	uint16_t bad = slurm_conf.select_type_param & CONS_TRES_ONLY_PARAMS;
 
+	/* Slurm's own gang scheduler would suspend and resume our jobs on its
+	 * own schedule; Matrix=gang in coalloc.conf is ours. */
+	if (slurm_conf.preempt_mode & PREEMPT_MODE_GANG) {
+		error("%s: PreemptMode=GANG (Slurm's built-in gang scheduling) must be off with select/coalloc: use Matrix=gang in coalloc.conf for gang rows",
+		      plugin_type);
+		return SLURM_ERROR;
+	}
 	if (!bad)
 		return SLURM_SUCCESS;
 	/* select_type_param_string() returns one static buffer: call once. */

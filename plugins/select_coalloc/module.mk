@@ -20,7 +20,9 @@ $(SELECT_COALLOC_SO): $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) \
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) \
 		-Wl,--version-script=plugins/select_coalloc/select_coalloc.map \
-		-o $@ $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) $(JSONC_LIBS)
+		-o $@.tmp $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) $(JSONC_LIBS)
+	@# rename, never overwrite: running daemons have the old file mapped
+	mv -f $@.tmp $@
 
 TARGETS += $(SELECT_COALLOC_SO)
 INSTALL_PLUGINS += $(SELECT_COALLOC_SO)

@@ -19,7 +19,9 @@ $(SPANK_COSCHED_SO): $(SPANK_COSCHED_OBJS) $(SPANK_COSCHED_LIBS) \
 	@mkdir -p $(@D)
 	$(CC) -shared $(ALL_LDFLAGS) \
 		-Wl,--version-script=plugins/spank_cosched/cosched.map \
-		-o $@ $(SPANK_COSCHED_OBJS) $(SPANK_COSCHED_LIBS)
+		-o $@.tmp $(SPANK_COSCHED_OBJS) $(SPANK_COSCHED_LIBS)
+	@# rename, never overwrite: running daemons have the old file mapped
+	mv -f $@.tmp $@
 
 TARGETS += $(SPANK_COSCHED_SO)
 INSTALL_PLUGINS += $(SPANK_COSCHED_SO)

@@ -25,9 +25,18 @@ for p in CR_Core CR_CPU_Memory CR_Socket CR_Pack_Nodes; do
 	     "  with a message naming the parameter and the plugin"
 done
 
+# Slurm's built-in gang scheduling is refused as clearly.
+conf=$TEST_DIR/gang.conf
+sed 's/^SelectType=select\/coalloc$/&\nPreemptMode=GANG/' "$SLURM_CONF" > "$conf"
+timeout 30 /usr/sbin/slurmctld -D -f "$conf" > ctld-gang.out 2>&1
+rc=$?
+ok $((rc == 0 || rc == 124)) "slurmctld refuses PreemptMode=GANG"
+like "$(cat ctld-gang.out)" "select/coalloc: PreemptMode=GANG .* must be off with select/coalloc" \
+     "  saying gang rows come from coalloc.conf"
+
 # CR_Memory is what a whole-node plugin can honour: slurmctld starts.
 try_params CR_Memory &
-wait_until 30 grep -q 'select/coalloc: loaded' ctld-CR_Memory.out
+wait_until 30 grep -qs 'select/coalloc: loaded' ctld-CR_Memory.out
 ok $? "SelectTypeParameters=CR_Memory is accepted"
 pkill -f -- "-f $TEST_DIR/bad-CR_Memory.conf"
 wait

@@ -14,7 +14,7 @@ like "$(grep 'select/coalloc: .*coalloc.conf:' "$LOG")" \
      "start-up loads the rendered coalloc.conf"
 
 # A valid change is applied by reconfigure.
-sed 's/^Policy=GS$/Policy=GS AgingTime=120/' good.conf > "$ETC/coalloc.conf"
+sed 's/^Policy=GS AgingTime=3600$/Policy=GS AgingTime=120/' good.conf > "$ETC/coalloc.conf"
 scontrol reconfigure
 wait_until 20 grep -q 'Policy=GS AgingTime=120 ' "$LOG"
 ok $? "scontrol reconfigure applies AgingTime=120"
@@ -59,8 +59,8 @@ refused 'Site=a Nodes=n[1-3]\n' \
 	"$C: key 'Site': node 'n4' is in no site" "a node in no site"
 refused 'Site=a Nodes=n[1-5]\n' \
 	"$C line 1: key 'Nodes': node 'n5' is not in slurm.conf" "an unknown node"
-refused 'Policy=EQ-GF GlobalPartition=grid\nSite=a Nodes=n[1-4]\nLocalPartition=debug Site=a\n' \
-	"$C line 1: key 'GlobalPartition': partition 'grid' is not in slurm.conf" "an unknown partition"
+refused 'Policy=EQ-GF GlobalPartition=nope\nSite=a Nodes=n[1-4]\nLocalPartition=debug Site=a\n' \
+	"$C line 1: key 'GlobalPartition': partition 'nope' is not in slurm.conf" "an unknown partition"
 refused 'Matrix=gang\nSite=a Nodes=n[1-4]\n' \
 	"$C: key 'MPL': Matrix=gang needs MPL=2 or more" "an inconsistent matrix"
 

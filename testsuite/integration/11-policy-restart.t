@@ -17,8 +17,8 @@ big=$(job 15 -p site1 --coalloc=4,4,4)	# sites 1-3 full
 wait_until 30 running "$big"
 is "$(job_state "$big")" RUNNING "a 3-component job runs"
 nodes=$(job_field "$big" NodeList)
-q1=$(job 1 -p site1 -N 2)	# site1's queue: waits for its site
-q2=$(job 1 -p site1 -N 1)	# behind it, same queue
+q1=$(job 2 -p site1 -N 4)	# site1's queue: waits for the whole site
+q2=$(job 1 -p site1 -N 1)	# behind it: FCFS keeps it waiting until q1 ends
 l4=$(job 15 -p site4 -N 4)	# site4: runs now
 wait_until 30 running "$l4"
 sleep 2
@@ -41,10 +41,10 @@ wait_until 60 job_done "$extra"
 wait_until 60 job_done "$l4"
 states=$(for j in "$big" "$q1" "$q2" "$l4" "$extra"; do job_state "$j"; done | sort | uniq -c | sed 's/^ *//')
 is "$states" "5 COMPLETED" "every job completes"
-q1_start=$(grep -h " $q1 start " task-"$q1".log | awk '{print $4}' | sort -n | head -n1)
-q2_start=$(grep -h " $q2 start " task-"$q2".log | awk '{print $4}' | sort -n | head -n1)
-ok $(awk -v a="$q1_start" -v b="$q2_start" 'BEGIN {exit !(a <= b + 0.5)}' && echo 0 || echo 1) \
-   "site1's queue kept its order across the restart"
+q1_end=$(awk '$3 == "end" {print $4}' task-"$q1".log | sort -n | tail -n1)
+q2_start=$(awk '$3 == "start" {print $4}' task-"$q2".log | sort -n | head -n1)
+ok $(awk -v e="$q1_end" -v s="$q2_start" 'BEGIN {exit !(s >= e)}' && echo 0 || echo 1) \
+   "site1's queue kept its order across the restart (q2 started after q1 ended)"
 is "$(task_overlaps task-*.log)" "" "no node ran two jobs at once"
 
 done_testing

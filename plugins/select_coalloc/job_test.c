@@ -150,6 +150,44 @@ static int _pick_single(job_record_t *job_ptr, const struct nodepick_request *re
 	return rc;
 }
 
+/*
+ * Nodes for components of size[k] on site[k]; all of them end up in
+ * a->chosen.  'single' (or NULL) adds the job's CPU count and contiguity
+ * when there is only one component.  Returns 0 or -1.
+ */
+static int _place_on_sites(struct pick_arrays *a, unsigned ncomp,
+			   const uint32_t *size, const uint16_t *site,
+			   const struct nodepick_request *single,
+			   struct nodepick_result *result)
+{
+	struct nodepick_result total = { 0 };
+	int rc = 0;
+
+	for (unsigned k = 0; !rc && k < ncomp; k++) {
+		struct nodepick_request req = {
+			.min_nodes = size[k], .max_nodes = size[k],
+			.want_nodes = size[k],
+		};
+		struct nodepick_result part;
+		bool *chosen = xcalloc(node_record_count ? node_record_count : 1,
+				       sizeof(bool));
+
+		if (single && ncomp == 1) {
+			req.min_cpus = single->min_cpus;
+			req.contiguous = single->contiguous;
+		}
+		rc = _pick_in_site(&req, a, site[k], chosen, &part);
+		for (int i = 0; !rc && i < node_record_count; i++)
+			a->chosen[i] |= chosen[i];
+		xfree(chosen);
+		total.nodes += part.nodes;
+		total.cpus += part.cpus;
+	}
+	if (!rc && result)
+		*result = total;
+	return rc ? -1 : 0;
+}
+
 static int _by_size_desc(const void *x, const void *y)
 {
 	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
@@ -158,13 +196,13 @@ static int _by_size_desc(const void *x, const void *y)
 }
 
 /*
- * A job with --coalloc: its components, largest first, each on a distinct
+ * A job with --coalloc: its components (largest first), each on a distinct
  * site chosen by Worst Fit (lib/coalloc), then nodes within each site.
  * The components' sum is the job's node count.
  */
 static int _pick_components(job_record_t *job_ptr,
 			    const struct nodepick_request *job_req,
-			    struct cosched_sizes *sizes, struct pick_arrays *a,
+			    const struct cosched_sizes *sizes, struct pick_arrays *a,
 			    struct nodepick_result *result)
 {
 	int nsites = coalloc_site_count();
@@ -176,42 +214,20 @@ static int _pick_components(job_record_t *job_ptr,
 	    total < job_req->min_nodes ||
 	    (job_req->max_nodes && total > job_req->max_nodes))
 		return -1;
-	qsort(sizes->nodes, sizes->count, sizeof(sizes->nodes[0]),
-	      _by_size_desc);
 	idle = _idle_per_site(a, nsites);
-	if (!coalloc_worst_fit(idle, nsites, sizes->nodes, sizes->count, -1,
-			       sites))
-		goto done;
-	result->nodes = 0;
-	result->cpus = 0;
-	for (uint32_t c = 0; c < sizes->count; c++) {
-		struct nodepick_request req = {
-			.min_nodes = sizes->nodes[c],
-			.max_nodes = sizes->nodes[c],
-			.want_nodes = sizes->nodes[c],
-		};
-		struct nodepick_result part;
-		bool *chosen = xcalloc(node_record_count, sizeof(bool));
-
-		rc = _pick_in_site(&req, a, sites[c], chosen, &part);
-		for (int i = 0; !rc && i < node_record_count; i++)
-			a->chosen[i] |= chosen[i];
-		xfree(chosen);
-		if (rc)
-			goto done;
-		result->nodes += part.nodes;
-		result->cpus += part.cpus;
-	}
-	rc = result->cpus >= job_req->min_cpus ? 0 : -1;
-done:
+	if (coalloc_worst_fit(idle, nsites, sizes->nodes, sizes->count, -1,
+			      sites) &&
+	    !_place_on_sites(a, sizes->count, sizes->nodes, sites, NULL,
+			     result))
+		rc = result->cpus >= job_req->min_cpus ? 0 : -1;
 	xfree(idle);
 	return rc;
 }
 
 /*
  * The job's --coalloc components, recorded by the cosched SPANK plugin as
- * COALLOC_SIZES in the job's spank environment.  0: none, 1: found,
- * -1: present but unreadable (the job cannot be placed).
+ * COALLOC_SIZES in the job's spank environment, largest first.  0: none,
+ * 1: found, -1: present but unreadable (the job cannot be placed).
  */
 static int _coalloc_request(job_record_t *job_ptr, struct cosched_sizes *sizes)
 {
@@ -224,8 +240,11 @@ static int _coalloc_request(job_record_t *job_ptr, struct cosched_sizes *sizes)
 		if (!var || strncmp(var, key, sizeof(key) - 1))
 			continue;
 		if (!cosched_parse_sizes(var + sizeof(key) - 1, sizes, err,
-					 sizeof(err)))
+					 sizeof(err))) {
+			qsort(sizes->nodes, sizes->count,
+			      sizeof(sizes->nodes[0]), _by_size_desc);
 			return 1;
+		}
 		error("%s: %pJ: %s", plugin_type, job_ptr, err);
 		return -1;
 	}
@@ -260,8 +279,6 @@ int coalloc_job_components(job_record_t *job_ptr,
 	}
 	comps->count = sizes.count;
 	memcpy(comps->nodes, sizes.nodes, sizes.count * sizeof(sizes.nodes[0]));
-	qsort(comps->nodes, comps->count, sizeof(comps->nodes[0]),
-	      _by_size_desc);
 	return 0;
 }
 
@@ -282,30 +299,19 @@ static int _pick_turn(job_record_t *job_ptr, bitstr_t *bitmap,
 		      const uint32_t *held)
 {
 	struct job_details *d = job_ptr->details;
+	struct nodepick_request single = {
+		.min_cpus = d->min_cpus, .contiguous = d->contiguous,
+	};
 	struct coalloc_start start;
 	struct pick_arrays a;
-	int rc = 0;
+	int rc;
 
 	if (coalloc_queues_turn(job_ptr, &start))
 		return EINVAL;
 	_arrays_alloc(&a);
 	_fill_arrays(job_ptr, bitmap, held, &a);
-	for (unsigned k = 0; !rc && k < start.ncomp; k++) {
-		bool single = start.ncomp == 1;
-		struct nodepick_request req = {
-			.min_nodes = start.size[k], .max_nodes = start.size[k],
-			.want_nodes = start.size[k],
-			.min_cpus = single ? d->min_cpus : 0,
-			.contiguous = single && d->contiguous,
-		};
-		struct nodepick_result part;
-		bool *chosen = xcalloc(node_record_count, sizeof(bool));
-
-		rc = _pick_in_site(&req, &a, start.site[k], chosen, &part);
-		for (int i = 0; !rc && i < node_record_count; i++)
-			a.chosen[i] |= chosen[i];
-		xfree(chosen);
-	}
+	rc = _place_on_sites(&a, start.ncomp, start.size, start.site, &single,
+			     NULL);
 	if (rc)
 		info("%s: %pJ: its turn came but its sites lack free nodes (down, drained or reserved); it keeps its turn for a while",
 		     plugin_type, job_ptr);
@@ -324,7 +330,7 @@ static int _test_managed(job_record_t *job_ptr, bitstr_t *bitmap)
 	struct coalloc_components comps;
 	struct pick_arrays a;
 	uint32_t *idle;
-	uint16_t sites[64];
+	uint16_t sites[COSCHED_MAX_COMPONENTS];
 	bool fits;
 
 	if (coalloc_queues_valid(job_ptr) ||
@@ -333,22 +339,11 @@ static int _test_managed(job_record_t *job_ptr, bitstr_t *bitmap)
 	_arrays_alloc(&a);
 	_fill_arrays(job_ptr, bitmap, NULL, &a);
 	idle = _idle_per_site(&a, coalloc_site_count());
-	fits = coalloc_worst_fit(idle, coalloc_site_count(), comps.nodes,
-				 comps.count, -1, sites);
 	/* leave a plausible selection: slurmctld shows its size meanwhile */
-	for (uint32_t k = 0; fits && k < comps.count; k++) {
-		struct nodepick_request req = {
-			.min_nodes = comps.nodes[k], .max_nodes = comps.nodes[k],
-			.want_nodes = comps.nodes[k],
-		};
-		struct nodepick_result part;
-		bool *chosen = xcalloc(node_record_count, sizeof(bool));
-
-		fits = !_pick_in_site(&req, &a, sites[k], chosen, &part);
-		for (int i = 0; fits && i < node_record_count; i++)
-			a.chosen[i] |= chosen[i];
-		xfree(chosen);
-	}
+	fits = coalloc_worst_fit(idle, coalloc_site_count(), comps.nodes,
+				 comps.count, -1, sites) &&
+	       !_place_on_sites(&a, comps.count, comps.nodes, sites, NULL,
+				NULL);
 	if (fits)
 		_set_chosen(bitmap, &a);
 	xfree(idle);

@@ -79,6 +79,23 @@ static void _add_grants(const struct coalloc_start *starts, size_t n,
 	}
 }
 
+/*
+ * A job that will not start after all: a granted one gives its grant
+ * back (the engine counts it as running), a queued one leaves its queue.
+ * The engine ignores a cancel of a job it has running.
+ */
+static void _withdraw_locked(uint32_t id)
+{
+	struct grant *g = _find_grant(id);
+
+	if (g) {
+		coalloc_engine_depart(engine, id);
+		_drop_grant(g);
+	} else {
+		coalloc_engine_cancel(engine, id);
+	}
+}
+
 /* ------------------------------------------------------------ routing */
 
 /*
@@ -273,7 +290,6 @@ static int _withdraw_gone(void *x, void *arg)
 {
 	job_record_t *job_ptr = x;
 	enum coalloc_why why;
-	struct grant *g;
 
 	(void) arg;
 	if (IS_JOB_PENDING(job_ptr) && job_ptr->priority)
@@ -281,14 +297,8 @@ static int _withdraw_gone(void *x, void *arg)
 	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
 		return 0;
 	why = coalloc_engine_why(engine, job_ptr->job_id, 0, NULL, 0);
-	if (why == COALLOC_WHY_UNKNOWN_JOB)
-		return 0;
-	if ((g = _find_grant(job_ptr->job_id))) {
-		coalloc_engine_depart(engine, job_ptr->job_id);
-		_drop_grant(g);
-	} else if (why != COALLOC_WHY_RUNNING) {
-		coalloc_engine_cancel(engine, job_ptr->job_id);
-	}
+	if (why != COALLOC_WHY_UNKNOWN_JOB)
+		_withdraw_locked(job_ptr->job_id);
 	return 0;
 }
 
@@ -503,17 +513,9 @@ void coalloc_queues_json(json_object *root)
 /* scancel of a pending job: Slurm's only word to us about pending jobs. */
 void coalloc_queues_withdraw(job_record_t *job_ptr)
 {
-	struct grant *g;
-
 	slurm_mutex_lock(&queues_mutex);
-	if (engine) {
-		if ((g = _find_grant(job_ptr->job_id))) {
-			coalloc_engine_depart(engine, job_ptr->job_id);
-			_drop_grant(g);
-		} else {
-			coalloc_engine_cancel(engine, job_ptr->job_id);
-		}
-	}
+	if (engine)
+		_withdraw_locked(job_ptr->job_id);
 	slurm_mutex_unlock(&queues_mutex);
 	coalloc_status_changed();
 }

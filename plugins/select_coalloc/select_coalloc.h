@@ -23,6 +23,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "coalloc/policy.h"
+#include "cosched_opts/cosched_opts.h"
 
 /*
  * Our plugin_id in Slurm's select plugin table.  Slurm's own plugins use
@@ -98,7 +99,7 @@ uint32_t *node_usage_snapshot(void);
 /* A job's components in nodes, largest first: --coalloc, or one. */
 struct coalloc_components {
 	uint32_t count;
-	uint32_t nodes[64];
+	uint32_t nodes[COSCHED_MAX_COMPONENTS];
 };
 int coalloc_job_components(job_record_t *job_ptr,
 			   struct coalloc_components *comps);

@@ -32,6 +32,7 @@ struct job {
 	uint32_t id;
 	uint8_t state;
 	uint8_t ncomp;
+	uint8_t row;		/* when running */
 	int16_t q;		/* internal queue index */
 	double submit;
 	int32_t prev, next;	/* queue links; next doubles as free list */
@@ -50,7 +51,7 @@ struct coalloc_engine {
 	struct coalloc_config cfg;
 	enum coalloc_family family;
 	unsigned gq;		/* index of the global queue (= nsites) */
-	uint32_t idle[COALLOC_MAX_SITES];
+	uint32_t idle[COALLOC_MAX_ROWS][COALLOC_MAX_SITES];
 	struct queue queue[COALLOC_MAX_SITES + 1];
 	int order[COALLOC_MAX_SITES + 1];	/* visiting order */
 	unsigned norder;
@@ -97,6 +98,7 @@ void coalloc_config_init(struct coalloc_config *cfg,
 	for (unsigned i = 0; i < nsites && i < COALLOC_MAX_SITES; i++)
 		cfg->site_procs[i] = procs;
 	cfg->seed = 1;
+	cfg->rows = 1;
 	cfg->aging_wait = COALLOC_AGING_DEFAULT_WAIT;
 }
 
@@ -435,7 +437,8 @@ struct coalloc_engine *coalloc_engine_create(const struct coalloc_config *cfg)
 	struct coalloc_engine *e;
 
 	if (!cfg || cfg->nsites < 1 || cfg->nsites > COALLOC_MAX_SITES ||
-	    (unsigned)cfg->policy >= COALLOC_POLICY_COUNT) {
+	    (unsigned)cfg->policy >= COALLOC_POLICY_COUNT ||
+	    cfg->rows > COALLOC_MAX_ROWS) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -449,11 +452,14 @@ struct coalloc_engine *coalloc_engine_create(const struct coalloc_config *cfg)
 	if (!e)
 		goto fail;
 	e->cfg = *cfg;
+	if (!e->cfg.rows)
+		e->cfg.rows = 1;
 	e->family = coalloc_policy_family(cfg->policy);
 	e->gq = cfg->nsites;
 	e->free_slot = NO_SLOT;
-	for (unsigned i = 0; i < cfg->nsites; i++)
-		e->idle[i] = cfg->site_procs[i];
+	for (unsigned r = 0; r < e->cfg.rows; r++)
+		for (unsigned i = 0; i < cfg->nsites; i++)
+			e->idle[r][i] = cfg->site_procs[i];
 	for (unsigned q = 0; q <= e->gq; q++)
 		e->queue[q].head = e->queue[q].tail = NO_SLOT;
 	coalloc_rng_seed(&e->rng, cfg->seed);
@@ -513,7 +519,25 @@ int coalloc_engine_submit(struct coalloc_engine *e,
 static void occupy(struct coalloc_engine *e, const struct job *j)
 {
 	for (unsigned k = 0; k < j->ncomp; k++)
-		e->idle[j->site[k]] -= j->size[k];
+		e->idle[j->row][j->site[k]] -= j->size[k];
+}
+
+/*
+ * Worst Fit in the first row where the job fits: sites in site[], the
+ * row in *row.  Returns false when no row holds it now.
+ */
+static bool fit_any_row(const struct coalloc_engine *e, const struct job *j,
+			uint16_t *site, unsigned *row)
+{
+	for (unsigned r = 0; r < e->cfg.rows; r++) {
+		if (coalloc_worst_fit(e->idle[r], e->cfg.nsites, j->size,
+				      j->ncomp, only_site_for(e, j), site)) {
+			if (row)
+				*row = r;
+			return true;
+		}
+	}
+	return false;
 }
 
 static int out_push(struct coalloc_engine *e, const struct job *j)
@@ -532,6 +556,7 @@ static int out_push(struct coalloc_engine *e, const struct job *j)
 	st = &e->out[e->out_len++];
 	st->id = j->id;
 	st->queue = queue_public(e, (unsigned)j->q);
+	st->row = j->row;
 	st->ncomp = j->ncomp;
 	memcpy(st->size, j->size, j->ncomp * sizeof(st->size[0]));
 	memcpy(st->site, j->site, j->ncomp * sizeof(st->site[0]));
@@ -546,12 +571,13 @@ static bool try_head(struct coalloc_engine *e, unsigned q)
 {
 	int32_t slot = e->queue[q].head;
 	struct job *j = &e->jobs[slot];
+	unsigned row;
 
-	if (!coalloc_worst_fit(e->idle, e->cfg.nsites, j->size, j->ncomp,
-			       only_site_for(e, j), j->site)) {
+	if (!fit_any_row(e, j, j->site, &row)) {
 		queue_disable(e, q);
 		return false;
 	}
+	j->row = (uint8_t)row;
 	/* reserve the output slot first so a failure changes nothing */
 	if (out_push(e, j)) {
 		queue_disable(e, q);
@@ -643,7 +669,7 @@ int coalloc_engine_depart(struct coalloc_engine *e, uint32_t id)
 	if (j->state != JOB_RUNNING)
 		return -EINVAL;
 	for (unsigned k = 0; k < j->ncomp; k++)
-		e->idle[j->site[k]] += j->size[k];
+		e->idle[j->row][j->site[k]] += j->size[k];
 	set_departure_order(e, j);
 	for (unsigned q = 0; q <= e->gq; q++)
 		e->queue[q].disabled = false;
@@ -680,7 +706,7 @@ int coalloc_engine_add_running(struct coalloc_engine *e,
 	struct job *j;
 	int q, rc;
 
-	if (!request_valid(e, req) || !site)
+	if (!request_valid(e, req) || !site || req->row >= e->cfg.rows)
 		return -EINVAL;
 	q = queue_internal(e, req->queue);
 	if (q < 0)
@@ -689,7 +715,7 @@ int coalloc_engine_add_running(struct coalloc_engine *e,
 		if (site[k] >= e->cfg.nsites || used[site[k]])
 			return -EINVAL;
 		used[site[k]] = true;
-		if (e->idle[site[k]] < req->size[k])
+		if (e->idle[req->row][site[k]] < req->size[k])
 			return -ENOSPC;
 	}
 	rc = job_fill(e, req, q, &slot);
@@ -698,6 +724,7 @@ int coalloc_engine_add_running(struct coalloc_engine *e,
 	j = &e->jobs[slot];
 	memcpy(j->site, site, req->ncomp * sizeof(j->site[0]));
 	sort_components(j->size, j->site, j->ncomp);
+	j->row = (uint8_t)req->row;
 	j->state = JOB_RUNNING;
 	occupy(e, j);
 	e->nrunning++;
@@ -715,8 +742,7 @@ static int draining_for(const struct coalloc_engine *e, double now)
 		return -1;
 	j = &e->jobs[e->queue[q].head];
 	if (!e->queue[q].disabled &&
-	    coalloc_worst_fit(e->idle, e->cfg.nsites, j->size, j->ncomp,
-			      only_site_for(e, j), site))
+	    fit_any_row(e, j, site, NULL))
 		return -1;
 	return q;
 }
@@ -749,8 +775,7 @@ static enum coalloc_why why_pending(const struct coalloc_engine *e,
 	if (hold != COALLOC_WHY_ELIGIBLE && drain < 0 &&
 	    starving_queue(e, now) != (int)q)
 		return hold;
-	if (!coalloc_worst_fit(e->idle, e->cfg.nsites, j->size, j->ncomp,
-			       only_site_for(e, j), site))
+	if (!fit_any_row(e, j, site, NULL))
 		return COALLOC_WHY_NO_ROOM;
 	return COALLOC_WHY_ELIGIBLE;
 }
@@ -831,7 +856,28 @@ unsigned coalloc_engine_nsites(const struct coalloc_engine *e)
 
 uint32_t coalloc_engine_idle(const struct coalloc_engine *e, unsigned site)
 {
-	return site < e->cfg.nsites ? e->idle[site] : 0;
+	uint32_t sum = 0;
+
+	for (unsigned r = 0; r < e->cfg.rows; r++)
+		sum += coalloc_engine_idle_row(e, r, site);
+	return sum;
+}
+
+uint32_t coalloc_engine_idle_row(const struct coalloc_engine *e, unsigned row,
+				 unsigned site)
+{
+	return site < e->cfg.nsites && row < e->cfg.rows ?
+	       e->idle[row][site] : 0;
+}
+
+int coalloc_engine_disable_queue(struct coalloc_engine *e, int queue)
+{
+	int q = queue_internal(e, queue);
+
+	if (q < 0 || !queue_in_policy(e, (unsigned)q))
+		return -EINVAL;
+	queue_disable(e, (unsigned)q);
+	return 0;
 }
 
 size_t coalloc_engine_queue_length(const struct coalloc_engine *e, int queue)
@@ -880,6 +926,7 @@ int coalloc_engine_placement(const struct coalloc_engine *e, uint32_t id,
 		return -EINVAL;
 	out->id = j->id;
 	out->queue = queue_public(e, (unsigned)j->q);
+	out->row = j->row;
 	out->ncomp = j->ncomp;
 	memcpy(out->size, j->size, j->ncomp * sizeof(out->size[0]));
 	memcpy(out->site, j->site, j->ncomp * sizeof(out->site[0]));

@@ -36,6 +36,8 @@
 
 /* Most sites (and so most components of one job) an engine handles. */
 #define COALLOC_MAX_SITES 32
+/* Most rows (gang matrix) an engine models. */
+#define COALLOC_MAX_ROWS 17
 
 /* aging_wait value that turns aging off (the paper's policies, unchanged). */
 #define COALLOC_AGING_OFF 0.0
@@ -55,11 +57,18 @@ struct coalloc_config {
 	 * starts after a bounded number of departures.
 	 */
 	double aging_wait;
+	/*
+	 * Rows of a gang matrix (1: none).  Every row offers each site its
+	 * site_procs processors; a job takes all its processors in one row,
+	 * the first row (lowest index) where Worst Fit places it, so the
+	 * engine's counts match a matrix of processors x rows exactly.
+	 */
+	unsigned rows;
 };
 
 /*
- * Fill cfg with nsites sites of procs processors each, seed 1 and the
- * plugin's default aging (COALLOC_AGING_DEFAULT_WAIT).  Paper
+ * Fill cfg with nsites sites of procs processors each, one row, seed 1 and
+ * the plugin's default aging (COALLOC_AGING_DEFAULT_WAIT).  Paper
  * reproductions set aging_wait = COALLOC_AGING_OFF afterwards.
  */
 void coalloc_config_init(struct coalloc_config *cfg,
@@ -73,6 +82,7 @@ struct coalloc_request {
 	uint32_t size[COALLOC_MAX_SITES];	/* processors per component */
 	int queue;		/* COALLOC_QUEUE_GLOBAL or a site index */
 	double submit_time;
+	unsigned row;		/* add_running only: the row it runs in */
 };
 
 /*
@@ -83,6 +93,7 @@ struct coalloc_request {
 struct coalloc_start {
 	uint32_t id;
 	int queue;
+	unsigned row;				/* its row (0 without rows) */
 	unsigned ncomp;
 	uint32_t size[COALLOC_MAX_SITES];
 	uint16_t site[COALLOC_MAX_SITES];
@@ -165,10 +176,19 @@ enum coalloc_why coalloc_engine_why(const struct coalloc_engine *e,
 				    uint32_t id, double now,
 				    char *buf, size_t len);
 
+/*
+ * Restore a queue's disabled state (saved across a restart): a disabled
+ * queue starts nothing until the next departure.  Returns 0 or -EINVAL.
+ */
+int coalloc_engine_disable_queue(struct coalloc_engine *e, int queue);
+
 /* Queries. */
 enum coalloc_policy coalloc_engine_policy(const struct coalloc_engine *e);
 unsigned coalloc_engine_nsites(const struct coalloc_engine *e);
+/* Idle processors of a site, summed over the rows / in one row. */
 uint32_t coalloc_engine_idle(const struct coalloc_engine *e, unsigned site);
+uint32_t coalloc_engine_idle_row(const struct coalloc_engine *e, unsigned row,
+				 unsigned site);
 size_t coalloc_engine_queue_length(const struct coalloc_engine *e, int queue);
 bool coalloc_engine_queue_enabled(const struct coalloc_engine *e, int queue);
 size_t coalloc_engine_pending(const struct coalloc_engine *e);

@@ -182,6 +182,16 @@ static bool cell_usable(const struct coalloc_matrix *m, unsigned r,
 	return cl->id == COALLOC_MATRIX_FREE || cl->replica;
 }
 
+bool coalloc_matrix_cell_usable(const struct coalloc_matrix *m, unsigned row,
+				unsigned col)
+{
+	if (col >= m->cfg.cols)
+		return false;
+	if (m->cfg.mode == COALLOC_MATRIX_LOCAL)
+		return m->col_load[col] < m->cfg.rows;
+	return row < m->cfg.rows && cell_usable(m, row, col);
+}
+
 /* Columns of row r a new job may take (free or replica), lowest first,
  * into m->scratch; returns true when at least ntasks were found. */
 static bool row_candidates(struct coalloc_matrix *m, unsigned r,
@@ -309,6 +319,121 @@ int coalloc_matrix_place_priority(struct coalloc_matrix *m, uint32_t id,
 	return 0;
 }
 
+/* Copy cols into m->scratch when they are usable in row r (gang). */
+static bool row_has_columns(struct coalloc_matrix *m, unsigned r,
+			    const uint32_t *cols, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		if (!cell_usable(m, r, cols[k]))
+			return false;
+		m->scratch[k] = cols[k];
+	}
+	return true;
+}
+
+static int gang_place_at(struct coalloc_matrix *m, uint32_t id, int row,
+			 const uint32_t *cols, unsigned n, bool priority)
+{
+	unsigned first = m->cfg.priority_row ? 1 : 0, r;
+	struct mjob *j;
+
+	if (priority && (!m->cfg.priority_row || row > 0))
+		return -EINVAL;
+	if (priority)
+		row = 0;
+	else if (row >= 0 && (unsigned)row < first)
+		return -EINVAL;
+	if (row >= (int)m->cfg.rows)
+		return -EINVAL;
+	if (row >= 0) {
+		r = (unsigned)row;
+		if (!row_has_columns(m, r, cols, n))
+			return -ENOSPC;
+	} else {
+		for (r = first; r < m->cfg.rows; r++)
+			if (row_has_columns(m, r, cols, n))
+				break;
+		if (r == m->cfg.rows)
+			return -ENOSPC;
+	}
+	j = mjob_new(m, id, n);
+	if (!j)
+		return -ENOMEM;
+	gang_take_row(m, j, r);
+	if (priority) {
+		j->priority = true;
+		m->active = 0;
+	}
+	return (int)r;
+}
+
+static int local_place_at(struct coalloc_matrix *m, uint32_t id,
+			  const uint32_t *cols, unsigned n)
+{
+	struct mjob *j;
+
+	for (unsigned k = 0; k < n; k++)
+		if (m->col_load[cols[k]] >= m->cfg.rows)
+			return -ENOSPC;
+	j = mjob_new(m, id, n);
+	if (!j)
+		return -ENOMEM;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned c = cols[k], r = 0;
+
+		while (cell_at(m, r, c)->id != COALLOC_MATRIX_FREE)
+			r++;
+		cell_set(m, r, c, id, false);
+		j->col[k] = c;
+		j->row[k] = (uint16_t)r;
+		m->col_load[c]++;
+	}
+	return 0;
+}
+
+int coalloc_matrix_place_at(struct coalloc_matrix *m, uint32_t id, int row,
+			    const uint32_t *cols, unsigned n, bool priority)
+{
+	int rc = place_check(m, id, n);
+
+	if (rc)
+		return rc;
+	for (unsigned k = 0; k < n; k++)
+		if (!cols || cols[k] >= m->cfg.cols ||
+		    (k && cols[k] <= cols[k - 1]))
+			return -EINVAL;
+	if (m->cfg.mode == COALLOC_MATRIX_LOCAL)
+		return priority ? -EINVAL : local_place_at(m, id, cols, n);
+	return gang_place_at(m, id, row, cols, n, priority);
+}
+
+bool coalloc_matrix_job_runs(const struct coalloc_matrix *m, uint32_t id)
+{
+	const struct mjob *j = mjob_find(m, id);
+
+	if (!j)
+		return false;
+	if (m->cfg.mode == COALLOC_MATRIX_LOCAL)
+		return true;
+	return j->home_row == (int)m->active ||
+	       (j->replicas & (1ULL << m->active));
+}
+
+bool coalloc_matrix_job_priority(const struct coalloc_matrix *m, uint32_t id)
+{
+	const struct mjob *j = mjob_find(m, id);
+
+	return j && j->priority;
+}
+
+int coalloc_matrix_set_active(struct coalloc_matrix *m, unsigned row)
+{
+	if (row >= m->cfg.rows)
+		return -EINVAL;
+	m->active = row;
+	return 0;
+}
+
 int coalloc_matrix_remove(struct coalloc_matrix *m, uint32_t id)
 {
 	struct mjob *j = mjob_find(m, id);
@@ -429,6 +554,16 @@ unsigned coalloc_matrix_column_load(const struct coalloc_matrix *m,
 unsigned coalloc_matrix_rows(const struct coalloc_matrix *m)
 {
 	return m->cfg.rows;
+}
+
+enum coalloc_matrix_mode coalloc_matrix_mode(const struct coalloc_matrix *m)
+{
+	return m->cfg.mode;
+}
+
+bool coalloc_matrix_has_priority_row(const struct coalloc_matrix *m)
+{
+	return m->cfg.priority_row;
 }
 
 unsigned coalloc_matrix_cols(const struct coalloc_matrix *m)

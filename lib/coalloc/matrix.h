@@ -75,6 +75,33 @@ int coalloc_matrix_place(struct coalloc_matrix *m, uint32_t id,
 int coalloc_matrix_place_priority(struct coalloc_matrix *m, uint32_t id,
 				  unsigned ntasks);
 
+/*
+ * Place job id on given columns (a scheduler that picked the nodes itself),
+ * cols[0..n) strictly ascending.  Gang: in row 'row', or with row < 0 the
+ * first ordinary row where every column is free (replicas give way); with
+ * 'priority' in the priority row, which becomes active at once.  Local:
+ * one cell in each column below MPL ('row' is ignored).  Returns the row,
+ * or -EINVAL (bad args, a priority job without a priority row, an
+ * ordinary job in the priority row), -EEXIST, -ENOSPC, -ENOMEM.
+ */
+int coalloc_matrix_place_at(struct coalloc_matrix *m, uint32_t id, int row,
+			    const uint32_t *cols, unsigned n, bool priority);
+
+/* Could a new job take this cell: free, or a replica that gives way
+ * (gang); local mode: the column is below MPL (row is ignored). */
+bool coalloc_matrix_cell_usable(const struct coalloc_matrix *m, unsigned row,
+				unsigned col);
+
+/* Does the job run now: it has cells (home or replica) in the active row
+ * (gang), or it is in the matrix at all (local).  False when unknown. */
+bool coalloc_matrix_job_runs(const struct coalloc_matrix *m, uint32_t id);
+
+/* Was it placed as a preempting job (in the priority row)? */
+bool coalloc_matrix_job_priority(const struct coalloc_matrix *m, uint32_t id);
+
+/* Make a row active (restoring saved state).  Returns 0 or -EINVAL. */
+int coalloc_matrix_set_active(struct coalloc_matrix *m, unsigned row);
+
 /* Remove a job with all its replicas.  Returns 0 or -ENOENT. */
 int coalloc_matrix_remove(struct coalloc_matrix *m, uint32_t id);
 
@@ -105,6 +132,8 @@ unsigned coalloc_matrix_column_load(const struct coalloc_matrix *m,
 				    unsigned col);
 
 unsigned coalloc_matrix_rows(const struct coalloc_matrix *m);
+enum coalloc_matrix_mode coalloc_matrix_mode(const struct coalloc_matrix *m);
+bool coalloc_matrix_has_priority_row(const struct coalloc_matrix *m);
 unsigned coalloc_matrix_cols(const struct coalloc_matrix *m);
 size_t coalloc_matrix_jobs(const struct coalloc_matrix *m);
 

@@ -121,11 +121,12 @@ static int _set_matrix(struct parser *p, const struct pair *kv)
 
 enum scalar {
 	KEY_POLICY, KEY_AGING, KEY_MATRIX, KEY_MPL, KEY_TIMESLICE, KEY_GLOBAL,
-	KEY_COUNT
+	KEY_PREEMPT, KEY_COUNT
 };
 
 static const char *scalar_keys[KEY_COUNT] = {
 	"Policy", "AgingTime", "Matrix", "MPL", "TimeSlice", "GlobalPartition",
+	"PreemptPartition",
 };
 
 static int _scalar_index(const char *key)
@@ -154,6 +155,9 @@ static int _set_scalar(struct parser *p, const struct pair *kv, int k)
 		return _parse_uint(p, kv, 1, COALLOC_CONF_MAX_MPL, &c->mpl);
 	case KEY_TIMESLICE:
 		return _parse_uint(p, kv, 1, 86400, &c->time_slice);
+	case KEY_PREEMPT:
+		c->preempt_line = p->line;
+		return _set_string(p, kv, &c->preempt_partition);
 	default:
 		c->global_line = p->line;
 		return _set_string(p, kv, &c->global_partition);
@@ -167,7 +171,7 @@ static int _scalar_line(struct parser *p, struct pair *kv, int n)
 
 		if (k < 0)
 			return _fail(p, kv[i].key, "unknown key%s", i ?
-				     " (a line of Policy, AgingTime, Matrix, MPL, TimeSlice or GlobalPartition takes only those)" : "");
+				     " (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition or PreemptPartition takes only those)" : "");
 		if (_set_scalar(p, &kv[i], k))
 			return -1;
 	}
@@ -427,13 +431,36 @@ static int _check_matrix(struct parser *p)
 	return 0;
 }
 
+/* The preempting partition is a queue of its own, outside the policy. */
+static int _check_preempt(struct parser *p)
+{
+	struct coalloc_conf *c = p->conf;
+	const char *part = c->preempt_partition;
+
+	if (!part)
+		return 0;
+	p->line = c->preempt_line;
+	if (c->matrix == COALLOC_CONF_MATRIX_LOCAL)
+		return _fail(p, "PreemptPartition", "Matrix=local has no rows to suspend jobs in: use Matrix=off or Matrix=gang");
+	if (c->global_partition && !strcmp(part, c->global_partition))
+		return _fail(p, "PreemptPartition", "'%s' is also the GlobalPartition (line %d)",
+			     part, c->global_line);
+	for (size_t i = 0; i < c->nsites; i++)
+		if (c->sites[i].local_partition &&
+		    !strcmp(part, c->sites[i].local_partition))
+			return _fail(p, "PreemptPartition", "'%s' is also the local partition of site '%s' (line %d)",
+				     part, c->sites[i].name, c->sites[i].local_line);
+	return 0;
+}
+
 static int _check_whole(struct parser *p)
 {
 	if (!p->conf->nsites) {
 		p->line = 0;
 		return _fail(p, "Site", "no Site= line: every node must belong to a site");
 	}
-	if (_attach_locals(p) || _check_policy_queues(p) || _check_matrix(p))
+	if (_attach_locals(p) || _check_policy_queues(p) || _check_matrix(p) ||
+	    _check_preempt(p))
 		return -1;
 	return 0;
 }
@@ -526,6 +553,7 @@ void coalloc_conf_free(struct coalloc_conf *conf)
 	}
 	free(conf->sites);
 	free(conf->global_partition);
+	free(conf->preempt_partition);
 	free(conf->file);
 	_defaults(conf);
 }

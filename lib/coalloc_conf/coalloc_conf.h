@@ -7,6 +7,7 @@
  * a line.  Three kinds of line:
  *
  *   Policy=LS-DO AgingTime=3600 Matrix=gang MPL=2 TimeSlice=30
+ *   PreemptPartition=urgent
  *   GlobalPartition=grid
  *   Site=siteA Nodes=n[1-16]
  *   LocalPartition=siteA Site=siteA
@@ -58,6 +59,8 @@ struct coalloc_conf {
 	unsigned time_slice;
 	char *global_partition;		/* NULL when none */
 	int global_line;
+	char *preempt_partition;	/* its jobs preempt: NULL when none */
+	int preempt_line;
 	struct coalloc_conf_site *sites;
 	size_t nsites;
 };

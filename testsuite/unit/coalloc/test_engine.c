@@ -502,6 +502,75 @@ static void test_aging(void)
 	coalloc_engine_destroy(d);
 }
 
+/* Gang rows: each row offers every site again; a job takes one row. */
+static void test_rows(void)
+{
+	struct coalloc_config cfg;
+	struct coalloc_engine *e;
+	const struct coalloc_start *st;
+	struct coalloc_start pl;
+	struct coalloc_request r = { .id = 50, .ncomp = 1, .queue = G,
+				     .row = 1, .size = { 1 } };
+	uint16_t site0 = 0;
+	char why[160];
+
+	coalloc_config_init(&cfg, COALLOC_POLICY_GS, 2, 4);
+	cfg.aging_wait = COALLOC_AGING_OFF;
+	is_int(cfg.rows, 1, "config_init: one row");
+	cfg.rows = COALLOC_MAX_ROWS + 1;
+	ok(!coalloc_engine_create(&cfg), "too many rows refused");
+	cfg.rows = 2;
+	e = coalloc_engine_create(&cfg);
+	ok(e != NULL, "engine with 2 rows");
+	submit(e, 1, G, 0, 2, 4, 4);
+	submit(e, 2, G, 1, 2, 4, 4);
+	submit(e, 3, G, 2, 1, 1);
+	is_int(coalloc_engine_schedule(e, 3, &st), 2,
+	       "two whole-system jobs start, one per row");
+	is_int(st[0].row, 0, "first in row 0");
+	is_int(st[1].row, 1, "second in row 1");
+	is_int(coalloc_engine_idle(e, 0), 0, "site 0 idle in no row");
+	is_int(coalloc_engine_why(e, 3, 3, why, sizeof(why)),
+	       COALLOC_WHY_QUEUE_DISABLED, "third waits (%s)", why);
+	is_int(coalloc_engine_depart(e, 1), 0, "row 0 job leaves");
+	is_int(coalloc_engine_idle_row(e, 0, 1), 4, "row 0 idle again");
+	is_int(coalloc_engine_idle_row(e, 1, 1), 0, "row 1 still full");
+	is_int(coalloc_engine_schedule(e, 4, &st), 1, "third starts");
+	is_int(st[0].row, 0, "in the first row with room");
+	is_int(coalloc_engine_placement(e, 3, &pl), 0, "placement known");
+	is_int(pl.row, 0, "placement names the row");
+	coalloc_engine_depart(e, 3);
+	is_int(coalloc_engine_add_running(e, &r, &site0), -ENOSPC,
+	       "add_running into a full row: ENOSPC");
+	r.row = 0;
+	is_int(coalloc_engine_add_running(e, &r, &site0), 0,
+	       "add_running into the row with room");
+	r.id = 51;
+	r.row = 2;
+	is_int(coalloc_engine_add_running(e, &r, &site0), -EINVAL,
+	       "add_running into a row that does not exist");
+	coalloc_engine_destroy(e);
+}
+
+/* A queue's disabled state can be restored after a restart. */
+static void test_disable_queue(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_LS_OR, 2, 4);
+	uint32_t ids[4];
+
+	is_int(coalloc_engine_disable_queue(e, 1), 0, "disable q1");
+	ok(!coalloc_engine_queue_enabled(e, 1), "q1 disabled");
+	is_int(coalloc_engine_disable_queue(e, G), -EINVAL,
+	       "LS has no global queue to disable");
+	submit(e, 1, 1, 0, 1, 1);
+	is_int(pass(e, 0, ids, 4), 0, "disabled queue starts nothing");
+	running(e, 9, 0, 1);
+	coalloc_engine_depart(e, 9);
+	ok(coalloc_engine_queue_enabled(e, 1), "a departure enables it");
+	is_int(pass(e, 1, ids, 4), 1, "and its job starts");
+	coalloc_engine_destroy(e);
+}
+
 int main(void)
 {
 	test_names();
@@ -518,5 +587,7 @@ int main(void)
 	test_lq();
 	test_gs();
 	test_aging();
+	test_rows();
+	test_disable_queue();
 	return done_testing();
 }

@@ -274,9 +274,65 @@ static void test_random(void)
 	   (unsigned long long)bad);
 }
 
+/* Placement on columns a scheduler chose (the select plugin's way). */
+static void test_place_at(void)
+{
+	struct coalloc_matrix *m = mk(3, 4, COALLOC_MATRIX_GANG, true);
+	struct coalloc_matrix *l = mk(2, 4, COALLOC_MATRIX_LOCAL, false);
+	const uint32_t all[] = { 0, 1, 2, 3 }, low[] = { 0, 1 },
+		       high[] = { 2, 3 }, bad[] = { 1, 0 };
+	bool replica;
+
+	is_int(coalloc_matrix_place_at(m, 1, -1, all, 4, false), 1,
+	       "first ordinary row");
+	is_int(coalloc_matrix_place_at(m, 2, -1, low, 2, false), 2,
+	       "row 1 full: next row");
+	is_int(coalloc_matrix_place_at(m, 3, 0, high, 2, false), -EINVAL,
+	       "ordinary job refused in the priority row");
+	is_int(coalloc_matrix_place_at(m, 3, -1, bad, 2, false), -EINVAL,
+	       "columns out of order refused");
+	is_int(coalloc_matrix_place_at(m, 3, 1, high, 2, false), -ENOSPC,
+	       "named row without room");
+	ok(coalloc_matrix_cell_usable(m, 2, 3) &&
+	   !coalloc_matrix_cell_usable(m, 2, 0), "cell_usable");
+	coalloc_matrix_set_active(m, 1);
+	ok(coalloc_matrix_job_runs(m, 1) && !coalloc_matrix_job_runs(m, 2),
+	   "only the active row's jobs run");
+	coalloc_matrix_replicate(m);
+	is_int(coalloc_matrix_cell(m, 0, 0, &replica), 1,
+	       "job 1 replicated into the free priority row");
+	ok(replica, "... as a replica");
+	is_int(coalloc_matrix_place_at(m, 9, -1, high, 2, true), 0,
+	       "preempting job in the priority row");
+	is_int(coalloc_matrix_cell(m, 0, 0, NULL), 0,
+	       "job 1's replica gave way whole");
+	coalloc_matrix_replicate(m);
+	ok(coalloc_matrix_job_priority(m, 9) && !coalloc_matrix_job_priority(m, 1),
+	   "job_priority");
+	ok(coalloc_matrix_job_runs(m, 9) && coalloc_matrix_job_runs(m, 2) &&
+	   !coalloc_matrix_job_runs(m, 1),
+	   "priority row active: its job and the replica beside it run");
+	is_int(coalloc_matrix_set_active(m, 3), -EINVAL, "no row 3");
+
+	is_int(coalloc_matrix_place_at(l, 1, -1, all, 4, false), 0, "local");
+	is_int(coalloc_matrix_place_at(l, 2, 7, low, 2, false), 0,
+	       "local ignores the row");
+	ok(!coalloc_matrix_cell_usable(l, 0, 0) &&
+	   coalloc_matrix_cell_usable(l, 0, 2), "local: columns at MPL full");
+	is_int(coalloc_matrix_place_at(l, 3, -1, low, 2, false), -ENOSPC,
+	       "local: MPL jobs per column at most");
+	is_int(coalloc_matrix_place_at(l, 3, -1, high, 2, true), -EINVAL,
+	       "local: no priority row");
+	ok(coalloc_matrix_job_runs(l, 1) && coalloc_matrix_job_runs(l, 2),
+	   "local: every job runs");
+	coalloc_matrix_destroy(m);
+	coalloc_matrix_destroy(l);
+}
+
 int main(void)
 {
 	test_gang();
+	test_place_at();
 	test_priority();
 	test_local();
 	test_random();

@@ -69,7 +69,7 @@ static void test_bad_syntax(void)
 	refused("Policy=GS\nFoo=1\n" TWO_SITES,
 		"coalloc.conf line 2: key 'Foo': unknown key", "unknown key");
 	refused("Policy=GS Nodes=n1\n" TWO_SITES,
-		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, Matrix, MPL, TimeSlice or GlobalPartition takes only those)",
+		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition or PreemptPartition takes only those)",
 		"site key on a scalar line");
 	refused("Site=a Nodes=n1 Weight=2\n",
 		"coalloc.conf line 1: key 'Weight': unknown key (a Site line takes only Nodes)",
@@ -147,6 +147,29 @@ static void test_bad_structure(void)
 	refused("Matrix=local MPL=2 TimeSlice=5\n" TWO_SITES,
 		"coalloc.conf: key 'TimeSlice': only Matrix=gang rows are time-sliced",
 		"time slice without gang");
+	refused("Matrix=local MPL=2 PreemptPartition=urgent\n" TWO_SITES,
+		"coalloc.conf line 1: key 'PreemptPartition': Matrix=local has no rows to suspend jobs in: use Matrix=off or Matrix=gang",
+		"preemption needs rows");
+	refused("Policy=GP GlobalPartition=g PreemptPartition=g\n" TWO_SITES LOCALS,
+		"coalloc.conf line 1: key 'PreemptPartition': 'g' is also the GlobalPartition (line 1)",
+		"preempting partition is not the global queue");
+	refused("PreemptPartition=pb\n" TWO_SITES LOCALS,
+		"coalloc.conf line 1: key 'PreemptPartition': 'pb' is also the local partition of site 'b' (line 5)",
+		"preempting partition is not a local queue");
+}
+
+static void test_preempt(void)
+{
+	struct coalloc_conf c;
+
+	is_int(parse("Matrix=gang MPL=2\nPreemptPartition=urgent\n" TWO_SITES,
+		     &c), 0, "gang with a preempting partition");
+	is_str(c.preempt_partition, "urgent", "preempting partition kept");
+	is_int(c.preempt_line, 2, "and its line");
+	coalloc_conf_free(&c);
+	is_int(parse(TWO_SITES, &c), 0, "no preempting partition");
+	ok(c.preempt_partition == NULL, "by default");
+	coalloc_conf_free(&c);
 }
 
 /* The example shipped in etc/ must stay valid (prove runs from the top). */
@@ -186,6 +209,7 @@ static void test_layout(void)
 int main(void)
 {
 	test_layout();
+	test_preempt();
 	test_example();
 	test_good();
 	test_bad_syntax();

@@ -116,6 +116,19 @@ static json_object *_array(json_object *o, const char *key)
 	return v;
 }
 
+/* Does any job hold the node, in any row? */
+static bool _node_busy(json_object *n)
+{
+	json_object *cells = _array(n, "cells");
+
+	if (_int(n, "job"))
+		return true;
+	for (size_t r = 0; cells && r < json_object_array_length(cells); r++)
+		if (_int(json_object_array_get_idx(cells, r), "job"))
+			return true;
+	return false;
+}
+
 /* Busy nodes of a site, from the per-node table. */
 static int _busy_on(json_object *nodes, const char *site)
 {
@@ -124,7 +137,7 @@ static int _busy_on(json_object *nodes, const char *site)
 	for (size_t i = 0; nodes && i < json_object_array_length(nodes); i++) {
 		json_object *n = json_object_array_get_idx(nodes, i);
 
-		if (!strcmp(_str(n, "site"), site) && _int(n, "job"))
+		if (!strcmp(_str(n, "site"), site) && _node_busy(n))
 			busy++;
 	}
 	return busy;
@@ -165,24 +178,73 @@ static void _print_queues(json_object *root)
 	       (long long)_int(root, "running"));
 }
 
-/* Matrix=off: one row, the job on each node. */
+/* A cell: the job id, "+" for a replica, "-" when free. */
+static void _print_cell(json_object *cell)
+{
+	json_object *rep;
+	char buf[32];
+	int64_t job = _int(cell, "job");
+	bool replica = json_object_object_get_ex(cell, "replica", &rep) &&
+		       json_object_get_boolean(rep);
+
+	if (job)
+		snprintf(buf, sizeof(buf), "%lld%s", (long long)job,
+			 replica ? "+" : "");
+	else
+		snprintf(buf, sizeof(buf), "-");
+	printf(" %-9s", buf);
+}
+
+/*
+ * The matrix, a line per node and a column per row: gang rows (the
+ * active one starred, row 0 the priority row with a PreemptPartition),
+ * or local mode's slots, which all run.
+ */
 static void _print_matrix(json_object *root)
 {
-	json_object *nodes = _array(root, "nodes");
+	json_object *nodes = _array(root, "nodes"), *active_obj;
+	int64_t rows = _int(root, "rows"), first = _int(root, "first_row");
+	bool local = !strcmp(_str(root, "matrix"), "local");
+	int64_t active = json_object_object_get_ex(root, "active_row",
+						   &active_obj) &&
+			 active_obj ? json_object_get_int64(active_obj) : -1;
 
-	printf("\nMATRIX %s, MPL %lld: row 0 (active)\n", _str(root, "matrix"),
-	       (long long)_int(root, "mpl"));
-	printf("%-12s %-12s %s\n", "NODE", "SITE", "ROW 0");
+	if (rows < 1)
+		rows = 1;
+	printf("\nMATRIX %s, MPL %lld, %lld row%s", _str(root, "matrix"),
+	       (long long)_int(root, "mpl"), (long long)rows,
+	       rows == 1 ? "" : "s");
+	if (first > 0)
+		printf(" (row 0: preempting jobs)");
+	if (local)
+		printf(": every slot runs\n");
+	else
+		printf(", active row %lld (+: replica)\n", (long long)active);
+	printf("%-12s %-12s", "NODE", "SITE");
+	for (int64_t r = 0; r < rows; r++) {
+		char head[32];
+
+		snprintf(head, sizeof(head), "%s %lld%s", local ? "SLOT" : "ROW",
+			 (long long)r, r == active && !local ? "*" : "");
+		printf(" %-9s", head);
+	}
+	printf("\n");
 	for (size_t i = 0; nodes && i < json_object_array_length(nodes); i++) {
 		json_object *n = json_object_array_get_idx(nodes, i);
-		int64_t job = _int(n, "job");
+		json_object *cells = _array(n, "cells");
 
-		if (job)
-			printf("%-12s %-12s %lld\n", _str(n, "name"),
-			       _str(n, "site"), (long long)job);
-		else
-			printf("%-12s %-12s -\n", _str(n, "name"),
-			       _str(n, "site"));
+		printf("%-12s %-12s", _str(n, "name"), _str(n, "site"));
+		for (int64_t r = 0; r < rows; r++) {
+			json_object *c = cells && (size_t)r <
+				json_object_array_length(cells) ?
+				json_object_array_get_idx(cells, r) : NULL;
+
+			if (c)
+				_print_cell(c);
+			else
+				printf(" %-9s", r ? "-" : "?");
+		}
+		printf("\n");
 	}
 }
 
@@ -190,10 +252,12 @@ static void _print_text(json_object *root)
 {
 	long age = (long)(time(NULL) - _int(root, "generated"));
 
-	printf("Policy=%s AgingTime=%lld Matrix=%s MPL=%lld GlobalPartition=%s\n",
+	printf("Policy=%s AgingTime=%lld Matrix=%s MPL=%lld TimeSlice=%lld GlobalPartition=%s PreemptPartition=%s\n",
 	       _str(root, "policy"), (long long)_int(root, "aging_time"),
 	       _str(root, "matrix"), (long long)_int(root, "mpl"),
-	       _str(root, "global_partition"));
+	       (long long)_int(root, "time_slice"),
+	       _str(root, "global_partition"),
+	       _str(root, "preempt_partition"));
 	printf("config %s, status written %ld s ago\n", _str(root, "config"),
 	       age < 0 ? 0 : age);
 	_print_sites(root);

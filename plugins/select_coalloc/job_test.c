@@ -295,8 +295,7 @@ static void _set_chosen(bitstr_t *bitmap, const struct pick_arrays *a)
  * A job the policy manages: it starts only when the engine says it is its
  * turn, on the sites the engine chose (one component per site).
  */
-static int _pick_turn(job_record_t *job_ptr, bitstr_t *bitmap,
-		      const uint32_t *held)
+static int _pick_turn(job_record_t *job_ptr, bitstr_t *bitmap)
 {
 	struct job_details *d = job_ptr->details;
 	struct nodepick_request single = {
@@ -304,20 +303,29 @@ static int _pick_turn(job_record_t *job_ptr, bitstr_t *bitmap,
 	};
 	struct coalloc_start start;
 	struct pick_arrays a;
-	int rc;
+	uint32_t *held;
+	int rc, row;
 
 	if (coalloc_queues_turn(job_ptr, &start))
 		return EINVAL;
+	/* the engine's rows are the matrix's ordinary rows (gang) */
+	row = node_usage_first_row();
+	if (!node_usage_local() && node_usage_rows() > row + 1)
+		row += start.row;
+	held = node_usage_snapshot(row);
 	_arrays_alloc(&a);
 	_fill_arrays(job_ptr, bitmap, held, &a);
 	rc = _place_on_sites(&a, start.ncomp, start.size, start.site, &single,
 			     NULL);
-	if (rc)
-		info("%s: %pJ: its turn came but its sites lack free nodes (down, drained or reserved); it keeps its turn for a while",
+	if (rc) {
+		info("%s: %pJ: its turn came but its sites lack free nodes (down, drained, reserved or busy outside the policy); it keeps its turn for a while",
 		     plugin_type, job_ptr);
-	else
+	} else {
 		_set_chosen(bitmap, &a);
+		node_usage_plan(job_ptr->job_id, row);
+	}
 	_arrays_free(&a);
+	xfree(held);
 	return rc ? EINVAL : SLURM_SUCCESS;
 }
 
@@ -386,6 +394,49 @@ static int _pick(job_record_t *job_ptr, bitstr_t *bitmap, const uint32_t *held,
 	return rc ? EINVAL : SLURM_SUCCESS;
 }
 
+/*
+ * The rows a job may start in: a preempting job in the priority row,
+ * others in the ordinary rows (first fit); local mode has no rows (-1).
+ */
+static void _rows_for(job_record_t *job_ptr, int *first, int *last)
+{
+	if (node_usage_local()) {
+		*first = *last = -1;
+	} else if (coalloc_is_preempt_partition(job_ptr->part_ptr ?
+						job_ptr->part_ptr->name :
+						NULL)) {
+		*first = *last = 0;
+	} else {
+		*first = node_usage_first_row();
+		*last = node_usage_rows() - 1;
+	}
+}
+
+/* _pick in the first row that holds the job; plans that row. */
+static int _pick_in_rows(job_record_t *job_ptr, bitstr_t *bitmap,
+			 uint32_t min_nodes, uint32_t max_nodes,
+			 uint32_t req_nodes)
+{
+	bitstr_t *orig = bit_copy(bitmap);
+	int first, last, rc = EINVAL;
+
+	_rows_for(job_ptr, &first, &last);
+	for (int row = first; rc != SLURM_SUCCESS && row <= last; row++) {
+		uint32_t *held = node_usage_snapshot(row);
+
+		bit_copybits(bitmap, orig);
+		rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes,
+			   req_nodes);
+		if (rc == SLURM_SUCCESS)
+			node_usage_plan(job_ptr->job_id, row);
+		xfree(held);
+	}
+	if (rc != SLURM_SUCCESS)
+		bit_copybits(bitmap, orig);
+	FREE_NULL_BITMAP(orig);
+	return rc;
+}
+
 static void _release_job(uint32_t *held, job_record_t *job_ptr)
 {
 	for (int i = 0; i < node_record_count; i++)
@@ -429,14 +480,19 @@ static int _pick_with_preemption(job_record_t *job_ptr, bitstr_t *bitmap,
 	uint32_t *held;
 	int rc;
 
+	int first, last;
+
 	if (!candidates || !list_count(candidates))
 		return EINVAL;
-	held = node_usage_snapshot();
+	_rows_for(job_ptr, &first, &last);
+	held = node_usage_snapshot(first);
 	list_for_each(candidates, _release_each, held);
 	rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes, req_nodes);
 	xfree(held);
-	if (rc == SLURM_SUCCESS)
+	if (rc == SLURM_SUCCESS) {
+		node_usage_plan(job_ptr->job_id, first);
 		_list_preemptees(bitmap, candidates, preemptee_job_list);
+	}
 	return rc;
 }
 
@@ -445,16 +501,14 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		    List candidates, List *preemptee_job_list)
 {
 	bitstr_t *orig = bit_copy(bitmap);
-	uint32_t *held = node_usage_snapshot();
 	bool managed = coalloc_queues_manage(job_ptr);
 	int rc;
 
 	if (managed)
-		rc = _pick_turn(job_ptr, bitmap, held);
+		rc = _pick_turn(job_ptr, bitmap);
 	else
-		rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes,
-			   req_nodes);
-	xfree(held);
+		rc = _pick_in_rows(job_ptr, bitmap, min_nodes, max_nodes,
+				   req_nodes);
 	if (rc != SLURM_SUCCESS && !managed) {
 		bit_copybits(bitmap, orig);
 		rc = _pick_with_preemption(job_ptr, bitmap, min_nodes,
@@ -506,13 +560,13 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 		     List candidates, List *preemptee_job_list)
 {
 	bitstr_t *orig = bit_copy(bitmap);
-	uint32_t *held = node_usage_snapshot();
 	time_t now = time(NULL);
+	uint32_t *held;
 	List active;
 	job_record_t *next;
-	int rc;
+	int rc, first, last;
 
-	rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes, req_nodes);
+	rc = _pick_in_rows(job_ptr, bitmap, min_nodes, max_nodes, req_nodes);
 	if (rc == SLURM_SUCCESS) {
 		job_ptr->start_time = now;
 		goto done;
@@ -527,6 +581,9 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (job_ptr->bit_flags & TEST_NOW_ONLY || !job_list)
 		goto done;
 
+	/* with rows: when the first row frees up (the latest start) */
+	_rows_for(job_ptr, &first, &last);
+	held = node_usage_snapshot(first);
 	active = list_create(NULL);
 	list_for_each(job_list, _collect_active, active);
 	list_sort(active, _by_end_time);
@@ -540,12 +597,12 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 					      next->end_time : now + 1;
 	}
 	FREE_NULL_LIST(active);
+	xfree(held);
 done:
 	if (rc == SLURM_SUCCESS)
 		_set_total_cpus(job_ptr, bitmap);
 	else
 		bit_copybits(bitmap, orig);
-	xfree(held);
 	FREE_NULL_BITMAP(orig);
 	return rc;
 }

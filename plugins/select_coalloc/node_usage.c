@@ -1,21 +1,47 @@
 /*
- * node_usage.c - which job holds each node.
+ * node_usage.c - which jobs hold each node: the Ousterhout matrix of
+ * slurmctld's nodes (lib/coalloc/matrix.h), one column per node.
  *
- * select/coalloc is node-exclusive: a node is held by at most one job,
- * running or suspended.  The table is rebuilt from slurmctld's job records
- * at start-up and reconfiguration, so it needs no state file of its own.
+ *   Matrix=off    one row: a node is held by at most one job;
+ *   Matrix=gang   MPL rows: a job takes one row, the active row runs and
+ *                 the others are suspended (timeslice.c rotates them);
+ *   Matrix=local  up to MPL jobs per node, all running.
+ * With PreemptPartition a priority row 0 comes first: its jobs run at
+ * once, and only the jobs they overlap are suspended (the others run on
+ * as replicas in row 0).
+ *
+ * Jobs' rows are saved in StateSaveLocation/coalloc_state (with the
+ * active row and the disabled queues) and restored at start-up; a job
+ * without a saved row is placed where it fits, running jobs first.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 
+#include "coalloc/matrix.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
 
+/* A job's row from before a restart or reconfiguration. */
+struct saved_row {
+	uint32_t id;
+	int row;
+	bool priority;
+};
+
 static pthread_mutex_t usage_mutex = PTHREAD_MUTEX_INITIALIZER;
-static uint32_t *holder;	/* job id per node index, 0 when free */
-static int holder_count;
+static struct coalloc_matrix *matrix;
+static struct coalloc_matrix_conf shape;
+static int first_row;		/* 1 with a priority row */
+/* The row job_test chose, for select_p_job_begin (same job, same locks). */
+static struct saved_row planned;
+/* Rows to restore at the next reset. */
+static struct saved_row *saved;
+static size_t nsaved;
+static int saved_active = -1;
 
 void node_usage_lock(void)
 {
@@ -27,102 +53,423 @@ void node_usage_unlock(void)
 	slurm_mutex_unlock(&usage_mutex);
 }
 
-
 void node_usage_fini(void)
 {
 	node_usage_lock();
-	xfree(holder);
-	holder_count = 0;
+	coalloc_matrix_destroy(matrix);
+	matrix = NULL;
+	xfree(saved);
+	nsaved = 0;
 	node_usage_unlock();
 }
 
 bool node_usage_ready(void)
 {
-	return holder != NULL;
+	return matrix != NULL;
 }
 
+bool node_usage_local(void)
+{
+	return shape.mode == COALLOC_CONF_MATRIX_LOCAL;
+}
+
+bool node_usage_time_sliced(void)
+{
+	return shape.mode == COALLOC_CONF_MATRIX_GANG || shape.preempt;
+}
+
+unsigned node_usage_time_slice(void)
+{
+	return shape.time_slice;
+}
+
+int node_usage_first_row(void)
+{
+	return first_row;
+}
+
+int node_usage_rows(void)
+{
+	return matrix ? (int) coalloc_matrix_rows(matrix) : 1;
+}
+
+/* The job running on a node now (active row, or any in local mode). */
 uint32_t node_usage_holder(int node_inx)
 {
-	if (!holder || node_inx < 0 || node_inx >= holder_count)
+	unsigned rows, active;
+
+	if (!matrix || node_inx < 0 || node_inx >= node_record_count)
 		return 0;
-	return holder[node_inx];
-}
+	rows = coalloc_matrix_rows(matrix);
+	active = coalloc_matrix_active_row(matrix);
+	if (!node_usage_local())
+		return coalloc_matrix_cell(matrix, active, node_inx, NULL);
+	for (unsigned r = 0; r < rows; r++) {
+		uint32_t id = coalloc_matrix_cell(matrix, r, node_inx, NULL);
 
-static bool _valid_nodes(job_record_t *job_ptr)
-{
-	if (!holder || !job_ptr->node_bitmap)
-		return false;
-	if (bit_size(job_ptr->node_bitmap) != holder_count) {
-		error("%s: %pJ node bitmap has %"PRId64" bits, node table %d",
-		      plugin_type, job_ptr, bit_size(job_ptr->node_bitmap),
-		      holder_count);
-		return false;
+		if (id)
+			return id;
 	}
-	return true;
+	return 0;
 }
 
-void node_usage_add_job(job_record_t *job_ptr)
+uint32_t node_usage_cell(int row, int node_inx, bool *replica)
 {
-	if (!_valid_nodes(job_ptr))
-		return;
-	for (int i = 0; i < holder_count; i++) {
-		if (!bit_test(job_ptr->node_bitmap, i))
+	if (!matrix)
+		return 0;
+	return coalloc_matrix_cell(matrix, row, node_inx, replica);
+}
+
+int node_usage_active_row(void)
+{
+	return matrix ? (int) coalloc_matrix_active_row(matrix) : 0;
+}
+
+uint32_t *node_usage_snapshot(int row)
+{
+	uint32_t *held = xcalloc(node_record_count ? node_record_count : 1,
+				 sizeof(*held));
+
+	for (int i = 0; matrix && i < node_record_count; i++) {
+		if (coalloc_matrix_cell_usable(matrix, row < 0 ? 0 : row, i))
 			continue;
-		if (holder[i] && holder[i] != job_ptr->job_id)
-			error("%s: node index %d given to %pJ is held by JobId=%u",
-			      plugin_type, i, job_ptr, holder[i]);
-		holder[i] = job_ptr->job_id;
+		/* a job that blocks the cell, for WILL_RUN's releases */
+		held[i] = coalloc_matrix_cell(matrix, row < 0 ? 0 : row, i,
+					      NULL);
+		if (!held[i])
+			held[i] = node_usage_holder(i);
+		if (!held[i])
+			held[i] = NO_VAL;
 	}
-	log_flag(SELECT_TYPE, "%s: %pJ holds %d nodes", plugin_type, job_ptr,
-		 bit_set_count(job_ptr->node_bitmap));
+	return held;
 }
 
-void node_usage_remove_node(job_record_t *job_ptr, int node_inx)
+void node_usage_plan(uint32_t job_id, int row)
 {
-	if (holder && node_inx >= 0 && node_inx < holder_count &&
-	    holder[node_inx] == job_ptr->job_id)
-		holder[node_inx] = 0;
+	planned.id = job_id;
+	planned.row = row;
+}
+
+/* The columns of a job, ascending; NULL (and *n 0) without nodes. */
+static uint32_t *_job_cols(job_record_t *job_ptr, unsigned *n)
+{
+	uint32_t *cols;
+
+	*n = 0;
+	if (!job_ptr->node_bitmap ||
+	    bit_size(job_ptr->node_bitmap) != node_record_count) {
+		if (job_ptr->node_bitmap)
+			error("%s: %pJ node bitmap has %"PRId64" bits, node table %d",
+			      plugin_type, job_ptr,
+			      bit_size(job_ptr->node_bitmap), node_record_count);
+		return NULL;
+	}
+	cols = xcalloc(node_record_count ? node_record_count : 1,
+		       sizeof(*cols));
+	for (int i = 0; i < node_record_count; i++)
+		if (bit_test(job_ptr->node_bitmap, i))
+			cols[(*n)++] = i;
+	return cols;
+}
+
+static int _place(job_record_t *job_ptr, int row, bool priority)
+{
+	unsigned n;
+	uint32_t *cols = _job_cols(job_ptr, &n);
+	int rc = -EINVAL;
+
+	if (cols && n)
+		rc = coalloc_matrix_place_at(matrix, job_ptr->job_id, row,
+					     cols, n, priority);
+	xfree(cols);
+	return rc;
+}
+
+static bool _preempting(job_record_t *job_ptr)
+{
+	return shape.preempt && job_ptr->part_ptr &&
+	       coalloc_is_preempt_partition(job_ptr->part_ptr->name);
+}
+
+/*
+ * Put a job in the matrix: in the row job_test planned, or a saved one,
+ * else the first row where its nodes are free, else (a job that runs
+ * anyway: rebuilt, or started by an admin) the first row at all.
+ */
+static int _add_locked(job_record_t *job_ptr, int want)
+{
+	bool priority = _preempting(job_ptr);
+	int row = -ENOSPC;
+
+	if (priority) {
+		row = _place(job_ptr, 0, true);
+	} else {
+		if (want >= first_row && want < node_usage_rows())
+			row = _place(job_ptr, want, false);
+		if (row < 0 && row != -EEXIST)
+			row = _place(job_ptr, -1, false);
+	}
+	if (row == -EEXIST)
+		return coalloc_matrix_job_row(matrix, job_ptr->job_id);
+	if (row < 0)
+		error("%s: %pJ has no room in the matrix on its nodes (%s): it runs outside it",
+		      plugin_type, job_ptr, strerror(-row));
+	else
+		log_flag(SELECT_TYPE, "%s: %pJ holds %d nodes in row %d%s",
+			 plugin_type, job_ptr,
+			 bit_set_count(job_ptr->node_bitmap), row,
+			 priority ? " (priority row)" : "");
+	coalloc_matrix_replicate(matrix);
+	return row;
+}
+
+int node_usage_add_job(job_record_t *job_ptr)
+{
+	int want = -1;
+
+	if (!matrix)
+		return -1;
+	if (planned.id == job_ptr->job_id)
+		want = planned.row;
+	planned.id = 0;
+	return _add_locked(job_ptr, want);
+}
+
+int node_usage_job_row(uint32_t job_id)
+{
+	return matrix ? coalloc_matrix_job_row(matrix, job_id) : -ENOENT;
+}
+
+/* The row the policy engine knows the job in (-1: not in the engine). */
+int node_usage_engine_row(uint32_t job_id)
+{
+	int row = node_usage_job_row(job_id);
+
+	if (row < 0)
+		return 0;	/* runs outside the matrix: count it anyway */
+	if (coalloc_matrix_job_priority(matrix, job_id))
+		return -1;
+	if (shape.mode != COALLOC_CONF_MATRIX_GANG)
+		return 0;
+	return row - first_row;
+}
+
+bool node_usage_job_runs(uint32_t job_id)
+{
+	return !matrix || coalloc_matrix_job_runs(matrix, job_id);
+}
+
+bool node_usage_has_job(uint32_t job_id)
+{
+	return matrix && coalloc_matrix_job_row(matrix, job_id) >= 0;
 }
 
 void node_usage_remove_job(job_record_t *job_ptr)
 {
-	/* Search the table, not the job's bitmap: a job that shrank or was
-	 * requeued may no longer name every node it held. */
-	for (int i = 0; holder && i < holder_count; i++)
-		if (holder[i] == job_ptr->job_id)
-			holder[i] = 0;
-	log_flag(SELECT_TYPE, "%s: %pJ released its nodes", plugin_type,
-		 job_ptr);
+	if (matrix && !coalloc_matrix_remove(matrix, job_ptr->job_id)) {
+		coalloc_matrix_replicate(matrix);
+		log_flag(SELECT_TYPE, "%s: %pJ released its nodes",
+			 plugin_type, job_ptr);
+	}
 }
 
-static int _add_if_active(void *x, void *arg)
+/* A job shrank: place it again on the nodes it kept, in the same row. */
+void node_usage_remove_node(job_record_t *job_ptr, int node_inx)
+{
+	int row = node_usage_job_row(job_ptr->job_id);
+
+	(void) node_inx;	/* the job's bitmap no longer names it */
+	if (row < 0)
+		return;
+	coalloc_matrix_remove(matrix, job_ptr->job_id);
+	_add_locked(job_ptr, row);
+}
+
+/* Does the row hold any job (own cells; replicas too when asked)? */
+static bool _row_busy(unsigned row, bool replicas_count)
+{
+	for (int i = 0; i < node_record_count; i++) {
+		bool replica;
+
+		if (coalloc_matrix_cell(matrix, row, i, &replica) &&
+		    (replicas_count || !replica))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Which row runs: the priority row while it holds a preempting job; when
+ * it no longer does, the next row; in gang mode the next row every time
+ * slice; and never a row that runs nothing.  True when it changed.
+ */
+bool node_usage_rotate(bool slice_over)
+{
+	unsigned before;
+	bool prio = shape.preempt;
+
+	if (!matrix || node_usage_local())
+		return false;
+	before = coalloc_matrix_active_row(matrix);
+	if (prio && _row_busy(0, false)) {
+		coalloc_matrix_set_active(matrix, 0);
+	} else if ((prio && before == 0) || !_row_busy(before, true) ||
+		   (slice_over && shape.mode == COALLOC_CONF_MATRIX_GANG)) {
+		coalloc_matrix_rotate(matrix);
+		/* replicas alone keep a row busy: leave the priority row */
+		if (prio && coalloc_matrix_active_row(matrix) == 0 &&
+		    node_usage_rows() > 1)
+			coalloc_matrix_set_active(matrix, first_row);
+	}
+	return coalloc_matrix_active_row(matrix) != before;
+}
+
+/* ------------------------------------------------------------ rebuild */
+
+static struct saved_row *_saved_for(uint32_t id)
+{
+	for (size_t i = 0; i < nsaved; i++)
+		if (saved[i].id == id)
+			return &saved[i];
+	return NULL;
+}
+
+/* Rebuild pass 'pass': 0 saved rows, 1 running jobs, 2 suspended ones. */
+static int _add_in_pass(void *x, void *arg)
 {
 	job_record_t *job_ptr = x;
+	int pass = *(int *) arg;
+	struct saved_row *s;
 
-	(void) arg;
-	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
-		node_usage_add_job(job_ptr);
+	if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
+		return 0;
+	s = _saved_for(job_ptr->job_id);
+	if (pass == 0 && s)
+		_add_locked(job_ptr, s->row);
+	else if (pass == 1 && !s && IS_JOB_RUNNING(job_ptr))
+		_add_locked(job_ptr, -1);
+	else if (pass == 2 && !s && IS_JOB_SUSPENDED(job_ptr))
+		_add_locked(job_ptr, -1);
 	return 0;
+}
+
+/* Every job in the matrix with its home row, into a new array. */
+static struct saved_row *_collect_locked(size_t *n)
+{
+	unsigned rows = coalloc_matrix_rows(matrix);
+	size_t cap = coalloc_matrix_jobs(matrix) + 1;
+	struct saved_row *out = xcalloc(cap, sizeof(*out));
+
+	*n = 0;
+	for (unsigned r = 0; r < rows; r++) {
+		for (int i = 0; i < node_record_count; i++) {
+			bool replica, seen = false;
+			uint32_t id = coalloc_matrix_cell(matrix, r, i,
+							  &replica);
+
+			if (!id || replica)
+				continue;
+			for (size_t k = *n; k-- > 0 && !seen;)
+				seen = out[k].id == id;
+			if (seen || *n + 1 >= cap)
+				continue;
+			out[*n].id = id;
+			out[*n].row = coalloc_matrix_job_row(matrix, id);
+			(*n)++;
+		}
+	}
+	return out;
+}
+
+/* Keep the rows of the jobs in the matrix for the rebuild that follows. */
+static void _save_current_locked(void)
+{
+	if (!matrix || nsaved || !coalloc_matrix_jobs(matrix))
+		return;
+	xfree(saved);
+	saved = _collect_locked(&nsaved);
+	saved_active = coalloc_matrix_active_row(matrix);
+}
+
+static struct coalloc_matrix *_create(void)
+{
+	struct coalloc_matrix_config cfg = {
+		.rows = shape.mpl + (shape.preempt ? 1 : 0),
+		.cols = node_record_count ? node_record_count : 1,
+		.mode = shape.mode == COALLOC_CONF_MATRIX_LOCAL ?
+			COALLOC_MATRIX_LOCAL : COALLOC_MATRIX_GANG,
+		.priority_row = shape.preempt,
+	};
+	struct coalloc_matrix *m = coalloc_matrix_create(&cfg);
+
+	if (!m)
+		error("%s: cannot create a %u x %u matrix: %m", plugin_type,
+		      cfg.rows, cfg.cols);
+	return m;
 }
 
 int node_usage_reset(List jobs)
 {
 	node_usage_lock();
-	xfree(holder);
-	holder_count = node_record_count;
-	holder = xcalloc(holder_count ? holder_count : 1, sizeof(*holder));
-	if (jobs)
-		list_for_each(jobs, _add_if_active, NULL);
+	_save_current_locked();
+	coalloc_matrix_destroy(matrix);
+	coalloc_sites_matrix(&shape);
+	first_row = shape.preempt ? 1 : 0;
+	planned.id = 0;
+	matrix = _create();
+	if (matrix && jobs) {
+		for (int pass = 0; pass < 3; pass++)
+			list_for_each(jobs, _add_in_pass, &pass);
+		if (saved_active >= 0 &&
+		    coalloc_matrix_set_active(matrix, saved_active) == 0)
+			log_flag(SELECT_TYPE, "%s: active row %d restored",
+				 plugin_type, saved_active);
+		else
+			coalloc_matrix_set_active(matrix, first_row);
+		node_usage_rotate(false);
+		xfree(saved);
+		nsaved = 0;
+		saved_active = -1;
+	}
 	node_usage_unlock();
-	return SLURM_SUCCESS;
+	return matrix ? SLURM_SUCCESS : SLURM_ERROR;
 }
 
-uint32_t *node_usage_snapshot(void)
-{
-	uint32_t *copy = xcalloc(holder_count ? holder_count : 1,
-				 sizeof(*copy));
+/* ------------------------------------------------------------ state */
 
-	if (holder)
-		memcpy(copy, holder, holder_count * sizeof(*copy));
-	return copy;
+void node_usage_save(FILE *fp)
+{
+	struct saved_row *rows;
+	size_t n;
+
+	node_usage_lock();
+	if (matrix) {
+		rows = _collect_locked(&n);
+		fprintf(fp, "active %u\n", coalloc_matrix_active_row(matrix));
+		for (size_t i = 0; i < n; i++)
+			fprintf(fp, "job %u %d\n", rows[i].id, rows[i].row);
+		xfree(rows);
+	}
+	node_usage_unlock();
+}
+
+/* One line of the state file; false when it is not ours. */
+bool node_usage_restore_line(const char *line)
+{
+	unsigned id, row;
+	bool ok = true;
+
+	node_usage_lock();
+	if (sscanf(line, "active %u", &row) == 1) {
+		saved_active = row;
+	} else if (sscanf(line, "job %u %u", &id, &row) == 2) {
+		saved = xrecalloc(saved, nsaved + 1, sizeof(*saved));
+		saved[nsaved].id = id;
+		saved[nsaved].row = row;
+		nsaved++;
+	} else {
+		ok = false;
+	}
+	node_usage_unlock();
+	return ok;
 }

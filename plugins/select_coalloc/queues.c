@@ -195,37 +195,101 @@ static int _placement(job_record_t *job_ptr, struct coalloc_request *req,
 	return req->ncomp ? 0 : -1;
 }
 
-/* A job that runs without the engine's grant: count its nodes as used. */
-static void _add_running_locked(job_record_t *job_ptr)
+/*
+ * A job that runs without the engine's grant: count its nodes as used in
+ * its row (row < 0: a preempting job, outside the engine's rows).
+ */
+static void _add_running_locked(job_record_t *job_ptr, int row)
 {
 	struct coalloc_request req;
 	uint16_t site[COALLOC_MAX_SITES];
 	int rc;
 
-	if (!engine || _placement(job_ptr, &req, site))
+	if (!engine || row < 0 || _placement(job_ptr, &req, site))
 		return;
+	req.row = row;
 	rc = coalloc_engine_add_running(engine, &req, site);
 	if (rc && rc != -EEXIST)
 		error("%s: %pJ runs outside the policy and its nodes could not be counted (%s)",
 		      plugin_type, job_ptr, strerror(-rc));
 }
 
-static int _add_active(void *x, void *arg)
+/* Running jobs and their engine rows, read from the matrix. */
+struct active_jobs {
+	job_record_t **job;
+	int *row;
+	size_t n;
+};
+
+static int _collect_active(void *x, void *arg)
 {
 	job_record_t *job_ptr = x;
+	struct active_jobs *a = arg;
 
-	(void) arg;
-	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
-		_add_running_locked(job_ptr);
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) {
+		a->job[a->n] = job_ptr;
+		a->row[a->n++] = node_usage_engine_row(job_ptr->job_id);
+	}
 	return 0;
+}
+
+/* Engine rows and capacities for the matrix of coalloc.conf. */
+static void _engine_shape(struct coalloc_config *cfg, int nsites)
+{
+	struct coalloc_matrix_conf shape;
+
+	coalloc_sites_matrix(&shape);
+	for (int s = 0; s < nsites; s++)
+		cfg->site_procs[s] = coalloc_site_nodes(s);
+	if (shape.mode == COALLOC_CONF_MATRIX_GANG) {
+		cfg->rows = shape.mpl;		/* a job takes one row */
+	} else if (shape.mode == COALLOC_CONF_MATRIX_LOCAL) {
+		for (int s = 0; s < nsites; s++)	/* MPL jobs per node */
+			cfg->site_procs[s] *= shape.mpl;
+	}
+}
+
+/* Disabled queues, kept across a reconfiguration or a restart. */
+static int disabled_queues[COALLOC_MAX_SITES + 1];
+static size_t ndisabled;	/* > 0: to restore at the next reset */
+
+static void _remember_disabled_locked(void)
+{
+	if (!engine || ndisabled)
+		return;
+	for (int q = COALLOC_QUEUE_GLOBAL;
+	     q < (int) coalloc_engine_nsites(engine); q++)
+		if (coalloc_engine_queue_length(engine, q) &&
+		    !coalloc_engine_queue_enabled(engine, q))
+			disabled_queues[ndisabled++] = q;
+}
+
+static void _restore_disabled_locked(void)
+{
+	for (size_t i = 0; i < ndisabled; i++)
+		if (!coalloc_engine_disable_queue(engine, disabled_queues[i]))
+			log_flag(SELECT_TYPE, "%s: queue %d stays disabled",
+				 plugin_type, disabled_queues[i]);
+	ndisabled = 0;
 }
 
 int coalloc_queues_reset(List jobs)
 {
 	struct coalloc_config cfg;
+	struct active_jobs active = { 0 };
 	int nsites = coalloc_site_count();
 
+	if (jobs) {	/* the matrix lock is taken before ours, never after */
+		size_t cap = list_count(jobs) + 1;
+
+		active.job = xcalloc(cap, sizeof(*active.job));
+		active.row = xcalloc(cap, sizeof(*active.row));
+		node_usage_lock();
+		list_for_each(jobs, _collect_active, &active);
+		node_usage_unlock();
+	}
 	slurm_mutex_lock(&queues_mutex);
+	_remember_disabled_locked();
 	coalloc_engine_destroy(engine);
 	engine = NULL;
 	ngrants = 0;
@@ -234,19 +298,46 @@ int coalloc_queues_reset(List jobs)
 	if (nsites < 1 || nsites > COALLOC_MAX_SITES) {
 		error("%s: %d sites: the policy engine handles 1 to %d",
 		      plugin_type, nsites, COALLOC_MAX_SITES);
-		slurm_mutex_unlock(&queues_mutex);
-		return SLURM_ERROR;
+		goto done;
 	}
 	coalloc_config_init(&cfg, coalloc_sites_policy(), nsites, 1);
-	for (int s = 0; s < nsites; s++)
-		cfg.site_procs[s] = coalloc_site_nodes(s);
+	_engine_shape(&cfg, nsites);
 	cfg.aging_wait = coalloc_sites_aging();
 	engine = coalloc_engine_create(&cfg);
+	for (size_t i = 0; engine && i < active.n; i++)
+		_add_running_locked(active.job[i], active.row[i]);
 	if (engine && jobs)
-		list_for_each(jobs, _add_active, NULL);
+		_restore_disabled_locked();
+done:
 	slurm_mutex_unlock(&queues_mutex);
+	xfree(active.job);
+	xfree(active.row);
 	coalloc_status_changed();
 	return engine ? SLURM_SUCCESS : SLURM_ERROR;
+}
+
+void coalloc_queues_save(FILE *fp)
+{
+	slurm_mutex_lock(&queues_mutex);
+	for (int q = COALLOC_QUEUE_GLOBAL;
+	     engine && q < (int) coalloc_engine_nsites(engine); q++)
+		if (coalloc_engine_queue_length(engine, q) &&
+		    !coalloc_engine_queue_enabled(engine, q))
+			fprintf(fp, "queue %d disabled\n", q);
+	slurm_mutex_unlock(&queues_mutex);
+}
+
+bool coalloc_queues_restore_line(const char *line)
+{
+	int q;
+
+	if (sscanf(line, "queue %d disabled", &q) != 1)
+		return false;
+	slurm_mutex_lock(&queues_mutex);
+	if (ndisabled < COALLOC_MAX_SITES + 1)
+		disabled_queues[ndisabled++] = q;
+	slurm_mutex_unlock(&queues_mutex);
+	return true;
 }
 
 void coalloc_queues_fini(void)
@@ -435,7 +526,7 @@ done:
 	return rc;
 }
 
-void coalloc_queues_begin(job_record_t *job_ptr)
+void coalloc_queues_begin(job_record_t *job_ptr, int engine_row)
 {
 	struct grant *g;
 
@@ -450,7 +541,7 @@ void coalloc_queues_begin(job_record_t *job_ptr)
 
 		if (why != COALLOC_WHY_UNKNOWN_JOB && why != COALLOC_WHY_RUNNING)
 			coalloc_engine_cancel(engine, job_ptr->job_id);
-		_add_running_locked(job_ptr);
+		_add_running_locked(job_ptr, engine_row);
 	}
 	slurm_mutex_unlock(&queues_mutex);
 	coalloc_status_changed();

@@ -3,8 +3,8 @@
  * Slurm 22.05 loads from a select plugin, each a thin call into a topic
  * file (job_test.c, node_usage.c, job_resources.c, nodeinfo.c, config.c).
  *
- * This first version allocates whole nodes, one job per node; later
- * versions add sites, co-allocation and the queue-priority policies.
+ * Nodes are allocated whole; the matrix (node_usage.c) decides how many
+ * jobs share a node and which of them run (timeslice.c).
  *
  * Slurm's commands (sinfo, squeue, scontrol, ...) load every select plugin
  * in PluginDir and call init(): only inside slurmctld does init() check
@@ -39,6 +39,7 @@ extern int init(void)
 		return SLURM_ERROR;
 	coalloc_check_sched_params();
 	coalloc_status_start();
+	coalloc_timeslice_start();
 	info("%s: loaded (plugin_id %u, whole-node allocation)", plugin_type,
 	     plugin_id);
 	return SLURM_SUCCESS;
@@ -46,6 +47,7 @@ extern int init(void)
 
 extern int fini(void)
 {
+	coalloc_timeslice_stop();
 	coalloc_status_stop();
 	coalloc_queues_fini();
 	coalloc_sites_fini();
@@ -53,24 +55,41 @@ extern int fini(void)
 	return SLURM_SUCCESS;
 }
 
-/* State is rebuilt from slurmctld's job records in select_p_job_init(). */
+/*
+ * Jobs' rows, the active row and disabled queues: saved with slurmctld's
+ * own state, read back once at start-up (a reconfiguration keeps what is
+ * in memory), applied in select_p_job_init().
+ */
 extern int select_p_state_save(char *dir_name)
 {
-	(void) dir_name;
-	return SLURM_SUCCESS;
+	if (!_we_select())
+		return SLURM_SUCCESS;
+	return coalloc_state_save(dir_name);
 }
 
 extern int select_p_state_restore(char *dir_name)
 {
-	(void) dir_name;
+	static bool restored;
+
+	if (restored || !_we_select())
+		return SLURM_SUCCESS;
+	restored = true;
+	return coalloc_state_restore(dir_name);
+}
+
+/* The matrix first: the policy engine counts running jobs in its rows. */
+static int _rebuild(List jobs)
+{
+	if (node_usage_reset(jobs) != SLURM_SUCCESS ||
+	    coalloc_queues_reset(jobs) != SLURM_SUCCESS)
+		return SLURM_ERROR;
+	coalloc_timeslice_kick();
 	return SLURM_SUCCESS;
 }
 
 extern int select_p_job_init(List job_list_arg)
 {
-	if (coalloc_queues_reset(job_list_arg) != SLURM_SUCCESS)
-		return SLURM_ERROR;
-	return node_usage_reset(job_list_arg);
+	return _rebuild(job_list_arg);
 }
 
 /*
@@ -83,9 +102,7 @@ extern int select_p_node_init(void)
 
 	coalloc_sites_load(!started);	/* fatal only at start-up */
 	started = true;
-	if (coalloc_queues_reset(NULL) != SLURM_SUCCESS)
-		return SLURM_ERROR;
-	return node_usage_reset(NULL);
+	return _rebuild(NULL);
 }
 
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
@@ -119,13 +136,25 @@ static void _record_layout(job_record_t *job_ptr)
 	xfree(layout);
 }
 
+/*
+ * The job takes its row; if that row does not run now (or a preempting
+ * job changes which row does) the time-slicing thread suspends what must
+ * not run, at once.
+ */
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
+	int engine_row;
+	bool shared;
+
 	node_usage_lock();
 	node_usage_add_job(job_ptr);
+	engine_row = node_usage_engine_row(job_ptr->job_id);
+	shared = node_usage_rows() > 1;
 	node_usage_unlock();
-	coalloc_queues_begin(job_ptr);
+	coalloc_queues_begin(job_ptr, engine_row);
 	_record_layout(job_ptr);
+	if (shared)
+		coalloc_timeslice_kick();
 	return SLURM_SUCCESS;
 }
 
@@ -171,16 +200,26 @@ extern int select_p_job_signal(job_record_t *job_ptr, int signal)
 	return SLURM_SUCCESS;
 }
 
+/* Its cells free: replicas and the rows it blocked may run now. */
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
+	bool shared;
+
 	node_usage_lock();
 	node_usage_remove_job(job_ptr);
+	shared = node_usage_rows() > 1;
 	node_usage_unlock();
 	coalloc_queues_fini_job(job_ptr);	/* a departure for the policy */
+	if (shared)
+		coalloc_timeslice_kick();
 	return SLURM_SUCCESS;
 }
 
-/* A suspended job keeps its nodes: no other job is placed on them. */
+/*
+ * A suspended job keeps its cells: no other job is placed on them.  Our
+ * own suspensions come from timeslice.c; those of an admin (indf_susp)
+ * are left alone until the admin resumes the job.
+ */
 extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 {
 	log_flag(SELECT_TYPE, "%s: %pJ suspended%s", plugin_type, job_ptr,
@@ -372,9 +411,7 @@ extern int select_p_reconfigure(void)
 {
 	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
 		error("%s: keeping the running configuration", plugin_type);
-	if (coalloc_queues_reset(job_list) != SLURM_SUCCESS)
-		return SLURM_ERROR;
-	return node_usage_reset(job_list);
+	return _rebuild(job_list);
 }
 
 /* A reservation of whole nodes: any node_cnt of the available ones. */

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "src/common/slurm_xlator.h"	/* must come before Slurm headers */
 #include "slurm/slurm.h"
@@ -23,6 +24,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "coalloc/policy.h"
+#include "coalloc_conf/coalloc_conf.h"
 #include "cosched_opts/cosched_opts.h"
 
 /*
@@ -56,11 +58,22 @@ bool coalloc_is_global_partition(const char *partition);
 uint32_t coalloc_site_nodes(int site);
 enum coalloc_policy coalloc_sites_policy(void);
 double coalloc_sites_aging(void);
+/* The matrix coalloc.conf asks for. */
+struct coalloc_matrix_conf {
+	enum coalloc_conf_matrix mode;
+	unsigned mpl;
+	unsigned time_slice;		/* seconds */
+	bool preempt;			/* a PreemptPartition: priority row */
+};
+void coalloc_sites_matrix(struct coalloc_matrix_conf *out);
+bool coalloc_is_preempt_partition(const char *partition);
 char *coalloc_job_layout(job_record_t *job_ptr);
 
 /* ---- queues.c: the queue-priority policy engine ---- */
 struct coalloc_start;
 int coalloc_queues_reset(List jobs);
+void coalloc_queues_save(FILE *fp);
+bool coalloc_queues_restore_line(const char *line);
 void coalloc_queues_fini(void);
 /* Is the job in a queue the policy manages? */
 bool coalloc_queues_manage(job_record_t *job_ptr);
@@ -68,7 +81,7 @@ bool coalloc_queues_manage(job_record_t *job_ptr);
 int coalloc_queues_valid(job_record_t *job_ptr);
 /* Its turn: 0 and the sites of its components, or -1 (reason set). */
 int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start);
-void coalloc_queues_begin(job_record_t *job_ptr);
+void coalloc_queues_begin(job_record_t *job_ptr, int engine_row);
 void coalloc_queues_fini_job(job_record_t *job_ptr);
 void coalloc_queues_withdraw(job_record_t *job_ptr);	/* pending, cancelled */
 
@@ -80,20 +93,46 @@ void coalloc_status_changed(void);
 void coalloc_sites_json(struct json_object *root);	/* sites.c */
 void coalloc_queues_json(struct json_object *root);	/* queues.c */
 
-/* ---- node_usage.c: which job holds each node ---- */
-/* Size the table to the node table and fill it from these jobs (or none). */
+/* ---- node_usage.c: the matrix of jobs x nodes ---- */
+/* Build the matrix from coalloc.conf and these jobs (or none), keeping
+ * the rows jobs had before (reconfigure) or saved (start-up). */
 int node_usage_reset(List jobs);
 void node_usage_fini(void);
 void node_usage_lock(void);
 void node_usage_unlock(void);
 /* Caller holds the lock for the rest. */
 bool node_usage_ready(void);
-uint32_t node_usage_holder(int node_inx);
-void node_usage_add_job(job_record_t *job_ptr);
+bool node_usage_local(void);		/* Matrix=local */
+bool node_usage_time_sliced(void);	/* rows to rotate (gang, priority) */
+unsigned node_usage_time_slice(void);
+int node_usage_rows(void);		/* all rows, the priority row too */
+int node_usage_first_row(void);		/* first row of ordinary jobs */
+int node_usage_active_row(void);
+uint32_t node_usage_holder(int node_inx);	/* running there now */
+uint32_t node_usage_cell(int row, int node_inx, bool *replica);
+/* Per node: non-zero (a job there) when a new job cannot use it in this
+ * row (local mode: the node is full); the caller frees it. */
+uint32_t *node_usage_snapshot(int row);
+void node_usage_plan(uint32_t job_id, int row);	/* job_test's choice */
+int node_usage_add_job(job_record_t *job_ptr);	/* its row, or < 0 */
 void node_usage_remove_job(job_record_t *job_ptr);
 void node_usage_remove_node(job_record_t *job_ptr, int node_inx);
-/* A copy of the holder table that the caller may change and must free. */
-uint32_t *node_usage_snapshot(void);
+int node_usage_job_row(uint32_t job_id);
+int node_usage_engine_row(uint32_t job_id);	/* -1: not in the engine */
+bool node_usage_has_job(uint32_t job_id);
+bool node_usage_job_runs(uint32_t job_id);	/* in the active row */
+bool node_usage_rotate(bool slice_over);	/* true: active row changed */
+void node_usage_save(FILE *fp);
+bool node_usage_restore_line(const char *line);
+
+/* ---- timeslice.c: the thread that suspends and resumes rows ---- */
+void coalloc_timeslice_start(void);	/* slurmctld only */
+void coalloc_timeslice_stop(void);
+void coalloc_timeslice_kick(void);	/* apply matrix changes soon */
+
+/* ---- state.c: StateSaveLocation/coalloc_state ---- */
+int coalloc_state_save(const char *dir);
+int coalloc_state_restore(const char *dir);
 
 /* ---- job_test.c: select_p_job_test's three modes ---- */
 /* A job's components in nodes, largest first: --coalloc, or one. */

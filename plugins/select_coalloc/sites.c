@@ -168,7 +168,42 @@ static int _check_partitions(struct sites *s, char *err, size_t len)
 				     "partition '%s' is not in slurm.conf",
 				     site->local_partition);
 	}
+	if (c->preempt_partition && !_partition_exists(c->preempt_partition))
+		return _fail(err, len, c, c->preempt_line, "PreemptPartition",
+			     "partition '%s' is not in slurm.conf",
+			     c->preempt_partition);
 	return 0;
+}
+
+/*
+ * With more than one job per node, slurmctld must offer busy nodes to us:
+ * only jobs of OverSubscribe=FORCE:N partitions (N > 1) see them.  Not
+ * fatal: such a partition still works, one job per node.
+ */
+static void _warn_sharing(const char *name, const struct coalloc_conf *c)
+{
+	part_record_t *part;
+
+	if (!name || !part_list ||
+	    !(part = list_find_first(part_list, _match_part_name, (void *) name)))
+		return;
+	if ((part->max_share & SHARED_FORCE) &&
+	    (part->max_share & ~SHARED_FORCE) > 1)
+		return;
+	error("%s: partition %s needs OverSubscribe=FORCE:%u in slurm.conf for Matrix=%s%s: until then its jobs get only idle nodes",
+	      plugin_type, name, c->mpl + (c->preempt_partition ? 1 : 0),
+	      coalloc_conf_matrix_name(c->matrix),
+	      c->preempt_partition ? " with PreemptPartition" : "");
+}
+
+static void _check_sharing(const struct coalloc_conf *c)
+{
+	if (c->matrix == COALLOC_CONF_MATRIX_OFF && !c->preempt_partition)
+		return;
+	_warn_sharing(c->global_partition, c);
+	_warn_sharing(c->preempt_partition, c);
+	for (size_t i = 0; i < c->nsites; i++)
+		_warn_sharing(c->sites[i].local_partition, c);
 }
 
 static struct sites *_sites_alloc(void)
@@ -221,10 +256,13 @@ static void _log_sites(const struct sites *s)
 {
 	const struct coalloc_conf *c = &s->conf;
 
-	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u",
+	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u TimeSlice=%u PreemptPartition=%s",
 	     plugin_type, s->implicit ? "no coalloc.conf" : c->file, c->nsites,
 	     c->nsites == 1 ? "" : "s", coalloc_policy_name(c->policy),
-	     c->aging_time, coalloc_conf_matrix_name(c->matrix), c->mpl);
+	     c->aging_time, coalloc_conf_matrix_name(c->matrix), c->mpl,
+	     c->time_slice,
+	     c->preempt_partition ? c->preempt_partition : "(none)");
+	_check_sharing(c);
 	for (size_t i = 0; i < c->nsites; i++)
 		log_flag(SELECT_TYPE, "%s: site %s Nodes=%s LocalPartition=%s",
 			 plugin_type, c->sites[i].name, c->sites[i].nodes,
@@ -338,6 +376,33 @@ double coalloc_sites_aging(void)
 	return aging;
 }
 
+void coalloc_sites_matrix(struct coalloc_matrix_conf *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->mode = COALLOC_CONF_MATRIX_OFF;
+	out->mpl = COALLOC_CONF_DEFAULT_MPL;
+	out->time_slice = COALLOC_CONF_DEFAULT_TIMESLICE;
+	slurm_mutex_lock(&sites_mutex);
+	if (current) {
+		out->mode = current->conf.matrix;
+		out->mpl = current->conf.mpl;
+		out->time_slice = current->conf.time_slice;
+		out->preempt = current->conf.preempt_partition != NULL;
+	}
+	slurm_mutex_unlock(&sites_mutex);
+}
+
+bool coalloc_is_preempt_partition(const char *partition)
+{
+	bool preempt = false;
+
+	slurm_mutex_lock(&sites_mutex);
+	if (current && partition && current->conf.preempt_partition)
+		preempt = !strcmp(current->conf.preempt_partition, partition);
+	slurm_mutex_unlock(&sites_mutex);
+	return preempt;
+}
+
 uint32_t coalloc_site_nodes(int site)
 {
 	uint32_t n = 0;
@@ -421,6 +486,10 @@ void coalloc_sites_json(json_object *root)
 		json_object_object_add(root, "mpl", json_object_new_int(c->mpl));
 		json_object_object_add(root, "global_partition",
 				       _str_or_null(c->global_partition));
+		json_object_object_add(root, "preempt_partition",
+				       _str_or_null(c->preempt_partition));
+		json_object_object_add(root, "time_slice",
+				       json_object_new_int(c->time_slice));
 		for (size_t i = 0; i < c->nsites; i++) {
 			json_object *s = json_object_new_object();
 			int total = 0;

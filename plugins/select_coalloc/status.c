@@ -37,6 +37,25 @@ void coalloc_status_changed(void)
 	slurm_mutex_unlock(&status_mutex);
 }
 
+/* One node's column: per row the job id (0: free) and whether it is a
+ * replica, as [{"job": 12, "replica": false}, ...]. */
+static json_object *_cells_json(int node_inx)
+{
+	json_object *cells = json_object_new_array();
+
+	for (int r = 0; r < node_usage_rows(); r++) {
+		json_object *c = json_object_new_object();
+		bool replica = false;
+		uint32_t id = node_usage_cell(r, node_inx, &replica);
+
+		json_object_object_add(c, "job", json_object_new_int64(id));
+		json_object_object_add(c, "replica",
+				       json_object_new_boolean(replica));
+		json_object_array_add(cells, c);
+	}
+	return cells;
+}
+
 static json_object *_nodes_json(void)
 {
 	json_object *nodes = json_object_new_array();
@@ -55,10 +74,24 @@ static json_object *_nodes_json(void)
 				       json_object_new_string(site) : NULL);
 		json_object_object_add(n, "job",
 				       json_object_new_int64(node_usage_holder(i)));
+		json_object_object_add(n, "cells", _cells_json(i));
 		json_object_array_add(nodes, n);
 	}
 	node_usage_unlock();
 	return nodes;
+}
+
+/* The matrix's shape: rows (the priority row included) and which runs. */
+static void _matrix_json(json_object *root)
+{
+	node_usage_lock();
+	json_object_object_add(root, "rows",
+			       json_object_new_int(node_usage_rows()));
+	json_object_object_add(root, "first_row",
+			       json_object_new_int(node_usage_first_row()));
+	json_object_object_add(root, "active_row", node_usage_local() ? NULL :
+			       json_object_new_int(node_usage_active_row()));
+	node_usage_unlock();
 }
 
 static json_object *_status_json(void)
@@ -71,6 +104,7 @@ static json_object *_status_json(void)
 	coalloc_sites_json(root);	/* policy, matrix, sites */
 	coalloc_queues_json(root);	/* queues */
 	json_object_object_add(root, "nodes", _nodes_json());
+	_matrix_json(root);
 	return root;
 }
 

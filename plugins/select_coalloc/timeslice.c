@@ -1,0 +1,196 @@
+/*
+ * timeslice.c - the thread that makes the matrix true on the nodes.
+ *
+ * Every TimeSlice (Matrix=gang) the active row changes; at once when a
+ * job starts outside the active row, a preempting job arrives or a job
+ * leaves (coalloc_timeslice_kick).  Each time the thread compares the
+ * matrix with slurmctld's job states and suspends the jobs that must not
+ * run and resumes those that must, through slurmctld's own job_suspend(),
+ * so slurmd really stops and continues their processes and slurmctld
+ * accounts the suspended time as it does for Slurm's gang scheduler.
+ *
+ * Locks, in the order every path takes them: slurmctld's (job and node
+ * write, as for a suspend RPC), then the matrix mutex.  The matrix mutex
+ * is dropped before job_suspend(), which calls back into
+ * select_p_job_suspend()/resume().  Jobs an admin suspended (scontrol
+ * suspend sets their priority to 0) are left alone.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <pthread.h>
+#include <time.h>
+
+#include "select_coalloc.h"
+#include "src/common/xmalloc.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/state_save.h"
+
+/*
+ * slurmctld's own functions: weak, so that Slurm's commands (which load
+ * every select plugin, with immediate binding) can load us; the thread
+ * runs only inside slurmctld, where they exist.
+ */
+#pragma weak job_suspend
+#pragma weak lock_slurmctld
+#pragma weak unlock_slurmctld
+#pragma weak schedule_job_save
+
+static pthread_mutex_t ts_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ts_cond = PTHREAD_COND_INITIALIZER;
+static pthread_t ts_thread;
+static bool ts_running, ts_stop, ts_kicked;
+
+/* With nothing to rotate the thread still wakes now and then, to catch a
+ * job state it could not change the first time. */
+#define IDLE_CHECK 10
+
+struct todo {
+	uint32_t *suspend, *resume;
+	size_t nsuspend, nresume;
+};
+
+static int _compare_job(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	struct todo *t = arg;
+	bool runs;
+
+	if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
+		return 0;
+	if (!node_usage_has_job(job_ptr->job_id))
+		return 0;
+	runs = node_usage_job_runs(job_ptr->job_id);
+	if (IS_JOB_RUNNING(job_ptr) && !runs)
+		t->suspend[t->nsuspend++] = job_ptr->job_id;
+	else if (IS_JOB_SUSPENDED(job_ptr) && runs && job_ptr->priority)
+		t->resume[t->nresume++] = job_ptr->job_id;
+	return 0;
+}
+
+static void _suspend_op(uint32_t job_id, uint16_t op)
+{
+	suspend_msg_t msg = { .job_id = job_id, .op = op };
+	int rc = job_suspend(&msg, 0, -1, false, NO_VAL16);
+
+	xfree(msg.job_id_str);
+	if (rc != SLURM_SUCCESS)
+		info("%s: %s JobId=%u: %s", plugin_type,
+		     op == SUSPEND_JOB ? "suspending" : "resuming", job_id,
+		     slurm_strerror(rc));
+	else
+		log_flag(SELECT_TYPE, "%s: %s JobId=%u", plugin_type,
+			 op == SUSPEND_JOB ? "suspended" : "resumed", job_id);
+}
+
+/* One pass: rotate if due, then suspend and resume.  True: a change. */
+static bool _apply(bool slice_over)
+{
+	slurmctld_lock_t lock = {
+		.job = WRITE_LOCK, .node = WRITE_LOCK, .fed = READ_LOCK };
+	struct todo t = { 0 };
+	bool rotated;
+	size_t cap;
+
+	lock_slurmctld(lock);
+	cap = job_list ? list_count(job_list) + 1 : 1;
+	t.suspend = xcalloc(cap, sizeof(uint32_t));
+	t.resume = xcalloc(cap, sizeof(uint32_t));
+	node_usage_lock();
+	rotated = node_usage_rotate(slice_over);
+	if (rotated)
+		log_flag(SELECT_TYPE, "%s: row %d active", plugin_type,
+			 node_usage_active_row());
+	if (job_list)
+		list_for_each(job_list, _compare_job, &t);
+	node_usage_unlock();
+	/* stop the leaving row first: the nodes are never oversubscribed */
+	for (size_t i = 0; i < t.nsuspend; i++)
+		_suspend_op(t.suspend[i], SUSPEND_JOB);
+	for (size_t i = 0; i < t.nresume; i++)
+		_suspend_op(t.resume[i], RESUME_JOB);
+	unlock_slurmctld(lock);
+	if (t.nsuspend || t.nresume) {
+		schedule_job_save();
+		coalloc_status_changed();
+	} else if (rotated) {
+		coalloc_status_changed();
+	}
+	xfree(t.suspend);
+	xfree(t.resume);
+	return rotated || t.nsuspend || t.nresume;
+}
+
+static void *_timeslice_main(void *arg)
+{
+	time_t next_slice = 0;
+
+	(void) arg;
+	slurm_mutex_lock(&ts_mutex);
+	while (!ts_stop) {
+		time_t now = time(NULL);
+		bool sliced, slice_over;
+		unsigned slice;
+
+		node_usage_lock();
+		sliced = node_usage_time_sliced();
+		slice = node_usage_time_slice();
+		node_usage_unlock();
+		if (!next_slice || !sliced)
+			next_slice = now + (sliced ? slice : IDLE_CHECK);
+		if (!ts_kicked && now < next_slice) {
+			struct timespec until = { .tv_sec = next_slice };
+
+			pthread_cond_timedwait(&ts_cond, &ts_mutex, &until);
+			continue;
+		}
+		slice_over = sliced && now >= next_slice;
+		ts_kicked = false;
+		slurm_mutex_unlock(&ts_mutex);
+		_apply(slice_over);
+		slurm_mutex_lock(&ts_mutex);
+		if (slice_over)
+			next_slice = time(NULL) + slice;
+	}
+	slurm_mutex_unlock(&ts_mutex);
+	return NULL;
+}
+
+void coalloc_timeslice_start(void)
+{
+	if (!job_suspend || !lock_slurmctld || !unlock_slurmctld ||
+	    !schedule_job_save) {
+		error("%s: slurmctld's suspend functions are missing: no time slicing",
+		      plugin_type);
+		return;
+	}
+	slurm_mutex_lock(&ts_mutex);
+	if (!ts_running) {
+		ts_stop = false;
+		slurm_thread_create(&ts_thread, _timeslice_main, NULL);
+		ts_running = true;
+	}
+	slurm_mutex_unlock(&ts_mutex);
+}
+
+void coalloc_timeslice_stop(void)
+{
+	slurm_mutex_lock(&ts_mutex);
+	if (!ts_running) {
+		slurm_mutex_unlock(&ts_mutex);
+		return;
+	}
+	ts_stop = true;
+	slurm_cond_signal(&ts_cond);
+	slurm_mutex_unlock(&ts_mutex);
+	pthread_join(ts_thread, NULL);
+	ts_running = false;
+}
+
+/* Called with the matrix lock held or not: only ts_mutex is taken. */
+void coalloc_timeslice_kick(void)
+{
+	slurm_mutex_lock(&ts_mutex);
+	ts_kicked = true;
+	slurm_cond_signal(&ts_cond);
+	slurm_mutex_unlock(&ts_mutex);
+}

@@ -88,9 +88,14 @@ static bool _apply(bool slice_over)
 	slurmctld_lock_t lock = {
 		.job = WRITE_LOCK, .node = WRITE_LOCK, .fed = READ_LOCK };
 	struct todo t = { 0 };
-	bool rotated;
+	bool rotated, shared;
 	size_t cap;
 
+	node_usage_lock();
+	shared = node_usage_rows() > 1;
+	node_usage_unlock();
+	if (!shared)	/* one row: nothing to rotate, suspend or resume */
+		return false;
 	lock_slurmctld(lock);
 	cap = job_list ? list_count(job_list) + 1 : 1;
 	t.suspend = xcalloc(cap, sizeof(uint32_t));

@@ -67,7 +67,9 @@ reset
 # --- LS-DO: local queues only; the blocked queue holds only its own jobs.
 set_policy LS-DO; ok $? "LS-DO loaded"
 fill_three_sites
-x=$(submit -p site1 --coalloc=2,2 -o /dev/null --wrap 'sleep 1')
+# (1,1: once y runs, site4 still has free nodes enough for x, so slurmctld
+# keeps asking the plugin about x instead of saying "Resources" itself)
+x=$(submit -p site1 --coalloc=1,1 -o /dev/null --wrap 'sleep 1')
 y=$(submit -p site4 -N 1 -o /dev/null --wrap 'sleep 30')
 wait_until 30 running "$y"
 ok $? "LS-DO: site4's queue starts its job while site1's queue is blocked"

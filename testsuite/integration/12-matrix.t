@@ -11,7 +11,7 @@
 # Job states are sampled from squeue once a second (R, S, PD, ...).
 source "$(dirname "$0")/lib/tap.sh"
 
-plan 39
+plan 42
 
 BASE=$TEST_DIR
 rm -rf "$BASE"
@@ -114,6 +114,19 @@ ok $? "replica: three jobs start ($(job_state "$a") $(job_state "$b") $(job_stat
 is "$(job_field "$a" NodeList) $(job_field "$b" NodeList)" "n[1-12] n[1-12]" \
    "  the two 3-site jobs share sites 1-3 in two rows"
 is "$(job_field "$r" NodeList)" "n[13-16]" "  the 4-node job is on site4"
+# coalloc-status: per node the job of each row; n13 holds r and its replica
+matrix_of() {
+	"$REPO/build/release/bin/coalloc-status" --json | perl -MJSON::PP -e '
+		my $s = decode_json(join "", <STDIN>);
+		my %n = map { $_->{name} => $_ } @{$s->{nodes}};
+		my $cell = sub { join "/", map { $_->{job} . ($_->{replica} ? "+" : "") }
+					 @{$n{$_[0]}{cells}} };
+		printf "%d %s %s\n", $s->{rows}, $cell->("n1"), $cell->("n13");'
+}
+matrix_ok() { local m; m=$(matrix_of); [[ $m == "2 $a/$b $r/$r+" || $m == "2 $a/$b $r+/$r" ]]; }
+wait_until 10 matrix_ok
+ok $? "coalloc-status --json: 2 rows, A and B on n1, R and its replica on n13 ($(matrix_of))"
+like "$("$REPO/build/release/bin/coalloc-status")" "ROW 1.*" "  and the text shows the rows"
 sample 25 "$a" "$b" "$r" > replica.samples
 is "$(seen replica.samples 3 S)" 0 "replica: the replicated job is never SUSPENDED"
 ok $(( $(seen replica.samples 3 R) > 0 ? 0 : 1 )) "  it is seen RUNNING ($(seen replica.samples 3 R) samples)"
@@ -136,6 +149,8 @@ cluster restart-ctld > restart.log 2>&1
 ok $? "slurmctld restarted mid-run"
 is "$(job_field "$a" NodeList) $(job_field "$b" NodeList)" "n[1-16] n[1-16]" \
    "  both jobs keep their nodes"
+is "$(grep -cE "^job ($a|$b) [01]$" "$TEST_DIR/cluster/state/coalloc_state")" 2 \
+   "  their rows were saved in StateSaveLocation/coalloc_state"
 sample 45 "$a" "$b" > restart-after.samples
 is "$(count restart-before.samples '^R R$')+$(count restart-after.samples '^R R$')" "0+0" \
    "restart: the two are never RUNNING together, before or after"

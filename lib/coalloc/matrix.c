@@ -253,17 +253,16 @@ static bool local_candidates(struct coalloc_matrix *m, unsigned ntasks)
 	return found == ntasks;
 }
 
-static int local_place(struct coalloc_matrix *m, uint32_t id, unsigned ntasks)
+/* A new job with one cell in each column, the lowest free row of each. */
+static int local_take(struct coalloc_matrix *m, uint32_t id,
+		      const uint32_t *cols, unsigned n)
 {
-	struct mjob *j;
+	struct mjob *j = mjob_new(m, id, n);
 
-	if (!local_candidates(m, ntasks))
-		return -ENOSPC;
-	j = mjob_new(m, id, ntasks);
 	if (!j)
 		return -ENOMEM;
-	for (unsigned k = 0; k < ntasks; k++) {
-		unsigned c = m->scratch[k], r = 0;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned c = cols[k], r = 0;
 
 		while (cell_at(m, r, c)->id != COALLOC_MATRIX_FREE)
 			r++;
@@ -273,6 +272,13 @@ static int local_place(struct coalloc_matrix *m, uint32_t id, unsigned ntasks)
 		m->col_load[c]++;
 	}
 	return 0;
+}
+
+static int local_place(struct coalloc_matrix *m, uint32_t id, unsigned ntasks)
+{
+	if (!local_candidates(m, ntasks))
+		return -ENOSPC;
+	return local_take(m, id, m->scratch, ntasks);
 }
 
 static int place_check(const struct coalloc_matrix *m, uint32_t id,
@@ -370,25 +376,10 @@ static int gang_place_at(struct coalloc_matrix *m, uint32_t id, int row,
 static int local_place_at(struct coalloc_matrix *m, uint32_t id,
 			  const uint32_t *cols, unsigned n)
 {
-	struct mjob *j;
-
 	for (unsigned k = 0; k < n; k++)
 		if (m->col_load[cols[k]] >= m->cfg.rows)
 			return -ENOSPC;
-	j = mjob_new(m, id, n);
-	if (!j)
-		return -ENOMEM;
-	for (unsigned k = 0; k < n; k++) {
-		unsigned c = cols[k], r = 0;
-
-		while (cell_at(m, r, c)->id != COALLOC_MATRIX_FREE)
-			r++;
-		cell_set(m, r, c, id, false);
-		j->col[k] = c;
-		j->row[k] = (uint16_t)r;
-		m->col_load[c]++;
-	}
-	return 0;
+	return local_take(m, id, cols, n);
 }
 
 int coalloc_matrix_place_at(struct coalloc_matrix *m, uint32_t id, int row,
@@ -485,17 +476,36 @@ unsigned coalloc_matrix_replicate(struct coalloc_matrix *m)
 	return added;
 }
 
-static bool priority_row_busy(const struct coalloc_matrix *m)
+bool coalloc_matrix_row_busy(const struct coalloc_matrix *m, unsigned row,
+			     bool replicas)
 {
-	if (!m->cfg.priority_row)
+	if (row >= m->cfg.rows)
 		return false;
+	if (replicas)
+		return m->row_used[row] > 0;
 	for (unsigned c = 0; c < m->cfg.cols; c++) {
-		const struct cell *cl = cell_at(m, 0, c);
+		const struct cell *cl = cell_at(m, row, c);
 
 		if (cl->id != COALLOC_MATRIX_FREE && !cl->replica)
 			return true;
 	}
 	return false;
+}
+
+static bool priority_row_busy(const struct coalloc_matrix *m)
+{
+	return m->cfg.priority_row && coalloc_matrix_row_busy(m, 0, false);
+}
+
+size_t coalloc_matrix_job_ids(const struct coalloc_matrix *m, uint32_t *ids,
+			      size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->njobs_cap && n < max; i++)
+		if (m->jobs[i].id != COALLOC_MATRIX_FREE)
+			ids[n++] = m->jobs[i].id;
+	return n;
 }
 
 unsigned coalloc_matrix_rotate(struct coalloc_matrix *m)

@@ -99,6 +99,14 @@ bool coalloc_matrix_job_runs(const struct coalloc_matrix *m, uint32_t id);
 /* Was it placed as a preempting job (in the priority row)? */
 bool coalloc_matrix_job_priority(const struct coalloc_matrix *m, uint32_t id);
 
+/* Does the row hold a job's own cells (or, with replicas, any cell)? */
+bool coalloc_matrix_row_busy(const struct coalloc_matrix *m, unsigned row,
+			     bool replicas);
+
+/* The ids of the jobs in the matrix, at most max; returns how many. */
+size_t coalloc_matrix_job_ids(const struct coalloc_matrix *m, uint32_t *ids,
+			      size_t max);
+
 /* Make a row active (restoring saved state).  Returns 0 or -EINVAL. */
 int coalloc_matrix_set_active(struct coalloc_matrix *m, unsigned row);
 

@@ -29,7 +29,6 @@
 struct saved_row {
 	uint32_t id;
 	int row;
-	bool priority;
 };
 
 static pthread_mutex_t usage_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -96,15 +95,13 @@ int node_usage_rows(void)
 /* The job running on a node now (active row, or any in local mode). */
 uint32_t node_usage_holder(int node_inx)
 {
-	unsigned rows, active;
-
 	if (!matrix || node_inx < 0 || node_inx >= node_record_count)
 		return 0;
-	rows = coalloc_matrix_rows(matrix);
-	active = coalloc_matrix_active_row(matrix);
 	if (!node_usage_local())
-		return coalloc_matrix_cell(matrix, active, node_inx, NULL);
-	for (unsigned r = 0; r < rows; r++) {
+		return coalloc_matrix_cell(matrix,
+					   coalloc_matrix_active_row(matrix),
+					   node_inx, NULL);
+	for (unsigned r = 0; r < coalloc_matrix_rows(matrix); r++) {
 		uint32_t id = coalloc_matrix_cell(matrix, r, node_inx, NULL);
 
 		if (id)
@@ -285,19 +282,6 @@ void node_usage_remove_node(job_record_t *job_ptr, int node_inx)
 	_add_locked(job_ptr, row);
 }
 
-/* Does the row hold any job (own cells; replicas too when asked)? */
-static bool _row_busy(unsigned row, bool replicas_count)
-{
-	for (int i = 0; i < node_record_count; i++) {
-		bool replica;
-
-		if (coalloc_matrix_cell(matrix, row, i, &replica) &&
-		    (replicas_count || !replica))
-			return true;
-	}
-	return false;
-}
-
 /*
  * Which row runs: the priority row while it holds a preempting job; when
  * it no longer does, the next row; in gang mode the next row every time
@@ -311,9 +295,10 @@ bool node_usage_rotate(bool slice_over)
 	if (!matrix || node_usage_local())
 		return false;
 	before = coalloc_matrix_active_row(matrix);
-	if (prio && _row_busy(0, false)) {
+	if (prio && coalloc_matrix_row_busy(matrix, 0, false)) {
 		coalloc_matrix_set_active(matrix, 0);
-	} else if ((prio && before == 0) || !_row_busy(before, true) ||
+	} else if ((prio && before == 0) ||
+		   !coalloc_matrix_row_busy(matrix, before, true) ||
 		   (slice_over && shape.mode == COALLOC_CONF_MATRIX_GANG)) {
 		coalloc_matrix_rotate(matrix);
 		/* replicas alone keep a row busy: leave the priority row */
@@ -356,28 +341,16 @@ static int _add_in_pass(void *x, void *arg)
 /* Every job in the matrix with its home row, into a new array. */
 static struct saved_row *_collect_locked(size_t *n)
 {
-	unsigned rows = coalloc_matrix_rows(matrix);
-	size_t cap = coalloc_matrix_jobs(matrix) + 1;
-	struct saved_row *out = xcalloc(cap, sizeof(*out));
+	size_t cap = coalloc_matrix_jobs(matrix);
+	uint32_t *ids = xcalloc(cap + 1, sizeof(*ids));
+	struct saved_row *out = xcalloc(cap + 1, sizeof(*out));
 
-	*n = 0;
-	for (unsigned r = 0; r < rows; r++) {
-		for (int i = 0; i < node_record_count; i++) {
-			bool replica, seen = false;
-			uint32_t id = coalloc_matrix_cell(matrix, r, i,
-							  &replica);
-
-			if (!id || replica)
-				continue;
-			for (size_t k = *n; k-- > 0 && !seen;)
-				seen = out[k].id == id;
-			if (seen || *n + 1 >= cap)
-				continue;
-			out[*n].id = id;
-			out[*n].row = coalloc_matrix_job_row(matrix, id);
-			(*n)++;
-		}
+	*n = coalloc_matrix_job_ids(matrix, ids, cap);
+	for (size_t i = 0; i < *n; i++) {
+		out[i].id = ids[i];
+		out[i].row = coalloc_matrix_job_row(matrix, ids[i]);
 	}
+	xfree(ids);
 	return out;
 }
 

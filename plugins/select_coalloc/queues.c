@@ -253,15 +253,23 @@ static void _engine_shape(struct coalloc_config *cfg, int nsites)
 static int disabled_queues[COALLOC_MAX_SITES + 1];
 static size_t ndisabled;	/* > 0: to restore at the next reset */
 
-static void _remember_disabled_locked(void)
+/* The queues that hold jobs and are disabled, into out; how many. */
+static size_t _disabled_locked(int *out)
 {
-	if (!engine || ndisabled)
-		return;
+	size_t n = 0;
+
 	for (int q = COALLOC_QUEUE_GLOBAL;
-	     q < (int) coalloc_engine_nsites(engine); q++)
+	     engine && q < (int) coalloc_engine_nsites(engine); q++)
 		if (coalloc_engine_queue_length(engine, q) &&
 		    !coalloc_engine_queue_enabled(engine, q))
-			disabled_queues[ndisabled++] = q;
+			out[n++] = q;
+	return n;
+}
+
+static void _remember_disabled_locked(void)
+{
+	if (!ndisabled)
+		ndisabled = _disabled_locked(disabled_queues);
 }
 
 static void _restore_disabled_locked(void)
@@ -318,13 +326,14 @@ done:
 
 void coalloc_queues_save(FILE *fp)
 {
+	int queues[COALLOC_MAX_SITES + 1];
+	size_t n;
+
 	slurm_mutex_lock(&queues_mutex);
-	for (int q = COALLOC_QUEUE_GLOBAL;
-	     engine && q < (int) coalloc_engine_nsites(engine); q++)
-		if (coalloc_engine_queue_length(engine, q) &&
-		    !coalloc_engine_queue_enabled(engine, q))
-			fprintf(fp, "queue %d disabled\n", q);
+	n = _disabled_locked(queues);
 	slurm_mutex_unlock(&queues_mutex);
+	for (size_t i = 0; i < n; i++)
+		fprintf(fp, "queue %d disabled\n", queues[i]);
 }
 
 bool coalloc_queues_restore_line(const char *line)

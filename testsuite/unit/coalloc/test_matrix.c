@@ -313,6 +313,20 @@ static void test_place_at(void)
 	   !coalloc_matrix_job_runs(m, 1),
 	   "priority row active: its job and the replica beside it run");
 	is_int(coalloc_matrix_set_active(m, 3), -EINVAL, "no row 3");
+	{
+		uint32_t ids[8];
+		size_t n = coalloc_matrix_job_ids(m, ids, 8);
+
+		is_int(n, 3, "job_ids: the three jobs");
+		ok(ids[0] + ids[1] + ids[2] == 1 + 2 + 9, "... 1, 2 and 9");
+		is_int(coalloc_matrix_job_ids(m, ids, 2), 2, "... at most max");
+	}
+	ok(coalloc_matrix_row_busy(m, 0, false), "row_busy: own cells");
+	coalloc_matrix_remove(m, 9);
+	ok(!coalloc_matrix_row_busy(m, 0, false) &&
+	   coalloc_matrix_row_busy(m, 0, true),
+	   "row_busy: replicas alone count only when asked");
+	ok(!coalloc_matrix_row_busy(m, 5, true), "row_busy: no such row");
 
 	is_int(coalloc_matrix_place_at(l, 1, -1, all, 4, false), 0, "local");
 	is_int(coalloc_matrix_place_at(l, 2, 7, low, 2, false), 0,

@@ -1,0 +1,514 @@
+/*
+ * test_esp_work.c - esp-work without Slurm: the test stops and resumes
+ * the program itself (SIGSTOP/SIGCONT as proctrack/linuxproc does, a
+ * ptrace stop as a stand-in for the cgroup freezer, which thaws without
+ * SIGCONT) and checks the run log against its own clock.
+ *
+ * About 10 seconds: each case runs esp-work for real time.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+#ifndef ESP_WORK_PATH
+#error "build with -DESP_WORK_PATH=\"path/to/esp-work\""
+#endif
+
+#define MAX_LINES 16
+
+static const char *_prog;	/* esp-work under test */
+static char _dir[] = "/tmp/test_esp_work.XXXXXX";
+static char _log_path[64], _out_path[64], _err_path[64];
+
+struct line {
+	double t;
+	char ev[16];
+	char rest[256];
+};
+
+struct result {
+	int status;		/* from wait4 */
+	double cpu;		/* user + system seconds */
+	struct line lines[MAX_LINES];
+	int nlines;
+	char out[512];		/* stdout */
+	char err[1024];		/* stderr */
+};
+
+/* ------------------------------------------------------------ helpers */
+
+static double _rt(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void _sleep(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s,
+			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Start esp-work with argv (argv[0] filled in), stdout and stderr to
+ * files; env "JOB/NODES" sets SLURM_JOB_ID and SLURM_JOB_NODELIST, NULL
+ * clears them (the test may itself run inside a Slurm job).
+ */
+static pid_t _spawn(const char **argv, const char *job, const char *nodes)
+{
+	pid_t pid;
+
+	fflush(stdout);	/* the child's freopen would write it again */
+	pid = fork();
+
+	if (pid)
+		return pid;
+	if (!freopen(_out_path, "w", stdout) || !freopen(_err_path, "w", stderr))
+		_exit(126);
+	unsetenv("SLURM_JOB_ID");
+	unsetenv("SLURM_JOB_NODELIST");
+	if (job)
+		setenv("SLURM_JOB_ID", job, 1);
+	if (nodes)
+		setenv("SLURM_JOB_NODELIST", nodes, 1);
+	argv[0] = _prog;
+	execv(_prog, (char *const *)argv);
+	fprintf(stderr, "exec %s: %s\n", _prog, strerror(errno));
+	_exit(127);
+}
+
+static void _slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+static void _read_log(struct result *r)
+{
+	FILE *f = fopen(_log_path, "r");
+	char buf[512];
+	int off;
+
+	r->nlines = 0;
+	if (!f)
+		return;
+	while (r->nlines < MAX_LINES && fgets(buf, sizeof(buf), f)) {
+		struct line *l = &r->lines[r->nlines];
+
+		buf[strcspn(buf, "\n")] = '\0';
+		if (sscanf(buf, "%lf %15s %n", &l->t, l->ev, &off) != 2) {
+			diag("  unparsable log line: %s", buf);
+			continue;
+		}
+		snprintf(l->rest, sizeof(l->rest), "%s", buf + off);
+		r->nlines++;
+	}
+	fclose(f);
+}
+
+/* Wait for pid and collect everything it left. */
+static void _reap(pid_t pid, struct result *r)
+{
+	struct rusage ru;
+
+	memset(r, 0, sizeof(*r));
+	while (wait4(pid, &r->status, 0, &ru) < 0 && errno == EINTR)
+		;
+	r->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	_read_log(r);
+	_slurp(_out_path, r->out, sizeof(r->out));
+	_slurp(_err_path, r->err, sizeof(r->err));
+	r->out[strcspn(r->out, "\n")] = '\0';	/* one line is expected */
+	r->err[strcspn(r->err, "\n")] = '\0';
+}
+
+static int _exit_code(const struct result *r)
+{
+	return WIFEXITED(r->status) ? WEXITSTATUS(r->status)
+				    : 1000 + WTERMSIG(r->status);
+}
+
+/* The idx-th line of event ev, or NULL. */
+static const struct line *_find(const struct result *r, const char *ev,
+				int idx)
+{
+	for (int i = 0; i < r->nlines; i++)
+		if (!strcmp(r->lines[i].ev, ev) && idx-- == 0)
+			return &r->lines[i];
+	return NULL;
+}
+
+static int _count(const struct result *r, const char *ev)
+{
+	int n = 0;
+
+	while (_find(r, ev, n))
+		n++;
+	return n;
+}
+
+/* The value of key=NUMBER in a line, NAN when absent. */
+static double _num(const struct line *l, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p;
+
+	if (!l)
+		return NAN;
+	for (p = l->rest; (p = strstr(p, key)); p += klen)
+		if ((p == l->rest || p[-1] == ' ') && p[klen] == '=')
+			return strtod(p + klen + 1, NULL);
+	return NAN;
+}
+
+static bool _has(const struct line *l, const char *field)
+{
+	size_t n = strlen(field);
+	const char *p;
+
+	if (!l)
+		return false;
+	for (p = l->rest; (p = strstr(p, field)); p += n)
+		if ((p == l->rest || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+static double _elapsed(const struct result *r)
+{
+	const struct line *s = _find(r, "start", 0), *e = _find(r, "end", 0);
+
+	return s && e ? e->t - s->t : NAN;
+}
+
+static void _fresh(void)
+{
+	unlink(_log_path);
+	unlink(_out_path);
+	unlink(_err_path);
+}
+
+static void _show(const struct result *r)
+{
+	for (int i = 0; i < r->nlines; i++)
+		diag("  log: %.6f %s %s", r->lines[i].t, r->lines[i].ev,
+		     r->lines[i].rest);
+	if (*r->out)
+		diag("  stdout: %s", r->out);
+	if (*r->err)
+		diag("  stderr: %s", r->err);
+}
+
+/* ------------------------------------------------------------ cases */
+
+/* Sleeping, stopped once by SIGSTOP/SIGCONT: the stop does not count. */
+static void _test_stop_cont(void)
+{
+	const char *argv[] = { NULL, "--seconds", "2", "--log", _log_path,
+			       "--job", "7", NULL };
+	const struct line *s;
+	struct result r;
+	int failed = tap_failed_;
+	double t_stop, t_cont;
+	pid_t pid;
+
+	_fresh();
+	pid = _spawn(argv, NULL, NULL);
+	_sleep(0.5);
+	t_stop = _rt();
+	kill(pid, SIGSTOP);
+	_sleep(1.5);
+	t_cont = _rt();
+	kill(pid, SIGCONT);
+	_reap(pid, &r);
+
+	is_int(_exit_code(&r), 0, "stop/cont: esp-work exits 0");
+	is_int(r.nlines, 3, "  the log has 3 lines");
+	ok(_find(&r, "start", 0) && _has(_find(&r, "start", 0), "job=7"),
+	   "  a start line with job=7");
+	is_int(_count(&r, "suspend"), 1, "  one suspend line");
+	s = _find(&r, "suspend", 0);
+	is_double(_num(s, "to") - _num(s, "from"), 1.5, 0.15,
+		  "  it lasts the 1.5 s stopped");
+	is_double(_num(s, "from"), t_stop, 0.15, "  from: when SIGSTOP was sent");
+	is_double(_num(s, "to"), t_cont, 0.15, "  to: when SIGCONT was sent");
+	is_double(_num(_find(&r, "end", 0), "run"), 2.0, 0.3,
+		  "  end: run=2 (running time only)");
+	is_double(_num(_find(&r, "end", 0), "suspended"), 1.5, 0.3,
+		  "  end: suspended=1.5");
+	is_double(_elapsed(&r), 3.5, 0.3, "  end - start = 3.5 s of wall time");
+	ok(strstr(r.out, "run=2.0") && strstr(r.out, "wall=3."),
+	   "  summary line on stdout");
+	diag("  accuracy: run %+.3f s, suspended %+.3f s, from %+.3f s, to %+.3f s",
+	     _num(_find(&r, "end", 0), "run") - 2.0,
+	     _num(_find(&r, "end", 0), "suspended") - 1.5,
+	     _num(s, "from") - t_stop, _num(s, "to") - t_cont);
+	if (tap_failed_ > failed)
+		_show(&r);
+}
+
+/* No stop: exactly T; SIGCONTs alone (nothing stopped) are no stop. */
+static void _test_plain(void)
+{
+	const char *argv[] = { NULL, "--seconds", "1", "--log", _log_path,
+			       NULL };
+	const struct line *e;
+	struct result r;
+	int failed = tap_failed_;
+	pid_t pid;
+
+	_fresh();
+	pid = _spawn(argv, "8", "n[1-2]");
+	_sleep(0.3);
+	kill(pid, SIGCONT);
+	_sleep(0.3);
+	kill(pid, SIGCONT);
+	_reap(pid, &r);
+	e = _find(&r, "end", 0);
+
+	is_int(_exit_code(&r), 0, "plain: esp-work exits 0");
+	ok(_has(_find(&r, "start", 0), "job=8") &&
+	   _has(_find(&r, "start", 0), "nodes=n[1-2]"),
+	   "  job and nodes from SLURM_JOB_ID and SLURM_JOB_NODELIST");
+	is_int(_count(&r, "suspend"), 0, "  no suspend line (SIGCONT alone is no stop)");
+	is_double(_num(e, "run"), 1.0, 0.05, "  run=1");
+	is_double(_num(e, "suspended"), 0.0, 0.0, "  suspended=0");
+	is_double(_elapsed(&r), 1.0, 0.2, "  end - start = 1 s");
+	ok(r.cpu < 0.3, "  sleeps: %.3f s of CPU", r.cpu);
+	if (tap_failed_ > failed)
+		_show(&r);
+}
+
+/* --burn spends CPU, and a stop still does not count. */
+static void _test_burn(void)
+{
+	const char *argv[] = { NULL, "--seconds", "1", "--burn", "--log",
+			       _log_path, "--job", "9", NULL };
+	const struct line *e, *s;
+	struct result r;
+	int failed = tap_failed_;
+	pid_t pid;
+
+	_fresh();
+	pid = _spawn(argv, NULL, NULL);
+	_sleep(0.4);
+	kill(pid, SIGSTOP);
+	_sleep(0.6);
+	kill(pid, SIGCONT);
+	_reap(pid, &r);
+	e = _find(&r, "end", 0);
+	s = _find(&r, "suspend", 0);
+
+	is_int(_exit_code(&r), 0, "burn: esp-work exits 0");
+	ok(r.cpu > 0.5, "  burns the CPU: %.3f s of CPU for 1 s", r.cpu);
+	is_int(_count(&r, "suspend"), 1, "  one suspend line");
+	is_double(_num(s, "to") - _num(s, "from"), 0.6, 0.1, "  of 0.6 s");
+	is_double(_num(e, "run"), 1.0, 0.1, "  run=1");
+	is_double(_elapsed(&r), 1.6, 0.2, "  end - start = 1.6 s");
+	diag("  accuracy: run %+.3f s, suspended %+.3f s", _num(e, "run") - 1.0,
+	     _num(e, "suspended") - 0.6);
+	if (tap_failed_ > failed)
+		_show(&r);
+}
+
+/*
+ * A stop without SIGCONT, like a cgroup freezer's: a ptrace stop
+ * (PTRACE_INTERRUPT, then PTRACE_DETACH resumes without a signal).
+ * Longer than a second, so the gap alone marks it.
+ */
+static void _test_freeze(void)
+{
+	const char *argv[] = { NULL, "--seconds", "1", "--log", _log_path,
+			       "--job", "10", NULL };
+	const struct line *e, *s;
+	struct result r;
+	int failed = tap_failed_, st, err;
+	pid_t pid;
+	bool traced;
+
+	_fresh();
+	pid = _spawn(argv, NULL, NULL);
+	_sleep(0.3);
+	traced = !ptrace(PTRACE_SEIZE, pid, NULL, NULL) &&
+		 !ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) &&
+		 waitpid(pid, &st, __WALL) == pid && WIFSTOPPED(st);
+	err = errno;
+	if (traced) {
+		_sleep(1.5);
+		ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	}
+	_reap(pid, &r);
+	if (!traced) {
+		for (int i = 0; i < 3; i++)
+			printf("ok %d # SKIP ptrace refused here (%s)\n",
+			       ++tap_count_, strerror(err));
+		fflush(stdout);
+		return;
+	}
+	e = _find(&r, "end", 0);
+	s = _find(&r, "suspend", 0);
+	is_int(_count(&r, "suspend"), 1,
+	       "freeze: a 1.5 s stop without SIGCONT is one suspend line");
+	is_double(_num(s, "to") - _num(s, "from"), 1.5, 0.15, "  of 1.5 s");
+	is_double(_num(e, "run"), 1.0, 0.3, "  run=1, exit %d",
+		  _exit_code(&r));
+	if (tap_failed_ > failed)
+		_show(&r);
+}
+
+/* scancel: SIGTERM ends the job at once, logged as cancelled. */
+static void _test_term(void)
+{
+	const char *argv[] = { NULL, "--seconds", "5", "--log", _log_path,
+			       "--job", "11", NULL };
+	const struct line *e;
+	struct result r;
+	int failed = tap_failed_;
+	double t0;
+	pid_t pid;
+
+	_fresh();
+	t0 = _rt();
+	pid = _spawn(argv, NULL, NULL);
+	_sleep(0.5);
+	kill(pid, SIGTERM);
+	_reap(pid, &r);
+	e = _find(&r, "end", 0);
+
+	is_int(_exit_code(&r), 143, "SIGTERM: exit status 143");
+	ok(_rt() - t0 < 1.5, "  at once");
+	ok(_has(e, "cancelled=1"), "  end line with cancelled=1");
+	is_double(_num(e, "run"), 0.5, 0.2, "  and the run so far");
+	if (tap_failed_ > failed)
+		_show(&r);
+}
+
+/* Without --log nothing is written; the summary still is. */
+static void _test_no_log(void)
+{
+	const char *argv[] = { NULL, "--seconds", "0.2", NULL };
+	struct result r;
+
+	_fresh();
+	_reap(_spawn(argv, NULL, NULL), &r);
+	is_int(_exit_code(&r), 0, "no --log: exits 0");
+	ok(access(_log_path, F_OK) && strstr(r.out, "run=0.2"),
+	   "  logs nothing, prints the summary (%s)", r.out);
+}
+
+static void _test_usage(void)
+{
+	static const struct {
+		const char *args[6];
+		const char *msg;
+	} bad[] = {
+		{ { NULL }, "esp-work: --seconds: missing" },
+		{ { "--seconds", NULL }, "esp-work: --seconds: missing value" },
+		{ { "--seconds", "abc", NULL },
+		  "esp-work: --seconds: 'abc' is not a number" },
+		{ { "--seconds", "2x", NULL },
+		  "esp-work: --seconds: '2x' is not a number" },
+		{ { "--seconds", "-1", NULL },
+		  "esp-work: --seconds: must be positive" },
+		{ { "--seconds", "0", NULL },
+		  "esp-work: --seconds: must be positive" },
+		{ { "--seconds", "nan", NULL },
+		  "esp-work: --seconds: 'nan' is not a number" },
+		{ { "--seconds", "1", "--tick", "0", NULL },
+		  "esp-work: --tick: '0' is not a whole number" },
+		{ { "--seconds", "1", "--job", "-3", NULL },
+		  "esp-work: --job: '-3' is not a job id" },
+		{ { "--seconds", "1", "--frobnicate", NULL },
+		  "unknown option '--frobnicate'" },
+		{ { "--seconds", "1", "extra", NULL },
+		  "unexpected argument 'extra'" },
+	};
+	const char *argv[10];
+	struct result r;
+	bool all = true;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int n = 1;
+
+		/* first, or a --seconds without value would take it */
+		argv[n++] = "--log";
+		argv[n++] = _log_path;
+		for (int j = 0; bad[i].args[j]; j++)
+			argv[n++] = bad[i].args[j];
+		argv[n] = NULL;
+		_fresh();
+		_reap(_spawn(argv, NULL, NULL), &r);
+		if (_exit_code(&r) != 2 || !strstr(r.err, bad[i].msg) ||
+		    !access(_log_path, F_OK)) {
+			all = false;
+			diag("  case %zu: exit %d, stderr '%s', want 2 and '%s', no log",
+			     i, _exit_code(&r), r.err, bad[i].msg);
+		}
+	}
+	ok(all, "bad options: exit 2 with a message naming the option, nothing logged");
+
+	argv[1] = "--help";
+	argv[2] = NULL;
+	_reap(_spawn(argv, NULL, NULL), &r);
+	ok(_exit_code(&r) == 0 && strstr(r.out, "usage: esp-work --seconds T"),
+	   "--help: usage on stdout, exit 0");
+}
+
+int main(void)
+{
+	_prog = getenv("ESP_WORK") ? getenv("ESP_WORK") : ESP_WORK_PATH;
+	if (access(_prog, X_OK)) {
+		printf("1..0 # SKIP %s: %s\n", _prog, strerror(errno));
+		return 0;
+	}
+	if (!mkdtemp(_dir)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	snprintf(_log_path, sizeof(_log_path), "%s/run.log", _dir);
+	snprintf(_out_path, sizeof(_out_path), "%s/out", _dir);
+	snprintf(_err_path, sizeof(_err_path), "%s/err", _dir);
+	fflush(stdout);	/* nothing buffered may be duplicated by fork */
+
+	plan(35);
+	_test_stop_cont();
+	_test_plain();
+	_test_burn();
+	_test_freeze();
+	_test_term();
+	_test_no_log();
+	_test_usage();
+
+	_fresh();
+	rmdir(_dir);
+	return done_testing();
+}

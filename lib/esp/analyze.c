@@ -160,10 +160,30 @@ static void _rules_z(const struct esp_run *run, double immediate,
 				  z2->end <= res->z2_limit;
 }
 
+/*
+ * The work E divides: the mix's, for a finished run where every job
+ * completed; otherwise only what the completed jobs did, so that an
+ * aborted run's figures stay a utilization (<= 1), not an ESP result.
+ */
+static double _work(const struct esp_run *run, const struct esp_result *res)
+{
+	double done = 0;
+
+	if (run->finished && !res->missing)
+		return run->work;
+	for (size_t i = 0; i < run->njobs; i++) {
+		const struct esp_run_job *j = &run->jobs[i];
+
+		if (!isnan(j->end) && !j->cancelled)
+			done += j->size * j->seconds;
+	}
+	return done;
+}
+
 void esp_analyze(const struct esp_run *run, double immediate, double tie,
 		 struct esp_result *res)
 {
-	double T = _elapsed(run), P = run->procs;
+	double T = _elapsed(run), P = run->procs, W;
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
@@ -176,9 +196,10 @@ void esp_analyze(const struct esp_run *run, double immediate, double tie,
 		res->busy += j->size * _running(j, T);
 	}
 	res->missing = run->njobs - res->completed;
+	W = _work(run, res);
 	if (T > 0 && P > 0) {
-		res->efficiency = run->work / (P * T);
-		res->efficiency_with_reboot = run->work / (P * (T + run->reboot));
+		res->efficiency = W / (P * T);
+		res->efficiency_with_reboot = W / (P * (T + run->reboot));
 		res->utilization = res->busy / (P * T);
 	}
 	res->z2_limit = ESP_Z2_WITHIN_SHARE * T;

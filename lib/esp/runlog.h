@@ -25,7 +25,9 @@
  * Efficiency (equation 1):  E = W / (P T),  W the planned work (the
  * `work` field: sum of size * seconds), T the observed elapsed time from
  * t0 to the last job's end.  With the shutdown/reboot S (equation 2):
- * E_r = W / (P (T + S)).
+ * E_r = W / (P (T + S)).  A run that did not finish, or whose jobs did
+ * not all complete, is no ESP result: its W is only the completed jobs'
+ * size * seconds, so its E stays a utilization.
  *
  * The full-configuration rules:
  *  - z_first_immediate: the first Z job (block 0) started no later than

@@ -1,0 +1,341 @@
+/*
+ * run.c - esp-driver run: the ESP test against the Slurm that sbatch
+ * talks to.  Jobs are submitted on the plan's schedule, their esp-work
+ * processes log start and end to DIR/esp.log, and the run ends when every
+ * job has ended or left the queue (or at the timeout, cancelling the
+ * rest).  An interrupt cancels every job submitted so far.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "esp/runlog.h"
+#include "spawn.h"
+
+#define POLL_SECONDS 1.0
+#define QUEUE_CHECK_EVERY 5	/* polls between squeue calls */
+
+static volatile sig_atomic_t interrupted;
+
+static void _on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+double esp_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double _mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct run_state {
+	const struct run_opts *o;
+	struct esp_plan plan;
+	char dir[4096], log[4200];
+	int logfd;
+	char mix[ESP_NAME_MAX];
+	uint32_t *ids;		/* Slurm job id per plan job, 0: not yet */
+	size_t nsubmitted;
+};
+
+/* One line, one write(2), under O_APPEND: never interleaved with jobs'. */
+__attribute__((format(printf, 2, 3)))
+static int _log(struct run_state *st, const char *fmt, ...)
+{
+	char line[1024];
+	int len = snprintf(line, sizeof(line), "%.6f ", esp_now());
+	va_list ap;
+
+	va_start(ap, fmt);
+	len += vsnprintf(line + len, sizeof(line) - len - 1, fmt, ap);
+	va_end(ap);
+	line[len++] = '\n';
+	if (write(st->logfd, line, len) != len) {
+		fprintf(stderr, "esp: %s: %s\n", st->log, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int _sbatch(struct run_state *st, const struct esp_job *j,
+		   uint32_t *id)
+{
+	const struct run_opts *o = st->o;
+	char name[96], count[32], wrap[8192], output[4200], out[256];
+	const char *part = j->full ? o->z_partition : o->partition;
+	char *argv[32 + ESP_MAX_EXTRA];
+	size_t n = 0;
+	char *end;
+
+	snprintf(name, sizeof(name), "esp-%s", j->name);
+	snprintf(count, sizeof(count), "%s%u", o->per_cpu ? "--ntasks=" :
+		 "--nodes=", j->size);
+	snprintf(output, sizeof(output), "%s/slurm/%%j.out", st->dir);
+	snprintf(wrap, sizeof(wrap), "exec '%s' --seconds %.3f --log '%s'%s",
+		 o->work, j->seconds, st->log, o->burn ? " --burn" : "");
+	argv[n++] = "sbatch";
+	argv[n++] = "--parsable";
+	argv[n++] = "--job-name";
+	argv[n++] = name;
+	argv[n++] = count;
+	argv[n++] = "--output";
+	argv[n++] = output;
+	if (part) {
+		argv[n++] = "--partition";
+		argv[n++] = (char *)part;
+	}
+	for (size_t i = 0; i < o->nextra; i++)
+		argv[n++] = (char *)o->extra[i];
+	argv[n++] = "--wrap";
+	argv[n++] = wrap;
+	argv[n] = NULL;
+	if (esp_spawn(argv, out, sizeof(out))) {
+		fprintf(stderr, "esp: sbatch failed for %s\n", j->name);
+		return -1;
+	}
+	*id = (uint32_t)strtoul(out, &end, 10);
+	if (!*id || (*end && *end != ';' && *end != '\n')) {
+		fprintf(stderr, "esp: sbatch said '%s' for %s\n", out, j->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int _submit(struct run_state *st, size_t i)
+{
+	const struct esp_job *j = &st->plan.jobs[i];
+
+	if (_sbatch(st, j, &st->ids[i]))
+		return -1;
+	st->nsubmitted = i + 1;
+	return _log(st, "submit job=%u name=%s size=%u block=%u full=%d "
+		    "seconds=%.3f", st->ids[i], j->name, j->size, j->block,
+		    j->full, j->seconds);
+}
+
+/* Jobs of ours still known to Slurm in a live state. */
+static long _alive(struct run_state *st)
+{
+	static char out[1 << 16];
+	char *ids = calloc(st->nsubmitted, 12), *p;
+	char *argv[] = { "squeue", "--noheader", "--format=%i",
+			 "--states=PD,R,S,CG,CF,RQ,RS,SI,SO", "--jobs", ids,
+			 NULL };
+	long n = 0;
+	int rc;
+
+	if (!ids)
+		return -1;
+	p = ids;
+	for (size_t i = 0; i < st->nsubmitted; i++)
+		p += sprintf(p, "%s%u", i ? "," : "", st->ids[i]);
+	rc = esp_spawn(argv, out, sizeof(out));
+	free(ids);
+	if (rc)
+		return -1;
+	for (p = out; *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
+static size_t _ended(struct run_state *st)
+{
+	char err[ESP_ERR_LEN];
+	struct esp_run run;
+	size_t n = 0;
+
+	if (esp_runlog_read(st->log, &run, err, sizeof(err))) {
+		fprintf(stderr, "esp: %s\n", err);
+		return 0;
+	}
+	for (size_t i = 0; i < run.njobs; i++)
+		n += !isnan(run.jobs[i].end);
+	esp_run_free(&run);
+	return n;
+}
+
+/* One scancel for all: each call may wait out a MessageTimeout. */
+static void _cancel_all(struct run_state *st)
+{
+	char **argv = calloc(st->nsubmitted + 3, sizeof(*argv));
+	char *ids = calloc(st->nsubmitted + 1, 12), out[256];
+
+	if (!argv || !ids || !st->nsubmitted)
+		goto out;
+	argv[0] = "scancel";
+	argv[1] = "--quiet";
+	for (size_t i = 0; i < st->nsubmitted; i++) {
+		argv[i + 2] = ids + 12 * i;
+		snprintf(argv[i + 2], 12, "%u", st->ids[i]);
+	}
+	esp_spawn(argv, out, sizeof(out));
+out:
+	free(argv);
+	free(ids);
+}
+
+static void _sleep_until(double when)
+{
+	double left = when - _mono();
+
+	if (left > 0) {
+		struct timespec ts = {
+			.tv_sec = (time_t)fmin(left, POLL_SECONDS),
+			.tv_nsec = (long)(fmod(fmin(left, POLL_SECONDS), 1) * 1e9),
+		};
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int _submit_all(struct run_state *st, double t0)
+{
+	for (size_t i = 0; i < st->plan.njobs && !interrupted; ) {
+		if (_mono() < t0 + st->plan.jobs[i].submit) {
+			_sleep_until(t0 + st->plan.jobs[i].submit);
+			continue;
+		}
+		if (_submit(st, i++))
+			return -1;
+	}
+	return interrupted ? -1 : 0;
+}
+
+/* Until every job ended, none is left in the queue, or the timeout. */
+static int _wait_all(struct run_state *st, double t0, double timeout)
+{
+	for (unsigned polls = 1; !interrupted; polls++) {
+		long alive;
+
+		if (_ended(st) == st->plan.njobs)
+			return 0;
+		if (polls % QUEUE_CHECK_EVERY == 0) {
+			alive = _alive(st);
+			/* esp-work logs its end before Slurm sees it leave */
+			if (alive == 0 && _ended(st) < st->plan.njobs) {
+				fprintf(stderr, "esp: %zu job(s) left the "
+					"queue without ending\n",
+					st->plan.njobs - _ended(st));
+				return -1;
+			}
+		}
+		if (_mono() - t0 > timeout) {
+			fprintf(stderr, "esp: timeout after %.0f s\n", timeout);
+			return -1;
+		}
+		_sleep_until(_mono() + POLL_SECONDS);
+	}
+	return -1;
+}
+
+static int _prepare(struct run_state *st)
+{
+	const struct run_opts *o = st->o;
+	char err[ESP_ERR_LEN], sub[4200];
+	struct esp_mix mix;
+
+	if (esp_mix_load(o->mix_path, &mix, err, sizeof(err)) ||
+	    esp_plan_make(&mix, &o->plan, &st->plan, err, sizeof(err))) {
+		fprintf(stderr, "esp: %s\n", err);
+		return -1;
+	}
+	snprintf(st->mix, sizeof(st->mix), "%s", mix.name);
+	if (esp_plan_block_procs(&st->plan, 1) < 2ull * o->plan.procs ||
+	    esp_plan_block_procs(&st->plan, 2) < o->plan.procs)
+		fprintf(stderr, "esp: warning: the mix is too small for the "
+			"block rules on %u processors\n", o->plan.procs);
+	if (mkdir(o->out, 0755) && errno != EEXIST) {
+		fprintf(stderr, "esp: %s: %s\n", o->out, strerror(errno));
+		return -1;
+	}
+	if (!realpath(o->out, st->dir)) {
+		fprintf(stderr, "esp: %s: %s\n", o->out, strerror(errno));
+		return -1;
+	}
+	snprintf(sub, sizeof(sub), "%s/slurm", st->dir);
+	snprintf(st->log, sizeof(st->log), "%s/%s", st->dir, ESP_LOG_NAME);
+	if (mkdir(sub, 0755) && errno != EEXIST) {
+		fprintf(stderr, "esp: %s: %s\n", sub, strerror(errno));
+		return -1;
+	}
+	/* A run's directory holds one run: never append to an old log. */
+	st->logfd = open(st->log, O_WRONLY | O_APPEND | O_CREAT | O_EXCL |
+			 O_CLOEXEC, 0644);
+	if (st->logfd < 0) {
+		fprintf(stderr, "esp: %s: %s%s\n", st->log, strerror(errno),
+			errno == EEXIST ? " (use a new --out directory)" : "");
+		return -1;
+	}
+	st->ids = calloc(st->plan.njobs, sizeof(*st->ids));
+	return st->ids ? 0 : -1;
+}
+
+static void _handle_signals(void)
+{
+	struct sigaction sa = { .sa_handler = _on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int esp_cmd_run(const struct run_opts *o)
+{
+	struct run_state st = { .o = o, .logfd = -1 };
+	double t0, timeout;
+	int rc = 1;
+
+	_handle_signals();
+	if (_prepare(&st))
+		goto fail;
+	timeout = o->timeout > 0 ? o->timeout : 4 * st.plan.min_time + 120;
+	printf("esp: %s, %zu jobs on %u processors, theoretical minimum "
+	       "%.1f s; results in %s\n", o->mix_path, st.plan.njobs,
+	       st.plan.procs, st.plan.min_time, st.dir);
+	fflush(stdout);
+	t0 = _mono();
+	if (_log(&st, "test mix=%s procs=%u work=%.3f min_time=%.3f "
+		 "reboot=%.3f seed=%llu compress=%.6f", st.mix, st.plan.procs, st.plan.work,
+		 st.plan.min_time, st.plan.reboot,
+		 (unsigned long long)o->plan.seed, st.plan.compress) ||
+	    _submit_all(&st, t0) || _wait_all(&st, t0, timeout)) {
+		if (interrupted)
+			fprintf(stderr, "esp: interrupted: cancelling the "
+				"test's jobs\n");
+		_cancel_all(&st);
+		_log(&st, "abort");
+		/* what ran is still worth its results, marked incomplete */
+		esp_cmd_analyze(st.dir, o->label, o->immediate, o->tie);
+		goto fail;
+	}
+	_log(&st, "finish");
+	rc = esp_cmd_analyze(st.dir, o->label, o->immediate, o->tie);
+fail:
+	if (st.logfd >= 0)
+		close(st.logfd);
+	free(st.ids);
+	esp_plan_free(&st.plan);
+	return interrupted ? 130 : rc;
+}

@@ -152,7 +152,7 @@ static int _compare_plot(const char *out, char *const dirs[], size_t n,
 	f = fopen(gp, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "set terminal pngcairo size 900,%zu\nset output "
+	fprintf(f, "set terminal pngcairo noenhanced size 900,%zu\nset output "
 		"'compare.png'\nset multiplot layout %zu,1\nset yrange "
 		"[0:105]\nset ylabel 'Utilization (%%)'\nset xlabel "
 		"'Normalized Time'\nset key off\n", 300 * n, n);

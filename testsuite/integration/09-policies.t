@@ -11,6 +11,11 @@ SITES=$(grep '^Site=' "$ETC/coalloc.conf")
 running() { test "$(job_state "$1")" = RUNNING; }
 pending() { test "$(job_state "$1")" = PENDING; }
 reason() { squeue -h -j "$1" -o %R; }
+# The policy's reason is set whenever the main scheduler asks the plugin
+# about the job; a backfill pass may have put its generic "(Resources)"
+# there meanwhile.  The next main pass (sched_interval, 60 s, or a job's
+# end) sets it again.
+coalloc_reason() { [[ $(reason "$1") == coalloc:* ]]; }
 all_idle() { test "$(nodes_in idle)" = 16; }
 
 # Switch policy by rewriting coalloc.conf and reconfiguring.
@@ -73,6 +78,7 @@ x=$(submit -p site1 --coalloc=1,1 -o /dev/null --wrap 'sleep 1')
 y=$(submit -p site4 -N 1 -o /dev/null --wrap 'sleep 30')
 wait_until 30 running "$y"
 ok $? "LS-DO: site4's queue starts its job while site1's queue is blocked"
+wait_until 70 coalloc_reason "$x"
 like "$(reason "$x")" "coalloc: local queue of site1 disabled" "  the blocked job says: $(reason "$x")"
 reset
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "esp/num.h"
 #include "esp/runlog.h"
 
 static const char usage_text[] =
@@ -44,24 +45,16 @@ static int _bad(const char *opt, const char *val, const char *want)
 
 static int _number(const char *opt, const char *val, double min, double *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(val, &end);
-	if (errno || end == val || *end || !isfinite(*out) || *out < min)
+	if (esp_parse_double(val, out) || *out < min)
 		return _bad(opt, val, min > 0 ? "a positive number" :
 			    "a number >= 0");
 	return 0;
 }
 
-static int _unsigned(const char *opt, const char *val, unsigned long long max,
-		     unsigned long long *out)
+static int _unsigned(const char *opt, const char *val, uint64_t max,
+		     uint64_t *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtoull(val, &end, 10);
-	if (errno || end == val || *end || *val == '-' || *out > max)
+	if (esp_parse_u64(val, out) || *out > max)
 		return _bad(opt, val, "a whole number in range");
 	return 0;
 }
@@ -97,7 +90,7 @@ static const struct option options[] = {
 
 static int _option(struct run_opts *o, int c, const char **output)
 {
-	unsigned long long u;
+	uint64_t u;
 
 	switch (c) {
 	case O_MIX: o->mix_path = optarg; return 0;
@@ -121,7 +114,7 @@ static int _option(struct run_opts *o, int c, const char **output)
 		o->plan.procs = (uint32_t)u;
 		return 0;
 	case O_SEED:
-		if (_unsigned("seed", optarg, ULLONG_MAX, &u))
+		if (_unsigned("seed", optarg, UINT64_MAX, &u))
 			return -1;
 		o->plan.seed = u;
 		return 0;

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "esp/mix.h"
+#include "esp/num.h"
 #include "esp/plan.h"
 #include "esp/sim.h"
 
@@ -91,26 +92,6 @@ static int fail(const char *fmt, const char *what)
 	return -1;
 }
 
-static int parse_double(const char *s, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	return (end == s || *end || errno || !isfinite(*out)) ? -1 : 0;
-}
-
-static int parse_ulong(const char *s, unsigned long *out)
-{
-	char *end;
-
-	errno = 0;
-	if (*s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	*out = strtoul(s, &end, 10);
-	return (end == s || *end || errno) ? -1 : 0;
-}
-
 enum {
 	OPT_MIX = 256, OPT_LIGHT, OPT_PROCS, OPT_SEED, OPT_SEEDS, OPT_POLICY,
 	OPT_PREEMPT, OPT_GANG, OPT_SLICE, OPT_SWITCH, OPT_REBOOT, OPT_JSON,
@@ -152,47 +133,47 @@ static int parse_policy(struct options *o, const char *arg)
 
 static int parse_number_opt(int opt, const char *arg, struct options *o)
 {
-	unsigned long u;
+	uint64_t u;
 	double d;
 
 	switch (opt) {
 	case OPT_PROCS:
-		if (parse_ulong(arg, &u) || u < 1 || u > ESP_SIM_MAX_PROCS)
+		if (esp_parse_u64(arg, &u) || u < 1 || u > ESP_SIM_MAX_PROCS)
 			return fail("--procs '%s': expected 1 to 1048576", arg);
 		o->procs = (uint32_t)u;
 		return 0;
 	case OPT_SEED:
-		if (parse_ulong(arg, &u))
+		if (esp_parse_u64(arg, &u))
 			return fail("--seed '%s': expected an integer >= 0",
 				    arg);
 		o->seed = u;
 		return 0;
 	case OPT_SEEDS:
-		if (parse_ulong(arg, &u) || u < 1 || u > MAX_SEEDS)
+		if (esp_parse_u64(arg, &u) || u < 1 || u > MAX_SEEDS)
 			return fail("--seeds '%s': expected 1 to 10000", arg);
 		o->seeds = (unsigned)u;
 		return 0;
 	case OPT_GANG:
-		if (parse_ulong(arg, &u) || u < 1 || u > ESP_SIM_MAX_MPL)
+		if (esp_parse_u64(arg, &u) || u < 1 || u > ESP_SIM_MAX_MPL)
 			return fail("--gang '%s': expected an MPL of 1 to 16",
 				    arg);
 		o->so.mpl = (unsigned)u;
 		o->mpl_set = true;
 		return 0;
 	case OPT_SLICE:
-		if (parse_double(arg, &d) || !(d > 0) || d > 1e9)
+		if (esp_parse_double(arg, &d) || !(d > 0) || d > 1e9)
 			return fail("--slice '%s': expected seconds > 0", arg);
 		o->so.slice = d;
 		o->slice_set = true;
 		return 0;
 	case OPT_SWITCH:
-		if (parse_double(arg, &d) || d < 0 || d > 1e9)
+		if (esp_parse_double(arg, &d) || d < 0 || d > 1e9)
 			return fail("--switch-cost '%s': expected seconds >= 0",
 				    arg);
 		o->so.switch_cost = d;
 		return 0;
 	case OPT_REBOOT:
-		if (parse_double(arg, &d) || d < 0 || d > 1e9)
+		if (esp_parse_double(arg, &d) || d < 0 || d > 1e9)
 			return fail("--reboot '%s': expected seconds >= 0",
 				    arg);
 		o->reboot = d;

@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "esp/num.h"
+
 #define PROG "esp-work"
 
 #define NSEC 1000000000LL
@@ -125,12 +127,9 @@ static int _bad(const char *opt, const char *fmt, ...)
 
 static int _parse_seconds(const char *s, double *out)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || isspace((unsigned char)*s) || *end || errno == ERANGE || !isfinite(v))
+	if (esp_parse_double(s, &v))
 		return _bad("seconds", "'%s' is not a number of seconds", s);
 	if (v <= 0)
 		return _bad("seconds", "must be positive, not '%s'", s);
@@ -141,17 +140,12 @@ static int _parse_seconds(const char *s, double *out)
 }
 
 /* A decimal integer in [min, max], nothing else (no sign, no blanks). */
-static int _parse_uint(const char *s, unsigned long long min,
-		       unsigned long long max, unsigned long long *out)
+static int _parse_uint(const char *s, uint64_t min, uint64_t max,
+		       uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end || errno == ERANGE || v < min || v > max)
+	if (esp_parse_u64(s, &v) || v < min || v > max)
 		return -1;
 	*out = v;
 	return 0;
@@ -168,7 +162,7 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long v;
+	uint64_t v;
 	bool have_seconds = false;
 	int c;
 
@@ -236,7 +230,7 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 static uint32_t _job_id(const struct options *opt)
 {
 	const char *env = getenv("SLURM_JOB_ID");
-	unsigned long long v;
+	uint64_t v;
 
 	if (opt->have_job)
 		return opt->job;

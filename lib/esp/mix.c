@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "esp/mix.h"
+#include "esp/num.h"
 
 /* What one line may set; `seen` catches a key given twice. */
 enum {
@@ -67,28 +68,20 @@ static bool _valid_name(const char *s)
 	return true;
 }
 
-/* A finite number > 0 (or >= 0 when zero_ok), the whole string. */
+/* A finite number > 0, the whole string. */
 static int _positive(const struct line_ctx *lc, const char *key,
 		     const char *val, double *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(val, &end);
-	if (errno || end == val || *end || !isfinite(*out) || *out <= 0)
+	if (esp_parse_double(val, out) || *out <= 0)
 		return _fail(lc, key, "'%s' is not a positive number", val);
 	return 0;
 }
 
 static int _count(const struct line_ctx *lc, const char *val, unsigned *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(val, &end, 10);
-	if (errno || end == val || *end || !isdigit((unsigned char)*val) ||
-	    v < 1 || v > 100000)
+	if (esp_parse_u64(val, &v) || v < 1 || v > 100000)
 		return _fail(lc, "Count", "'%s' is not a count (1-100000)",
 			     val);
 	*out = (unsigned)v;

@@ -8,7 +8,7 @@
 CFLAGS_lib/esp := $(JSONC_CFLAGS)
 
 ESP_LIB := $(O)/lib/libesp.a
-ESP_SRCS := lib/esp/mix.c lib/esp/plan.c lib/esp/runlog.c \
+ESP_SRCS := lib/esp/num.c lib/esp/mix.c lib/esp/plan.c lib/esp/runlog.c \
 	lib/esp/analyze.c lib/esp/output.c
 $(eval $(call static_lib,$(ESP_LIB),$(ESP_SRCS)))
 TARGETS += $(ESP_LIB)

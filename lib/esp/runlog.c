@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "esp/runlog.h"
+#include "esp/num.h"
 
 #define MAX_FIELDS 64	/* per line; today's lines have 7 at most */
 
@@ -56,25 +57,12 @@ static int _fail(struct reader *r, const char *key, const char *fmt, ...)
 
 /* ------------------------------------------------------------ values */
 
-static int _num(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end || errno == ERANGE || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int _get_double(struct reader *r, const struct field *f, double min,
 		       double *out)
 {
 	double v;
 
-	if (_num(f->value, &v))
+	if (esp_parse_double(f->value, &v))
 		return _fail(r, f->key, "'%s' is not a number", f->value);
 	if (v < min)
 		return _fail(r, f->key, "%s is below %g", f->value, min);
@@ -87,7 +75,7 @@ static int _get_time(struct reader *r, const struct field *f, double *out)
 {
 	double v;
 
-	if (_num(f->value, &v))
+	if (esp_parse_double(f->value, &v))
 		return _fail(r, f->key, "'%s' is not a time", f->value);
 	*out = v - r->run->t0;
 	return 0;
@@ -97,13 +85,9 @@ static int _get_u64(struct reader *r, const struct field *f, uint64_t min,
 		    uint64_t max, uint64_t *out)
 {
 	const char *s = f->value;
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	/* strtoull would take a sign or blanks; the log never writes them */
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end || errno || v < min || v > max)
+	if (esp_parse_u64(s, &v) || v < min || v > max)
 		return _fail(r, f->key, "'%s' is not a whole number from %llu to %llu",
 			     s, (unsigned long long)min,
 			     (unsigned long long)max);
@@ -114,7 +98,7 @@ static int _get_u64(struct reader *r, const struct field *f, uint64_t min,
 static int _get_u32(struct reader *r, const struct field *f, uint32_t min,
 		    uint32_t *out)
 {
-	uint64_t v;
+	uint64_t v = 0;	/* set whenever _get_u64 returns 0 */
 
 	if (_get_u64(r, f, min, UINT32_MAX, &v))
 		return -1;
@@ -400,7 +384,7 @@ static int _line(struct reader *r, char *s)
 	word = strtok_r(s, " \t", &save);
 	if (!word)
 		return 0;		/* blank line */
-	if (_num(word, &t))
+	if (esp_parse_double(word, &t))
 		return _fail(r, NULL, "time '%s' is not a number", word);
 	event = strtok_r(NULL, " \t", &save);
 	if (!event)

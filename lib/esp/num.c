@@ -1,0 +1,43 @@
+/*
+ * num.c - see num.h.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "esp/num.h"
+
+int esp_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	/* strtod skips leading blanks: a value with them is not whole */
+	if (isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int esp_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	/* strtoull would take a sign or blanks */
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end || errno == ERANGE)
+		return -1;
+	*out = v;
+	return 0;
+}

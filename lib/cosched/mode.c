@@ -1,0 +1,102 @@
+/*
+ * mode.c - a --cosched mode as its wait part and its reaction part
+ * (see mode.h and Table 1 of 000_*, section 2.4).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stddef.h>
+#include <strings.h>
+
+#include "cosched/mode.h"
+
+#define NWAITS (COSCHED_WAIT_SY + 1)
+#define NREACTS (COSCHED_REACT_EDM + 1)
+
+/*
+ * Table 1 of the paper, rows (reaction) by columns (wait), plus the energy
+ * models, which wait like Local (busy) and react by their own rule.  none
+ * and membus change nothing in how a process waits or is boosted.
+ */
+static const struct cosched_mode_parts mode_parts[COSCHED_MODE_COUNT] = {
+	[COSCHED_MODE_NONE]   = { COSCHED_WAIT_BUSY, COSCHED_REACT_NONE },
+	[COSCHED_MODE_SB]     = { COSCHED_WAIT_SB,   COSCHED_REACT_NONE },
+	[COSCHED_MODE_SY]     = { COSCHED_WAIT_SY,   COSCHED_REACT_NONE },
+	[COSCHED_MODE_DCS]    = { COSCHED_WAIT_BUSY, COSCHED_REACT_DCS },
+	[COSCHED_MODE_PB]     = { COSCHED_WAIT_BUSY, COSCHED_REACT_PB },
+	[COSCHED_MODE_PB_SB]  = { COSCHED_WAIT_SB,   COSCHED_REACT_PB },
+	[COSCHED_MODE_PB_SY]  = { COSCHED_WAIT_SY,   COSCHED_REACT_PB },
+	[COSCHED_MODE_DCS_SB] = { COSCHED_WAIT_SB,   COSCHED_REACT_DCS },
+	[COSCHED_MODE_DCS_SY] = { COSCHED_WAIT_SY,   COSCHED_REACT_DCS },
+	[COSCHED_MODE_ECM]    = { COSCHED_WAIT_BUSY, COSCHED_REACT_ECM },
+	[COSCHED_MODE_EDM]    = { COSCHED_WAIT_BUSY, COSCHED_REACT_EDM },
+	[COSCHED_MODE_MEMBUS] = { COSCHED_WAIT_BUSY, COSCHED_REACT_NONE },
+};
+
+static const char *const wait_names[NWAITS] = {
+	[COSCHED_WAIT_BUSY] = "busy",
+	[COSCHED_WAIT_SB]   = "sb",
+	[COSCHED_WAIT_SY]   = "sy",
+};
+
+static const char *const react_names[NREACTS] = {
+	[COSCHED_REACT_NONE] = "none",
+	[COSCHED_REACT_DCS]  = "dcs",
+	[COSCHED_REACT_PB]   = "pb",
+	[COSCHED_REACT_ECM]  = "ecm",
+	[COSCHED_REACT_EDM]  = "edm",
+};
+
+/* Enums may hold any int: compare as unsigned so negatives fail too. */
+static bool _mode_valid(enum cosched_mode mode)
+{
+	return (unsigned int)mode < COSCHED_MODE_COUNT;
+}
+
+int cosched_mode_split(enum cosched_mode mode, struct cosched_mode_parts *parts)
+{
+	if (!_mode_valid(mode) || !parts)
+		return -1;
+	*parts = mode_parts[mode];
+	return 0;
+}
+
+/*
+ * The shim is what spins, blocks, yields and publishes the endpoint
+ * status every reaction reads; only none and membus (gang pairing by
+ * SIGSTOP/SIGCONT) leave the processes alone.
+ */
+bool cosched_mode_needs_shim(enum cosched_mode mode)
+{
+	return _mode_valid(mode) && mode != COSCHED_MODE_NONE &&
+	       mode != COSCHED_MODE_MEMBUS;
+}
+
+/* Out-of-range values name themselves "?" so log lines never get NULL. */
+const char *cosched_wait_name(enum cosched_wait wait)
+{
+	if ((unsigned int)wait >= NWAITS)
+		return "?";
+	return wait_names[wait];
+}
+
+const char *cosched_react_name(enum cosched_react react)
+{
+	if ((unsigned int)react >= NREACTS)
+		return "?";
+	return react_names[react];
+}
+
+/* Case-insensitive, like cosched_parse_mode(); wait is set on success only. */
+int cosched_wait_parse(const char *text, enum cosched_wait *wait)
+{
+	if (!text)
+		return -1;
+	for (unsigned int i = 0; i < NWAITS; i++) {
+		if (!strcasecmp(text, wait_names[i])) {
+			if (wait)
+				*wait = (enum cosched_wait)i;
+			return 0;
+		}
+	}
+	return -1;
+}

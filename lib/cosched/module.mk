@@ -1,0 +1,25 @@
+# lib/cosched - the pure C core of dynamic coscheduling (no Slurm, no MPI
+# headers): modes split into wait and reaction parts, the Periodic Boost
+# heuristics A-E/A'-E', the ECM/EDM energy models, spin times, and one
+# tick of the node agent's decision.  Linked by the node agent and the MPI
+# shim.  Needs no -lm.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+LIBCOSCHED := $(O)/lib/libcosched.a
+LIBCOSCHED_SRCS := lib/cosched/mode.c lib/cosched/pb.c \
+	lib/cosched/energy.c lib/cosched/spin.c lib/cosched/tick.c
+$(eval $(call static_lib,$(LIBCOSCHED),$(LIBCOSCHED_SRCS)))
+TARGETS += $(LIBCOSCHED)
+
+# lib/*/module.mk are included in sorted order, so this file comes before
+# lib/cosched_opts/module.mk and $(LIBCOSCHED_OPTS) is still empty when the
+# $(eval)s below expand it.  Name the library by the path that file gives
+# it instead (libcosched uses cosched_set_err and the mode enum from it).
+LIBCOSCHED_DEPS := $(LIBCOSCHED) $(O)/lib/libcosched_opts.a
+
+$(eval $(call unit_test,cosched/test_mode,testsuite/unit/cosched/test_mode.c,$(LIBCOSCHED_DEPS),))
+$(eval $(call unit_test,cosched/test_pb,testsuite/unit/cosched/test_pb.c,$(LIBCOSCHED_DEPS),))
+$(eval $(call unit_test,cosched/test_energy,testsuite/unit/cosched/test_energy.c,$(LIBCOSCHED_DEPS),))
+$(eval $(call unit_test,cosched/test_spin,testsuite/unit/cosched/test_spin.c,$(LIBCOSCHED_DEPS),))
+$(eval $(call unit_test,cosched/test_tick,testsuite/unit/cosched/test_tick.c,$(LIBCOSCHED_DEPS),))

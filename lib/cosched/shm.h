@@ -1,0 +1,79 @@
+/*
+ * shm.h - the page one MPI process shares with its node agent and with
+ * the other processes of its job on the same host: the endpoint status of
+ * the ULN model in 000_* (in-receive flag, arrived and consumed messages).
+ *
+ * Created by the MPI shim (libcosched_mpi.so) in MPI_Init as POSIX shared
+ * memory COSCHED_SHM_PREFIX "<job>.<step>.<rank>", mode 0600, owned by the
+ * job's user; read by the node agent (root), which validates magic,
+ * version, size, owner and pid before trusting anything in it, and treats
+ * every field as advisory: a wrong value can only change how the job's own
+ * processes are boosted, within the agent's limits.
+ *
+ * Senders on the same host map their receivers' pages and play the NIC of
+ * the paper: they count the message as arrived (arrive_seq, also a futex
+ * word an SB receiver sleeps on) and raise awaited_arrived when it is the
+ * message the receiver waits for.  Messages from other hosts are not
+ * counted here; the agent sees them in the socket queues instead.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COALLOC_COSCHED_SHM_H
+#define COALLOC_COSCHED_SHM_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define COSCHED_SHM_MAGIC 0x43534831u	/* "CSH1" */
+#define COSCHED_SHM_VERSION 1u
+#define COSCHED_SHM_PREFIX "/cosched."	/* shm_open name prefix */
+#define COSCHED_SHM_ANY (-1)		/* wait_src / wait_tag wildcard */
+
+struct cosched_shm {
+	/* set once at creation */
+	uint32_t magic;
+	uint32_t version;
+	uint32_t size;			/* sizeof(struct cosched_shm) */
+	int32_t pid;
+	int32_t rank;
+	uint32_t job_id;
+	uint32_t step_id;
+	uint32_t wait_kind;		/* enum cosched_wait of the shim */
+	uint64_t start_ns;		/* CLOCK_MONOTONIC at MPI_Init */
+	uint64_t latency_ns;		/* measured one-way latency, 0: none */
+	uint64_t spin_ns;		/* spin time in use */
+
+	/* written by the process itself */
+	_Atomic uint32_t in_recv;	/* inside a receive or wait */
+	_Atomic uint32_t in_comm;	/* inside any communication call */
+	_Atomic uint32_t yielding;	/* SY: spun past spin_ns, still waiting */
+	_Atomic uint32_t blocked;	/* SB: asleep on arrive_seq */
+	_Atomic int32_t wait_src;	/* rank awaited, COSCHED_SHM_ANY */
+	_Atomic int32_t wait_tag;	/* tag awaited, COSCHED_SHM_ANY */
+	_Atomic uint64_t heartbeat_ns;	/* CLOCK_MONOTONIC, each poll */
+	_Atomic uint64_t msgs_consumed;	/* received, from same-host senders */
+	_Atomic uint64_t msgs_received;	/* received, all senders */
+	_Atomic uint64_t bytes_received;
+	_Atomic uint64_t msgs_sent;
+	_Atomic uint64_t bytes_sent;
+	_Atomic uint64_t spins_satisfied; /* waits done within the spin time */
+	_Atomic uint64_t blocks;	/* SB: times it blocked */
+	_Atomic uint64_t yields;	/* SY: times it yielded */
+
+	/* written by same-host senders */
+	_Atomic uint32_t arrive_seq;	/* +1 per message; futex word */
+	_Atomic uint32_t awaited_arrived;
+	_Atomic uint64_t msgs_arrived;
+	_Atomic uint64_t arrived_ns;	/* CLOCK_MONOTONIC of the last one */
+};
+
+/* Pending (arrived, unconsumed) messages from same-host senders. */
+static inline uint64_t cosched_shm_pending(const struct cosched_shm *s)
+{
+	uint64_t arrived = atomic_load(&s->msgs_arrived);
+	uint64_t consumed = atomic_load(&s->msgs_consumed);
+
+	return arrived > consumed ? arrived - consumed : 0;
+}
+
+#endif /* COALLOC_COSCHED_SHM_H */

@@ -2,6 +2,7 @@
 
 # Slurm itself, its authentication, and the libraries our code links.
 DEPS_RUNTIME := slurmctld slurmd slurm-client libslurm-dev munge \
+	openmpi-bin libopenmpi-dev \
 	libmunge-dev libjson-c-dev libcgroup-dev
 # Toolchain and the tools the tests and reports use.
 DEPS_TOOLS := gcc make pkg-config perl valgrind gnuplot-nox procps \

@@ -1,0 +1,137 @@
+/*
+ * config.c - the shim's settings, from the environment the SPANK plugin
+ * gives every task.
+ *
+ * Nothing here may stop the program: a value that does not parse gets one
+ * line on stderr and the default.  Without Slurm's job and step ids (not
+ * launched by slurmstepd) or with COSCHED_SHM=0 the shim stays disabled
+ * and silent, since the page needs the ids for its name and the wait
+ * policy needs the page (its futex word).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cosched/spin.h"
+#include "shim.h"
+
+/* One write per line: the ranks of a node share the stream. */
+void shim_warn(const char *fmt, ...)
+{
+	char line[512] = "cosched_mpi: ";
+	size_t len = strlen(line);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line + len, sizeof(line) - len - 1, fmt, ap);
+	va_end(ap);
+	len = strlen(line);
+	line[len] = '\n';
+	if (write(STDERR_FILENO, line, len + 1) < 0)
+		return;	/* nowhere to report it */
+}
+
+/* A plain decimal number: no sign, no blanks, nothing after it. */
+static bool parse_u64(const char *text, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (text[0] < '0' || text[0] > '9')
+		return false;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_u32(const char *text, uint32_t *out)
+{
+	uint64_t v;
+
+	if (!parse_u64(text, &v) || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+static bool load_id(const char *name, uint32_t *out)
+{
+	const char *text = getenv(name);
+
+	if (!text)
+		return false;	/* not under Slurm: stay silent */
+	if (parse_u32(text, out))
+		return true;
+	shim_warn("%s='%s' is not a number; coscheduling off", name, text);
+	return false;
+}
+
+/* COSCHED_SHM: "1" or unset publishes, "0" turns the shim off. */
+static bool load_publish(void)
+{
+	const char *text = getenv("COSCHED_SHM");
+
+	if (!text || !strcmp(text, "1"))
+		return true;
+	if (!strcmp(text, "0"))
+		return false;
+	shim_warn("COSCHED_SHM='%s' is not 0 or 1; using 1", text);
+	return true;
+}
+
+static void load_wait(struct shim_config *cfg)
+{
+	const char *text = getenv("COSCHED_WAIT");
+
+	if (!text || !cosched_wait_parse(text, &cfg->wait))
+		return;
+	shim_warn("COSCHED_WAIT='%s' is not busy, sb or sy; using busy", text);
+	cfg->wait = COSCHED_WAIT_BUSY;
+}
+
+static void load_spin(struct shim_config *cfg)
+{
+	const char *ns = getenv("COSCHED_SPIN_NS");
+	const char *factor = getenv("COSCHED_SPIN_FACTOR");
+	char *end;
+	double f;
+
+	if (ns && !parse_u64(ns, &cfg->spin_fixed_ns)) {
+		shim_warn("COSCHED_SPIN_NS='%s' is not a number of ns; "
+			  "measuring the latency", ns);
+		cfg->spin_fixed_ns = 0;
+	}
+	if (!factor)
+		return;
+	errno = 0;
+	f = strtod(factor, &end);
+	if (!errno && end != factor && !*end && isfinite(f) && f > 0) {
+		cfg->spin_factor = f;
+		return;
+	}
+	shim_warn("COSCHED_SPIN_FACTOR='%s' is not a positive number; "
+		  "using %g", factor, COSCHED_SPIN_FACTOR_DEFAULT);
+}
+
+void shim_config_load(struct shim_config *cfg)
+{
+	*cfg = (struct shim_config) {
+		.wait = COSCHED_WAIT_BUSY,
+		.spin_factor = COSCHED_SPIN_FACTOR_DEFAULT,
+	};
+	if (!load_id("SLURM_JOB_ID", &cfg->job_id) ||
+	    !load_id("SLURM_STEP_ID", &cfg->step_id) || !load_publish())
+		return;
+	load_wait(cfg);
+	load_spin(cfg);
+	cfg->enabled = true;
+}

@@ -1,0 +1,112 @@
+/*
+ * init.c - start and end of the shim: MPI_Init creates and fills the
+ * page, measures the latency and sets the spin time; MPI_Finalize (or
+ * exit, for a program that never calls it) removes the page.
+ *
+ * The ranks agree on running the collective steps (the duplication for
+ * the measurement, or a barrier) from the environment alone, which is the
+ * same for every task of a step; a rank whose page failed still takes
+ * part, then passes everything through.  Both steps also make sure that
+ * every page exists before any rank sends: a sender that finds no page
+ * remembers that for good.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdlib.h>
+
+#include "cosched/spin.h"
+#include "shim.h"
+
+struct shim_state shim;
+pthread_mutex_t shim_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void shim_teardown(void)
+{
+	shim_reqs_clear();
+	shim_peers_release();
+	shim_ranks_fini();
+	shim_page_destroy();
+}
+
+/* A program that exits without MPI_Finalize leaves no page behind. */
+static void shim_at_exit(void)
+{
+	if (!shim.active)
+		return;
+	shim.active = false;
+	shim_page_unlink();
+}
+
+static bool shim_setup(void)
+{
+	if (shim_page_create())
+		return false;
+	if (shim_peers_init() || shim_ranks_init()) {
+		shim_warn("out of memory; coscheduling off");
+		shim_peers_release();
+		shim_page_destroy();
+		return false;
+	}
+	return true;
+}
+
+static uint64_t shim_agree_latency(void)
+{
+	if (!shim.cfg.spin_fixed_ns)
+		return shim_measure_latency();
+	PMPI_Barrier(MPI_COMM_WORLD);
+	return 0;
+}
+
+static void shim_start(int thread_level)
+{
+	static bool exit_hook;
+	uint64_t latency;
+	bool ready;
+
+	shim_config_load(&shim.cfg);
+	if (!shim.cfg.enabled)
+		return;
+	if (PMPI_Comm_rank(MPI_COMM_WORLD, &shim.world_rank) != MPI_SUCCESS ||
+	    PMPI_Comm_size(MPI_COMM_WORLD, &shim.world_size) != MPI_SUCCESS)
+		return;
+	shim.threaded = thread_level == MPI_THREAD_MULTIPLE;
+	ready = shim_setup();
+	latency = shim_agree_latency();
+	if (!ready)
+		return;
+	shim.spin_ns = shim.cfg.spin_fixed_ns ? shim.cfg.spin_fixed_ns :
+		cosched_spin_time(latency, shim.cfg.spin_factor,
+				  COSCHED_SPIN_MIN_NS, COSCHED_SPIN_MAX_NS);
+	shim_page_fill_spin(latency, shim.spin_ns);
+	if (!exit_hook)
+		exit_hook = atexit(shim_at_exit) == 0;
+	shim.active = true;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+	int rc = PMPI_Init(argc, argv);
+
+	if (rc == MPI_SUCCESS)
+		shim_start(MPI_THREAD_SINGLE);
+	return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	int rc = PMPI_Init_thread(argc, argv, required, provided);
+
+	if (rc == MPI_SUCCESS)
+		shim_start(*provided);
+	return rc;
+}
+
+int MPI_Finalize(void)
+{
+	if (shim.active) {
+		shim.active = false;
+		shim_teardown();
+	}
+	return PMPI_Finalize();
+}

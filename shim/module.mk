@@ -1,0 +1,54 @@
+# shim - libcosched_mpi.so, the PMPI shim the cosched SPANK plugin
+# preloads into a step's tasks: it publishes each MPI process's endpoint
+# status in a shared page for the node agent and runs the receiver's wait
+# policy (busy, SB, SY).  Plus the MPI test program its tests run.
+#
+# Built with $(CC) and our flags, Open MPI's from pkg-config (or, without
+# its .pc file, from $(MPICC) --showme).  Open MPI only: the shim links
+# libmpi, so a non-MPI program it is preloaded into loads libmpi too
+# (about 1 ms at exec) but never initialises it.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+MPICC ?= mpicc
+OMPI_CFLAGS := $(shell pkg-config --cflags ompi 2>/dev/null || \
+	$(MPICC) --showme:compile 2>/dev/null)
+OMPI_LIBS := $(shell pkg-config --libs ompi 2>/dev/null || \
+	$(MPICC) --showme:link 2>/dev/null)
+
+ifeq ($(strip $(OMPI_LIBS)),)
+$(info shim: Open MPI not found (pkg-config ompi, $(MPICC)); libcosched_mpi.so not built)
+else
+
+# Hidden by default: the helpers are reached directly, not through the
+# PLT/GOT; mpi.h declares the MPI_* calls visible, and the version script
+# exports only those.
+CFLAGS_shim := $(OMPI_CFLAGS) -fvisibility=hidden
+
+SHIM_SO := $(O)/lib/libcosched_mpi.so
+SHIM_SRCS := shim/init.c shim/config.c shim/page.c shim/ranks.c \
+	shim/requests.c shim/latency.c shim/wait.c shim/send.c shim/recv.c \
+	shim/complete.c
+SHIM_OBJS := $(patsubst %.c,$(O)/%.o,$(SHIM_SRCS))
+SHIM_MAP := shim/libcosched_mpi.map
+
+$(SHIM_SO): $(SHIM_OBJS) $(LIBCOSCHED) $(LIBCOSCHED_OPTS) $(SHIM_MAP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-z,defs \
+		-Wl,--version-script=$(SHIM_MAP) \
+		-o $@ $(SHIM_OBJS) $(LIBCOSCHED) $(LIBCOSCHED_OPTS) \
+		$(OMPI_LIBS)
+TARGETS += $(SHIM_SO)
+INSTALL_LIBS += $(SHIM_SO)
+
+# The MPI program the tests run under the shim, and the TAP script behind
+# a small C launcher (valgrind checks the launcher, not bash or mpirun).
+SHIM_PING := $(O)/tests/shim/ping
+CFLAGS_testsuite/unit/shim := $(OMPI_CFLAGS) \
+	-DSHIM_SO_PATH='"$(SHIM_SO)"' -DSHIM_PING_PATH='"$(SHIM_PING)"'
+$(eval $(call program,$(SHIM_PING),testsuite/unit/shim/ping.c,,$(OMPI_LIBS)))
+$(eval $(call unit_test,shim/test_shim,testsuite/unit/shim/test_shim.c,,))
+$(O)/tests/shim/test_shim.t: $(SHIM_SO) $(SHIM_PING) \
+	testsuite/unit/shim/test_shim.sh
+
+endif

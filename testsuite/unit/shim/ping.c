@@ -1,0 +1,213 @@
+/*
+ * ping.c - the MPI program test_shim.sh runs under libcosched_mpi.so.
+ *
+ * Ranks pair as r and r^1 and exchange -n messages of -c doubles each
+ * way, the odd rank sleeping -d microseconds before every reply (so that
+ * the even one waits past its spin time).  -m picks the calls: recv
+ * (MPI_Send/MPI_Recv), irecv (MPI_Irecv with MPI_Waitall or MPI_Wait) or
+ * sendrecv (MPI_Sendrecv both ways at once).  -C exchanges on a
+ * communicator split off MPI_COMM_WORLD with the ranks in reverse order
+ * (the shim must translate them to name pages).  -F exits without
+ * MPI_Finalize.
+ *
+ * After a barrier (so every arrival notice is in), each rank prints its
+ * own page as the node agent would read it, opened read-only by name:
+ *   page rank=R key=value ...     or     nopage rank=R
+ * and the even rank of a pair the round trips: rtt rank=R min_ns= avg_ns=
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cosched/shm.h"
+
+#define PING_TAG 7
+
+struct opts {
+	int rounds;
+	int count;
+	useconds_t delay_us;
+	const char *mode;
+	int finalize;
+	int reversed;
+	MPI_Comm comm;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	int c;
+
+	*o = (struct opts){ .rounds = 10, .count = 1, .mode = "recv",
+			    .finalize = 1 };
+	while ((c = getopt(argc, argv, "n:c:d:m:FC")) != -1) {
+		switch (c) {
+		case 'n': o->rounds = atoi(optarg); break;
+		case 'c': o->count = atoi(optarg); break;
+		case 'd': o->delay_us = (useconds_t)atoi(optarg); break;
+		case 'm': o->mode = optarg; break;
+		case 'F': o->finalize = 0; break;
+		case 'C': o->reversed = 1; break;
+		default: return -1;
+		}
+	}
+	if (o->count < 1 || o->rounds < 0 ||
+	    (strcmp(o->mode, "recv") && strcmp(o->mode, "irecv") &&
+	     strcmp(o->mode, "sendrecv")))
+		return -1;
+	return 0;
+}
+
+/* One exchange; the even rank (first) sends first. */
+static void exchange(const struct opts *o, int peer, int first, double *out,
+		     double *in)
+{
+	MPI_Request req[2];
+
+	if (!strcmp(o->mode, "sendrecv")) {
+		if (!first && o->delay_us)
+			usleep(o->delay_us);
+		MPI_Sendrecv(out, o->count, MPI_DOUBLE, peer, PING_TAG, in,
+			     o->count, MPI_DOUBLE, peer, PING_TAG,
+			     o->comm, MPI_STATUS_IGNORE);
+	} else if (!strcmp(o->mode, "irecv") && first) {
+		MPI_Irecv(in, o->count, MPI_DOUBLE, peer, PING_TAG,
+			  o->comm, &req[0]);
+		MPI_Isend(out, o->count, MPI_DOUBLE, peer, PING_TAG,
+			  o->comm, &req[1]);
+		MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+	} else if (!strcmp(o->mode, "irecv")) {
+		MPI_Irecv(in, o->count, MPI_DOUBLE, peer, PING_TAG,
+			  o->comm, &req[0]);
+		MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+		usleep(o->delay_us);
+		MPI_Send(out, o->count, MPI_DOUBLE, peer, PING_TAG,
+			 o->comm);
+	} else if (first) {
+		MPI_Send(out, o->count, MPI_DOUBLE, peer, PING_TAG,
+			 o->comm);
+		MPI_Recv(in, o->count, MPI_DOUBLE, peer, PING_TAG,
+			 o->comm, MPI_STATUS_IGNORE);
+	} else {
+		MPI_Recv(in, o->count, MPI_DOUBLE, MPI_ANY_SOURCE,
+			 MPI_ANY_TAG, o->comm, MPI_STATUS_IGNORE);
+		if (o->delay_us)
+			usleep(o->delay_us);
+		MPI_Send(out, o->count, MPI_DOUBLE, peer, PING_TAG,
+			 o->comm);
+	}
+}
+
+static void ping(const struct opts *o, int world_rank)
+{
+	int rank, size, peer, first;
+	double *out = calloc((size_t)o->count, sizeof(double));
+	double *in = calloc((size_t)o->count, sizeof(double));
+	uint64_t best = UINT64_MAX, total = 0;
+
+	MPI_Comm_rank(o->comm, &rank);
+	MPI_Comm_size(o->comm, &size);
+	peer = rank ^ 1;
+	first = rank < peer;
+	if (!out || !in || peer >= size)
+		goto out;
+	for (int i = 0; i < o->rounds; i++) {
+		uint64_t t0 = now_ns(), rtt;
+
+		out[0] = i;
+		exchange(o, peer, first, out, in);
+		rtt = now_ns() - t0;
+		total += rtt;
+		if (rtt < best)
+			best = rtt;
+	}
+	if (first && o->rounds)
+		printf("rtt rank=%d n=%d min_ns=%llu avg_ns=%llu\n", world_rank,
+		       o->rounds, (unsigned long long)best,
+		       (unsigned long long)(total / (uint64_t)o->rounds));
+out:
+	free(out);
+	free(in);
+}
+
+#define U(field) (unsigned long long)atomic_load(&s->field)
+
+static void print_page(int rank)
+{
+	const char *job = getenv("SLURM_JOB_ID");
+	const char *step = getenv("SLURM_STEP_ID");
+	const struct cosched_shm *s = MAP_FAILED;
+	char name[96];
+	int fd = -1;
+
+	if (job && step) {
+		snprintf(name, sizeof(name), COSCHED_SHM_PREFIX "%s.%s.%d", job,
+			 step, rank);
+		fd = shm_open(name, O_RDONLY, 0);
+	}
+	if (fd >= 0)
+		s = mmap(NULL, sizeof(*s), PROT_READ, MAP_SHARED, fd, 0);
+	if (s == MAP_FAILED || s->magic != COSCHED_SHM_MAGIC) {
+		printf("nopage rank=%d\n", rank);
+		goto out;
+	}
+	printf("page rank=%d pid_ok=%d page_rank=%d version=%u size=%u "
+	       "wait_kind=%u latency_ns=%llu spin_ns=%llu in_recv=%llu "
+	       "in_comm=%llu yielding=%llu blocked=%llu msgs_received=%llu "
+	       "msgs_consumed=%llu bytes_received=%llu msgs_sent=%llu "
+	       "bytes_sent=%llu spins_satisfied=%llu blocks=%llu yields=%llu "
+	       "msgs_arrived=%llu arrive_seq=%llu heartbeat=%d\n",
+	       rank, s->pid == getpid(), s->rank, s->version, s->size,
+	       s->wait_kind, (unsigned long long)s->latency_ns,
+	       (unsigned long long)s->spin_ns, U(in_recv), U(in_comm),
+	       U(yielding), U(blocked), U(msgs_received), U(msgs_consumed),
+	       U(bytes_received), U(msgs_sent), U(bytes_sent),
+	       U(spins_satisfied), U(blocks), U(yields), U(msgs_arrived),
+	       U(arrive_seq), atomic_load(&s->heartbeat_ns) >= s->start_ns);
+	munmap((void *)s, sizeof(*s));
+out:
+	if (fd >= 0)
+		close(fd);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	int rank, size;
+
+	if (parse(argc, argv, &o)) {
+		fprintf(stderr, "usage: ping [-n rounds] [-c doubles] "
+			"[-d delay_us] [-m recv|irecv|sendrecv] [-F]\n");
+		return 2;
+	}
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	o.comm = MPI_COMM_WORLD;
+	if (o.reversed)
+		MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &o.comm);
+	ping(&o, rank);
+	if (o.reversed)
+		MPI_Comm_free(&o.comm);
+	MPI_Barrier(MPI_COMM_WORLD);
+	print_page(rank);
+	if (!o.finalize)
+		exit(0);
+	MPI_Finalize();
+	return 0;
+}

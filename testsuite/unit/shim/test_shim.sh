@@ -1,0 +1,233 @@
+#!/bin/bash
+# test_shim.sh - libcosched_mpi.so under mpirun, without Slurm: ping (the
+# test program) exchanges messages with the shim preloaded and the Slurm
+# ids it reads given by hand, then prints its own shared page; the tests
+# check the counts and flags the node agent would read, the SB and SY
+# waits, the spin time, the clean-up of the pages, and that bad settings
+# or no Slurm leave the program running.  Run by
+# $(O)/tests/shim/test_shim.t (test_shim.c), which sets COSCHED_SHIM_SO
+# and COSCHED_SHIM_PING for its build mode; prove runs from the
+# repository root.  About 10 s (each mpirun takes about 0.5 s).
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+SO=$(realpath "${COSCHED_SHIM_SO:-build/release/lib/libcosched_mpi.so}")
+PING=$(realpath "${COSCHED_SHIM_PING:-build/release/tests/shim/ping}")
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+n=0
+
+if ! command -v mpirun >/dev/null || [ ! -f "$SO" ] || [ ! -x "$PING" ]; then
+	echo "1..0 # SKIP needs mpirun, $SO and $PING"
+	exit 0
+fi
+
+# mpirun must not believe it runs inside a Slurm allocation: the ids go
+# to the ranks only, through env.  Sanitizer builds of the shim are
+# preloaded before libasan, and Open MPI's own leaks are not ours.
+for v in $(compgen -e | grep '^SLURM_'); do unset "$v"; done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0
+JOB=$(( (RANDOM << 15 | RANDOM) + 1000000 ))
+N=20
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+	fi
+}
+
+# mpi NP [VAR=VALUE...] -- [ping options]: run ping on NP ranks under the
+# shim; its stdout in $TMP/out, stderr in $TMP/err, exit status in $rc
+# (both shown on failure unless $QUIET is set).
+mpi() {
+	local np=$1 envs=()
+
+	shift
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	timeout 60 mpirun --allow-run-as-root --oversubscribe -n "$np" \
+		env LD_PRELOAD="$SO" "${envs[@]}" "$PING" "$@" \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 0 ] || [ -n "$QUIET" ] || sed 's/^/# /' "$TMP/out" "$TMP/err" >&2
+}
+
+# field RANK NAME: a value from the page ping printed for RANK.
+field() {
+	awk -v r="rank=$1" -v k="$2" '$1 == "page" && $2 == r {
+		for (i = 3; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == k)
+				print kv[2]
+		}
+	}' "$TMP/out"
+}
+
+# expect RANK NAME OP VALUE: one test on a page field (OP: -eq -gt ...).
+expect() {
+	local got
+	got=$(field "$1" "$2")
+	[ -n "$got" ] && [ "$got" "$3" "$4" ]
+	ok $? "rank $1 $2 $3 $4${got:+ (got $got)}"
+}
+
+# expect_counts RANK N: the message counts of N exchanges, same host.
+expect_counts() {
+	local f
+	for f in msgs_received msgs_consumed msgs_arrived msgs_sent; do
+		expect "$1" $f -eq "$2"
+	done
+}
+
+# expect_spin RANK FACTOR: spin_ns is FACTOR x latency_ns, clamped to
+# [1 us, 10 ms] and truncated.
+expect_spin() {
+	local lat spin want
+	lat=$(field "$1" latency_ns)
+	spin=$(field "$1" spin_ns)
+	want=$(awk -v l="$lat" -v f="$2" 'BEGIN {
+		s = l * f; if (l == 0 || s < 1000) s = 1000
+		if (s > 10000000) s = 10000000; printf "%d", s }')
+	[ -n "$spin" ] && [ "$spin" = "$want" ]
+	ok $? "rank $1 spin_ns $spin = $2 x latency $lat clamped ($want)"
+}
+
+no_pages_left() {
+	! compgen -G "/dev/shm/cosched.$JOB.$1.*" >/dev/null
+	ok $? "$2: no page left after exit"
+}
+
+no_warnings() {
+	! grep -q 'cosched_mpi:' "$TMP/err"
+	ok $? "$1: nothing on stderr from the shim"
+}
+
+# -- not under Slurm: nothing happens
+ls /dev/shm | grep '^cosched\.' >"$TMP/shm.before"
+timeout 60 mpirun --allow-run-as-root --oversubscribe -n 2 \
+	env LD_PRELOAD="$SO" COSCHED_WAIT=sb "$PING" -n 5 \
+	>"$TMP/out" 2>"$TMP/err"
+ok $? "no Slurm ids: ping runs"
+[ "$(grep -c '^nopage' "$TMP/out")" = 2 ]
+ok $? "no Slurm ids: no page for either rank"
+ls /dev/shm | grep '^cosched\.' | diff -q "$TMP/shm.before" - >/dev/null
+ok $? "no Slurm ids: nothing created in /dev/shm"
+no_warnings "no Slurm ids"
+
+# -- SB: the odd rank replies 2 ms late, the even one blocks
+mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=1 COSCHED_WAIT=sb -- \
+	-n $N -c 512 -d 2000
+ok $rc "SB: ping runs"
+for r in 0 1; do
+	expect_counts $r $N
+	expect $r bytes_received -eq $((N * 4096))
+	expect $r bytes_sent -eq $((N * 4096))
+done
+expect 0 wait_kind -eq 1
+expect 0 blocks -gt 0
+expect 0 yields -eq 0
+expect 0 latency_ns -gt 0
+[ "$(field 0 latency_ns)" = "$(field 1 latency_ns)" ]
+ok $? "SB: both ranks of the pair publish the same latency"
+expect_spin 0 1.5
+[ "$(field 0 pid_ok)$(field 0 page_rank)$(field 0 heartbeat)" = 101 ]
+ok $? "SB: page of rank 0 names its pid and rank, heartbeat set"
+flags=$(for r in 0 1; do for f in in_recv in_comm blocked yielding; do
+	field $r $f; done; done | tr -d '\n')
+[ "$flags" = 00000000 ]
+ok $? "SB: flags clear outside communication ($flags)"
+no_warnings "SB"
+no_pages_left 1 "SB"
+diag_rtt=$(grep '^rtt' "$TMP/out")
+echo "# SB, 2 ms delay: $diag_rtt latency_ns=$(field 0 latency_ns)"
+
+# -- SY with a factor: the even rank yields
+mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=2 COSCHED_WAIT=sy \
+	COSCHED_SPIN_FACTOR=2 -- -n $N -d 2000
+ok $rc "SY: ping runs"
+expect_counts 0 $N
+expect 0 wait_kind -eq 2
+expect 0 yields -gt 0
+expect 0 blocks -eq 0
+expect_spin 0 2
+no_pages_left 2 "SY"
+
+# -- busy, fixed spin time, MPI_Irecv + MPI_Wait(all)
+mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=3 COSCHED_WAIT=busy \
+	COSCHED_SPIN_NS=10000000 -- -n $N -m irecv
+ok $rc "busy/irecv: ping runs"
+for r in 0 1; do
+	expect_counts $r $N
+done
+expect 0 spins_satisfied -gt 0
+expect 0 spin_ns -eq 10000000
+expect 0 latency_ns -eq 0
+expect 0 blocks -eq 0
+no_pages_left 3 "busy/irecv"
+
+# -- SB through MPI_Irecv + MPI_Waitall, and through MPI_Sendrecv
+mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=4 COSCHED_WAIT=sb -- \
+	-n $N -d 1000 -m irecv
+ok $rc "SB/irecv: ping runs"
+expect_counts 0 $N
+expect 0 blocks -gt 0
+mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=5 COSCHED_WAIT=sb -- \
+	-n $N -d 1000 -m sendrecv
+ok $rc "SB/sendrecv: ping runs"
+expect_counts 0 $N
+expect_counts 1 $N
+no_pages_left 5 "SB/sendrecv"
+
+# -- three ranks: the last one has no partner to measure with
+mpi 3 SLURM_JOB_ID=$JOB SLURM_STEP_ID=6 COSCHED_WAIT=sb -- -n 5
+ok $rc "3 ranks: ping runs"
+expect 2 latency_ns -eq 0
+expect 2 spin_ns -eq 1000
+expect 2 msgs_received -eq 0
+expect 1 latency_ns -gt 0
+expect_counts 1 5
+
+# -- a communicator with the ranks reversed: world 2 and 1 are a pair,
+# world 0 idle; untranslated ranks would send world 1's notices to 0
+mpi 3 SLURM_JOB_ID=$JOB SLURM_STEP_ID=11 COSCHED_WAIT=sb -- -n $N -m irecv -C
+ok $rc "reversed communicator: ping runs"
+expect 0 msgs_arrived -eq 0
+expect 0 msgs_received -eq 0
+expect_counts 1 $N
+expect_counts 2 $N
+
+# -- bad settings: one line each, defaults, the program runs
+mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=7 COSCHED_WAIT=fast \
+	COSCHED_SPIN_FACTOR=-1 COSCHED_SPIN_NS=1e6 -- -n 5
+ok $rc "bad settings: ping runs"
+for v in COSCHED_WAIT COSCHED_SPIN_FACTOR COSCHED_SPIN_NS; do
+	[ "$(grep -c "^cosched_mpi: $v=" "$TMP/err")" = 2 ]
+	ok $? "bad settings: one line per process names $v"
+done
+expect 0 wait_kind -eq 0
+expect_spin 0 1.5
+expect_counts 0 5
+no_pages_left 7 "bad settings"
+
+# -- publishing turned off
+mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=8 COSCHED_SHM=0 COSCHED_WAIT=sb -- -n 5
+ok $rc "COSCHED_SHM=0: ping runs"
+[ "$(grep -c '^nopage' "$TMP/out")" = 2 ]
+ok $? "COSCHED_SHM=0: no page"
+
+# -- a program that never calls MPI_Finalize: removed at exit
+QUIET=1 mpi 1 SLURM_JOB_ID=$JOB SLURM_STEP_ID=9 COSCHED_WAIT=sb -- -n 1 -F
+grep -q '^page rank=0 ' "$TMP/out"
+ok $? "no MPI_Finalize: the page existed"
+no_pages_left 9 "no MPI_Finalize"
+
+# -- preloaded into a program without MPI
+LD_PRELOAD="$SO" SLURM_JOB_ID=$JOB SLURM_STEP_ID=10 /bin/true
+ok $? "preloaded into a program without MPI: it runs"
+
+echo "1..$n"

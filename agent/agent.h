@@ -1,0 +1,156 @@
+/*
+ * agent.h - what the files of the node agent coschedd share.
+ *
+ *   coschedd.c  main: options, start-up and teardown in reverse
+ *   conf.c      command-line options, strictly parsed, defaults in one place
+ *   server.c    the UNIX socket: peer credentials, requests, replies
+ *   jobs.c      registered job steps and processes; the state file
+ *   sched.c     the tick: sample processes, decide (lib/cosched), apply
+ *   status.c    status as text or JSON
+ *   guardian.c  a watcher process that restores everything if we die
+ *   proc.c, boost.c  /proc and the boost mechanisms (proc.h, boost.h)
+ *
+ * The agent is single-threaded: the socket and the tick timer are served
+ * by one poll loop, so nothing here needs a lock.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COSCHEDD_AGENT_H
+#define COSCHEDD_AGENT_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "boost.h"
+#include "client.h"
+#include "cosched/mode.h"
+#include "cosched/pb.h"
+#include "cosched/shm.h"
+#include "cosched/tick.h"
+#include "cosched_opts/cosched_opts.h"
+#include "proc.h"
+
+#define AGENT_PATH_LEN 1024
+#define AGENT_ERR_LEN 256
+#define AGENT_ENDED_KEEP 32	/* ended steps kept for status */
+
+struct agent_conf {
+	char node[COSCHED_NODE_NAME_LEN];
+	char run_dir[AGENT_PATH_LEN - 128];	/* room for /NODE.state */
+	char socket[AGENT_PATH_LEN];	/* RUN_DIR/NODE.sock */
+	char state[AGENT_PATH_LEN];	/* RUN_DIR/NODE.state */
+	char lock[AGENT_PATH_LEN];	/* RUN_DIR/NODE.lock (also the pid) */
+	char log[AGENT_PATH_LEN];	/* RUN_DIR/NODE.log, "-" stderr */
+	enum boost_kind boost;
+	uint32_t tick_us;		/* default when a job asks none */
+	uint32_t idle_exit;		/* seconds, 0: never */
+	bool allow_uid_set;
+	uid_t allow_uid;		/* SlurmUser, besides root */
+	struct cosched_tick_params tick;
+};
+
+struct agent_proc {
+	struct proc_id id;
+	int rank;
+	bool attached;			/* boost mechanism prepared */
+	struct boost_saved saved;
+	int level;			/* level applied now */
+	struct cosched_shm *shm;	/* NULL until the shim's page is found */
+	uint64_t next_shm_try_ns;
+	uint64_t exec_ns;		/* main thread CPU time, last tick */
+	bool ran;			/* ran most of the last tick */
+	double cpu_share;
+	uint64_t rx_bytes;		/* socket receive queues, sampled */
+	uint64_t next_rx_ns;
+	double energy;
+	enum cosched_reason reason;	/* of the level applied */
+	uint64_t msgs_seen, bytes_seen;	/* for f and m */
+};
+
+struct agent_counters {
+	uint64_t boosts[COSCHED_WHY_COUNT];
+	uint64_t by_state[COSCHED_NSTATES];	/* PB and SY boosts */
+	uint64_t dcs_detect_ns_sum, dcs_detect_ns_max, dcs_detect_count;
+	/* the shim's counters, summed over the step's processes */
+	uint64_t msgs, bytes, blocks, yields, spins_satisfied;
+	uint32_t shim_procs;		/* processes whose page was found */
+};
+
+struct agent_step {
+	uint32_t job, step;
+	uid_t uid;
+	enum cosched_mode mode;
+	struct cosched_mode_parts parts;
+	struct cosched_pb_rule pb;
+	uint32_t tick_us;
+	uint64_t spin_ns;
+	struct agent_proc *procs;
+	size_t nprocs, cap;
+	struct agent_counters count;
+	uint64_t started_ns, ended_ns;
+	struct agent_step *next;
+};
+
+struct agent {
+	struct agent_conf conf;
+	struct boost *boost;
+	int listen_fd;
+	int timer_fd;
+	uint32_t timer_us;		/* 0: disarmed */
+	int guardian_fd;		/* write end; our death closes it */
+	pid_t guardian_pid;
+	struct agent_step *steps;	/* registered, live */
+	struct agent_step *ended;	/* most recent first */
+	uint64_t started_ns;
+	uint64_t last_job_ns;		/* for idle_exit */
+	uint64_t last_tick_ns;
+	int last_boosted;
+	uint64_t ticks, tick_ns_sum, tick_ns_max;
+	bool stop;
+};
+
+/* time */
+uint64_t agent_now_ns(void);
+
+/* logging: "coschedd[NODE]: ..." to the log file or stderr */
+void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int agent_log_open(const char *path, const char *node);
+int agent_log_fd(void);
+void agent_log_close(void);
+
+/* conf.c */
+int agent_conf_parse(int argc, char **argv, struct agent_conf *conf,
+		     char *err, size_t err_len);
+void agent_usage(FILE *to);
+
+/* server.c */
+int agent_listen(struct agent *a, char *err, size_t err_len);
+void agent_accept(struct agent *a);
+void agent_unlisten(struct agent *a);
+
+/* jobs.c */
+int agent_register(struct agent *a, const char *request, pid_t peer_pid,
+		   char *reply, size_t len);
+int agent_end(struct agent *a, const char *request, char *reply, size_t len);
+void agent_prune(struct agent *a);	/* drop dead processes and steps */
+void agent_release_all(struct agent *a); /* restore everything, forget */
+int agent_state_save(const struct agent *a);
+int agent_state_recover(struct agent *a); /* restore, then re-adopt */
+void agent_steps_free(struct agent *a);
+uint32_t agent_wanted_tick_us(const struct agent *a); /* 0: no tick */
+
+/* sched.c */
+void agent_tick(struct agent *a);
+void agent_shm_unmap(struct cosched_shm *shm);
+
+/* status.c */
+int agent_status(const struct agent *a, bool json, char **out);
+
+/* guardian.c */
+int agent_guardian_start(struct agent *a, char *err, size_t err_len);
+void agent_guardian_stop(struct agent *a);
+
+#endif /* COSCHEDD_AGENT_H */

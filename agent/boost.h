@@ -1,0 +1,89 @@
+/*
+ * boost.h - how the node agent changes a process's share of the CPU.
+ *
+ * A boost level (lib/cosched/tick.h) is in nice steps: 0 is the process's
+ * own priority, > 0 more CPU, < 0 less.  Two mechanisms:
+ *
+ *   cgroup  cgroup v1 cpu controller through libcgroup: the process is
+ *           moved into its own group <root>/coschedd/<node>/<job>.<pid>
+ *           whose cpu.shares is 1024 * 1.25^level (2..262144); restoring
+ *           moves it back to the group it came from and removes ours.
+ *           Works across sessions, unlike nice under autogroup.
+ *   nice    setpriority() on every thread: nice = own nice - level,
+ *           clamped to [-20, 19].  With kernel.sched_autogroup_enabled=1
+ *           nice only weighs within one session, which the description
+ *           says, so operators know why boosts may have little effect.
+ *
+ * BOOST_AUTO picks cgroup when the cpu hierarchy is mounted and writable,
+ * else nice.  Everything a restore needs is in struct boost_saved, so a
+ * restarted agent or the guardian process can restore from the state file
+ * without the backend that attached the process.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COSCHEDD_BOOST_H
+#define COSCHEDD_BOOST_H
+
+#include <stddef.h>
+
+#include "proc.h"
+
+enum boost_kind {
+	BOOST_AUTO,
+	BOOST_CGROUP,
+	BOOST_NICE,
+};
+
+#define BOOST_CGROUP_LEN 256
+
+/* What a process had before the agent touched it. */
+struct boost_saved {
+	enum boost_kind kind;		/* mechanism that attached it */
+	int nice;			/* its nice value (main thread) */
+	char cpu_cgroup[BOOST_CGROUP_LEN]; /* its cpu cgroup, e.g. "/" */
+	char our_cgroup[BOOST_CGROUP_LEN]; /* ours, relative to the mount */
+};
+
+struct boost;
+
+/*
+ * Open a mechanism for node (named in our cgroup path).  want BOOST_AUTO
+ * chooses; an explicit kind that is not available is an error (message in
+ * err).  Returns NULL on error.
+ */
+struct boost *boost_open(enum boost_kind want, const char *node, char *err,
+			 size_t err_len);
+
+/* Which mechanism it is. */
+enum boost_kind boost_kind(const struct boost *b);
+
+/* One line saying what it uses and any caveat (autogroup, mount point). */
+const char *boost_describe(const struct boost *b);
+
+/* "auto", "cgroup", "nice"; parse returns 0 or -1. */
+const char *boost_kind_name(enum boost_kind kind);
+int boost_kind_parse(const char *text, enum boost_kind *kind);
+
+/*
+ * Prepare id (for job_id) for boosts and record its original state in
+ * saved.  Returns 0, or -1 with a message.
+ */
+int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
+		 struct boost_saved *saved, char *err, size_t err_len);
+
+/* Apply level to an attached process (id is re-checked).  0 or -1. */
+int boost_set(struct boost *b, const struct proc_id *id,
+	      const struct boost_saved *saved, int level);
+
+/*
+ * Put the process back as saved (priority of every thread, cgroup) and
+ * remove what attach created.  Works without a struct boost (NULL), from
+ * saved alone; a process that is gone only has our cgroup removed.
+ * Returns 0 or -1.
+ */
+int boost_restore(const struct proc_id *id, const struct boost_saved *saved);
+
+/* Close the mechanism (does not restore anything). */
+void boost_close(struct boost *b);
+
+#endif /* COSCHEDD_BOOST_H */

@@ -1,0 +1,17 @@
+# agent/boost.mk - the /proc readers and the boost mechanisms of the node
+# agent coschedd (agent/proc.c, agent/boost.c) and their unit tests.
+# Included from agent/module.mk, which links AGENT_BOOST_SRCS into
+# coschedd with AGENT_BOOST_LDLIBS.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+AGENT_BOOST_SRCS := agent/proc.c agent/boost.c
+AGENT_BOOST_LDLIBS := -lcgroup
+
+# The tests include "proc.h" and "boost.h" from agent/.
+CFLAGS_testsuite/unit/agent += -Iagent
+
+# Both tests fork children and start threads; test_boost moves them
+# between cgroups (skipped where the cpu hierarchy is not writable).
+$(eval $(call unit_test,agent/test_proc,testsuite/unit/agent/test_proc.c agent/proc.c,,-pthread))
+$(eval $(call unit_test,agent/test_boost,testsuite/unit/agent/test_boost.c $(AGENT_BOOST_SRCS),,$(AGENT_BOOST_LDLIBS) -pthread))

@@ -1,0 +1,54 @@
+/*
+ * client.h - talking to a node agent (coschedd) over its UNIX socket:
+ * used by the cosched SPANK plugin in slurmstepd and by coschedctl.
+ *
+ * The protocol is one request line per connection and a reply read until
+ * the agent closes: "ok ...", "error: why", or the status text/JSON.
+ * Requests (KEY=VALUE words after the verb):
+ *   ping
+ *   register job=J step=S uid=U mode=M pb=H tick_us=T spin_ns=N pid=P rank=R
+ *   end job=J step=S
+ *   status [json]
+ * register and end are refused unless the caller (SO_PEERCRED) is root or
+ * the agent's allowed user, and register only accepts a pid that descends
+ * from the caller and belongs to uid.
+ *
+ * No Slurm header: linked into the plugin, coschedctl and the tests.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COSCHEDD_CLIENT_H
+#define COSCHEDD_CLIENT_H
+
+#include <stddef.h>
+
+#define COSCHED_NODE_NAME_LEN 64
+#define COSCHED_REQUEST_LEN 512
+
+/* Node names as slurmd -N takes them, safe in file names. */
+int cosched_node_name_ok(const char *node);
+
+/* RUN_DIR/NODE.sock into buf.  Returns 0, or -1 when it does not fit. */
+int cosched_socket_path(const char *run_dir, const char *node, char *buf,
+			size_t len);
+
+/*
+ * Send request (without newline) to the agent at path and read the reply
+ * into reply (NUL-terminated, truncated to len - 1), waiting at most
+ * timeout_ms for each step.  Returns 0, or -1 with errno set (ENOENT,
+ * ECONNREFUSED: no agent; ETIMEDOUT).
+ */
+int cosched_agent_request(const char *path, const char *request, char *reply,
+		    size_t len, int timeout_ms);
+
+/*
+ * Start the agent argv[0] with argv as a daemon of its own (double fork,
+ * new session, stdin/stdout/stderr on /dev/null), then wait up to
+ * timeout_ms for path to answer ping.  Another caller starting one at the
+ * same time is fine: the agent takes a lock and the loser exits, while
+ * both callers find the winner.  Returns 0 or -1 with a message in err.
+ */
+int cosched_agent_start(char *const argv[], const char *path, int timeout_ms,
+			char *err, size_t err_len);
+
+#endif /* COSCHEDD_CLIENT_H */

@@ -1,0 +1,223 @@
+/*
+ * conf.c - coschedd's command-line options, with their defaults in one
+ * place (_defaults) and strict parsing: a bad value stops the agent at
+ * start-up with a message naming the option.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+
+enum {
+	OPT_NODE = 'N', OPT_RUN_DIR = 'd', OPT_HELP = 'h',
+	OPT_TICK = 256, OPT_BOOST, OPT_IDLE, OPT_ALLOW, OPT_LOG,
+	OPT_BOOST_LEVEL, OPT_DEMOTE_LEVEL, OPT_MAX_LEVEL,
+	OPT_ALPHA, OPT_BETA, OPT_GAMMA, OPT_EPSILON,
+};
+
+static const struct option options[] = {
+	{ "node", required_argument, NULL, OPT_NODE },
+	{ "run-dir", required_argument, NULL, OPT_RUN_DIR },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "tick-us", required_argument, NULL, OPT_TICK },
+	{ "boost", required_argument, NULL, OPT_BOOST },
+	{ "idle-exit", required_argument, NULL, OPT_IDLE },
+	{ "allow-user", required_argument, NULL, OPT_ALLOW },
+	{ "log", required_argument, NULL, OPT_LOG },
+	{ "boost-level", required_argument, NULL, OPT_BOOST_LEVEL },
+	{ "demote-level", required_argument, NULL, OPT_DEMOTE_LEVEL },
+	{ "max-level", required_argument, NULL, OPT_MAX_LEVEL },
+	{ "ecm-alpha", required_argument, NULL, OPT_ALPHA },
+	{ "ecm-beta", required_argument, NULL, OPT_BETA },
+	{ "edm-gamma", required_argument, NULL, OPT_GAMMA },
+	{ "edm-epsilon", required_argument, NULL, OPT_EPSILON },
+	{ NULL, 0, NULL, 0 },
+};
+
+void agent_usage(FILE *to)
+{
+	fprintf(to,
+		"usage: coschedd --node NAME --run-dir DIR\n"
+		"                [--tick-us N] [--boost auto|cgroup|nice]\n"
+		"                [--idle-exit SECS] [--allow-user NAME] [--log FILE|-]\n"
+		"                [--boost-level N] [--demote-level N] [--max-level N]\n"
+		"                [--ecm-alpha X] [--ecm-beta X] [--edm-gamma X] [--edm-epsilon X]\n"
+		"See coschedd(8).\n");
+}
+
+static void _defaults(struct agent_conf *conf)
+{
+	memset(conf, 0, sizeof(*conf));
+	conf->boost = BOOST_AUTO;
+	conf->tick_us = 1000;
+	conf->idle_exit = 0;
+	conf->tick = cosched_tick_defaults();
+}
+
+static int _fail(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int _fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int _long(const char *opt, const char *text, long lo, long hi,
+		 long *out, char *err, size_t len)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (!*text || *end || errno || v < lo || v > hi)
+		return _fail(err, len, "--%s '%s': expected a whole number from %ld to %ld",
+			     opt, text, lo, hi);
+	*out = v;
+	return 0;
+}
+
+static int _double(const char *opt, const char *text, double *out, char *err,
+		   size_t len)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (!*text || *end || errno || !isfinite(v) || v < 0)
+		return _fail(err, len, "--%s '%s': expected a number >= 0",
+			     opt, text);
+	*out = v;
+	return 0;
+}
+
+static int _user(const char *text, struct agent_conf *conf, char *err,
+		 size_t len)
+{
+	struct passwd *pw = getpwnam(text);
+
+	if (!pw)
+		return _fail(err, len, "--allow-user '%s': no such user", text);
+	conf->allow_uid = pw->pw_uid;
+	conf->allow_uid_set = true;
+	return 0;
+}
+
+static int _option(int c, const char *arg, struct agent_conf *conf,
+		   char *err, size_t len)
+{
+	const char *name = "";
+	long v;
+
+	for (const struct option *o = options; o->name; o++)
+		if (o->val == c)
+			name = o->name;
+	switch (c) {
+	case OPT_NODE:
+		if (!cosched_node_name_ok(arg))
+			return _fail(err, len, "--node '%s': not a node name", arg);
+		snprintf(conf->node, sizeof(conf->node), "%s", arg);
+		return 0;
+	case OPT_RUN_DIR:
+		if (arg[0] != '/' || strlen(arg) >= sizeof(conf->run_dir))
+			return _fail(err, len, "--run-dir '%s': expected an absolute path", arg);
+		snprintf(conf->run_dir, sizeof(conf->run_dir), "%s", arg);
+		return 0;
+	case OPT_LOG:
+		snprintf(conf->log, sizeof(conf->log), "%s", arg);
+		return 0;
+	case OPT_TICK:
+		if (_long(name, arg, 10, 10000000, &v, err, len))
+			return -1;
+		conf->tick_us = (uint32_t)v;
+		return 0;
+	case OPT_BOOST:
+		if (boost_kind_parse(arg, &conf->boost))
+			return _fail(err, len, "--boost '%s': expected auto, cgroup or nice", arg);
+		return 0;
+	case OPT_IDLE:
+		if (_long(name, arg, 0, 86400L * 365, &v, err, len))
+			return -1;
+		conf->idle_exit = (uint32_t)v;
+		return 0;
+	case OPT_ALLOW:
+		return _user(arg, conf, err, len);
+	case OPT_BOOST_LEVEL:
+		if (_long(name, arg, 1, 39, &v, err, len))
+			return -1;
+		conf->tick.boost_level = (int)v;
+		return 0;
+	case OPT_DEMOTE_LEVEL:
+		if (_long(name, arg, -39, -1, &v, err, len))
+			return -1;
+		conf->tick.demote_level = (int)v;
+		return 0;
+	case OPT_MAX_LEVEL:
+		if (_long(name, arg, 1, 39, &v, err, len))
+			return -1;
+		conf->tick.max_level = (int)v;
+		conf->tick.energy.max_priority = (double)v;
+		return 0;
+	case OPT_ALPHA:
+		return _double(name, arg, &conf->tick.energy.alpha, err, len);
+	case OPT_BETA:
+		return _double(name, arg, &conf->tick.energy.beta, err, len);
+	case OPT_GAMMA:
+		return _double(name, arg, &conf->tick.energy.gamma, err, len);
+	case OPT_EPSILON:
+		return _double(name, arg, &conf->tick.energy.epsilon, err, len);
+	default:
+		return _fail(err, len, "unknown option (see --help)");
+	}
+}
+
+static int _derive_paths(struct agent_conf *conf, char *err, size_t len)
+{
+	if (!conf->node[0] || !conf->run_dir[0])
+		return _fail(err, len, "--node and --run-dir are required");
+	snprintf(conf->socket, sizeof(conf->socket), "%s/%s.sock",
+		 conf->run_dir, conf->node);
+	snprintf(conf->state, sizeof(conf->state), "%s/%s.state",
+		 conf->run_dir, conf->node);
+	snprintf(conf->lock, sizeof(conf->lock), "%s/%s.pid",
+		 conf->run_dir, conf->node);
+	if (!conf->log[0])
+		snprintf(conf->log, sizeof(conf->log), "%s/%s.log",
+			 conf->run_dir, conf->node);
+	return 0;
+}
+
+int agent_conf_parse(int argc, char **argv, struct agent_conf *conf,
+		     char *err, size_t err_len)
+{
+	int c;
+
+	_defaults(conf);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":N:d:h", options, NULL)) != -1) {
+		if (c == OPT_HELP)
+			return 1;
+		if (c == '?' || c == ':')
+			return _fail(err, err_len, "%s option '%s' (see --help)",
+				     c == '?' ? "unknown" : "missing value for",
+				     argv[optind - 1]);
+		if (_option(c, optarg, conf, err, err_len))
+			return -1;
+	}
+	if (optind < argc)
+		return _fail(err, err_len, "unexpected argument '%s'", argv[optind]);
+	return _derive_paths(conf, err, err_len);
+}

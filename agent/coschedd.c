@@ -1,0 +1,267 @@
+/*
+ * coschedd.c - the node agent of dynamic coscheduling: main.
+ *
+ * One agent per Slurm node (keyed by node name: with slurmd -N several
+ * run on one host).  Started on demand by the cosched SPANK plugin in
+ * slurmstepd, or by a service manager; it runs in the foreground (the
+ * plugin detaches it).  A flat sequence of start-up steps, torn down in
+ * reverse; see coschedd(8).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+#define IDLE_POLL_MS 1000
+
+static int log_fd = 2;
+static char log_node[COSCHED_NODE_NAME_LEN] = "?";
+
+uint64_t agent_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int agent_log_open(const char *path, const char *node)
+{
+	snprintf(log_node, sizeof(log_node), "%s", node);
+	if (!strcmp(path, "-"))
+		return 0;
+	log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (log_fd < 0) {
+		log_fd = 2;
+		return -1;
+	}
+	return 0;
+}
+
+int agent_log_fd(void)
+{
+	return log_fd;
+}
+
+void agent_log_close(void)
+{
+	if (log_fd > 2)
+		close(log_fd);
+	log_fd = 2;
+}
+
+void agent_log(const char *fmt, ...)
+{
+	char line[768], when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	va_list ap;
+	int n;
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", localtime_r(&now, &tm));
+	n = snprintf(line, sizeof(line), "[%s] coschedd[%s] pid %d: ", when,
+		     log_node, (int)getpid());
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	n = (int)strnlen(line, sizeof(line) - 2);
+	line[n++] = '\n';
+	(void)!write(log_fd, line, (size_t)n);	/* one write: lines stay whole */
+}
+
+/* Only one agent per node: the loser of a start-up race just leaves. */
+static int _lock(const struct agent_conf *conf, int *fd_out)
+{
+	char pid[24];
+	int fd = open(conf->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return 1;
+	}
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || write(fd, pid, strlen(pid)) < 0) {
+		close(fd);
+		return -1;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+/*
+ * The agent acts at millisecond ticks on a CPU its jobs keep busy: like
+ * the paper's kernel thread it must run when its tick comes, so it asks
+ * for the lowest real-time priority (a tick takes microseconds; the
+ * kernel's RT throttling still bounds it), else for nice -20.  Children
+ * (the guardian) do not inherit it.
+ */
+static const char *_realtime(void)
+{
+	struct sched_param param = { .sched_priority = 1 };
+
+	if (!sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &param))
+		return "SCHED_FIFO 1";
+	if (!setpriority(PRIO_PROCESS, 0, -20))
+		return "nice -20 (SCHED_FIFO refused)";
+	return "normal priority (SCHED_FIFO and nice -20 refused)";
+}
+
+static int _signals(void)
+{
+	sigset_t set;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -1;
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static void _arm(struct agent *a, uint32_t us)
+{
+	struct itimerspec its = { 0 };
+
+	if (us == a->timer_us)
+		return;
+	its.it_interval.tv_sec = us / 1000000;
+	its.it_interval.tv_nsec = (long)(us % 1000000) * 1000;
+	its.it_value = its.it_interval;
+	(void)timerfd_settime(a->timer_fd, 0, &its, NULL);
+	a->timer_us = us;
+	a->last_tick_ns = 0;
+}
+
+static bool _idle_too_long(const struct agent *a)
+{
+	uint64_t idle = agent_now_ns() - a->last_job_ns;
+
+	return a->conf.idle_exit && !a->steps &&
+	       idle >= (uint64_t)a->conf.idle_exit * 1000000000ull;
+}
+
+static void _loop(struct agent *a, int sig_fd)
+{
+	struct pollfd fds[3] = {
+		{ .fd = a->listen_fd, .events = POLLIN },
+		{ .fd = a->timer_fd, .events = POLLIN },
+		{ .fd = sig_fd, .events = POLLIN },
+	};
+
+	while (!a->stop) {
+		uint64_t expirations;
+
+		if (poll(fds, 3, IDLE_POLL_MS) < 0 && errno != EINTR)
+			break;
+		if (fds[2].revents) {
+			agent_log("signal: stopping");
+			break;
+		}
+		if (fds[0].revents)
+			agent_accept(a);
+		if (fds[1].revents &&
+		    read(a->timer_fd, &expirations, sizeof(expirations)) > 0)
+			agent_tick(a);
+		if (!a->steps && a->ended)
+			agent_prune(a);
+		_arm(a, agent_wanted_tick_us(a));
+		if (_idle_too_long(a)) {
+			agent_log("no jobs for %u s: exiting", a->conf.idle_exit);
+			break;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char err[AGENT_ERR_LEN];
+	struct agent a = { .listen_fd = -1, .timer_fd = -1, .guardian_fd = -1,
+			   .last_boosted = -1 };
+	int lock_fd = -1, sig_fd = -1, rc = 1, locked;
+
+	switch (agent_conf_parse(argc, argv, &a.conf, err, sizeof(err))) {
+	case 0:
+		break;
+	case 1:
+		agent_usage(stdout);
+		return 0;
+	default:
+		fprintf(stderr, "coschedd: %s\n", err);
+		return 2;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "coschedd: must run as root (it changes other users' priorities)\n");
+		return 1;
+	}
+	if (mkdir(a.conf.run_dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "coschedd: cannot create %s: %s\n",
+			a.conf.run_dir, strerror(errno));
+		return 1;
+	}
+	locked = _lock(&a.conf, &lock_fd);
+	if (locked)
+		return locked > 0 ? 0 : 1;	/* > 0: another agent serves */
+	if (agent_log_open(a.conf.log, a.conf.node))
+		fprintf(stderr, "coschedd: cannot open log %s, using stderr\n",
+			a.conf.log);
+	a.started_ns = a.last_job_ns = agent_now_ns();
+	a.boost = boost_open(a.conf.boost, a.conf.node, err, sizeof(err));
+	if (!a.boost)
+		goto fail;
+	agent_log("started: boosts by %s", boost_describe(a.boost));
+	if (agent_guardian_start(&a, err, sizeof(err)))
+		goto fail_boost;
+	agent_log("runs at %s", _realtime());
+	(void)agent_state_recover(&a);
+	if (agent_listen(&a, err, sizeof(err)))
+		goto fail_guardian;
+	sig_fd = _signals();
+	a.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (sig_fd < 0 || a.timer_fd < 0) {
+		snprintf(err, sizeof(err), "signalfd/timerfd: %s", strerror(errno));
+		goto fail_listen;
+	}
+	_loop(&a, sig_fd);
+	rc = 0;
+	err[0] = '\0';
+fail_listen:
+	if (a.timer_fd >= 0)
+		close(a.timer_fd);
+	if (sig_fd >= 0)
+		close(sig_fd);
+	agent_unlisten(&a);
+fail_guardian:
+	agent_release_all(&a);	/* restores everything, empties the state */
+	agent_guardian_stop(&a);
+fail_boost:
+	agent_steps_free(&a);
+	boost_close(a.boost);
+fail:
+	if (err[0])
+		agent_log("error: %s", err);
+	agent_log("stopped");
+	agent_log_close();
+	close(lock_fd);
+	return rc;
+}

@@ -1,0 +1,460 @@
+/*
+ * jobs.c - the job steps registered with the agent, their processes, and
+ * the state file that lets a restarted agent, or the guardian, put every
+ * process back as it was.
+ *
+ * The state file (RUN_DIR/NODE.state, JSON) lists every process the agent
+ * has attached, with what it had before (struct boost_saved).  It is
+ * rewritten, by rename, whenever that list changes: at register, end and
+ * when a process exits; never per tick.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "state.h"
+
+/* The value of KEY in "verb k=v k=v", into buf.  0 or -1 when absent. */
+static int _word(const char *line, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = strchr(line, ' '); p; p = strchr(p + 1, ' ')) {
+		const char *w = p + 1;
+		size_t vlen;
+
+		if (strncmp(w, key, klen) || w[klen] != '=')
+			continue;
+		vlen = strcspn(w + klen + 1, " ");
+		if (vlen >= len)
+			return -1;
+		memcpy(buf, w + klen + 1, vlen);
+		buf[vlen] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+static int _u64(const char *line, const char *key, uint64_t max, uint64_t *out)
+{
+	char buf[32], *end;
+	unsigned long long v;
+
+	if (_word(line, key, buf, sizeof(buf)) || buf[0] < '0' || buf[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (*end || errno || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static struct agent_step *_find(struct agent_step *list, uint32_t job,
+				uint32_t step)
+{
+	for (; list; list = list->next)
+		if (list->job == job && list->step == step)
+			return list;
+	return NULL;
+}
+
+static bool _needs_boosts(const struct agent_step *s)
+{
+	return s->parts.react != COSCHED_REACT_NONE ||
+	       s->parts.wait == COSCHED_WAIT_SY;
+}
+
+static struct agent_proc *_add_proc(struct agent_step *s)
+{
+	if (s->nprocs == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 4;
+		struct agent_proc *p = realloc(s->procs, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		s->procs = p;
+		s->cap = cap;
+	}
+	memset(&s->procs[s->nprocs], 0, sizeof(s->procs[0]));
+	return &s->procs[s->nprocs++];
+}
+
+/* Attach a proc to the boost mechanism when its step's mode needs it. */
+static int _attach(struct agent *a, struct agent_step *s,
+		   struct agent_proc *p, char *err, size_t len)
+{
+	if (!_needs_boosts(s) || p->attached)
+		return 0;
+	if (boost_attach(a->boost, &p->id, s->job, &p->saved, err, len))
+		return -1;
+	p->attached = true;
+	return 0;
+}
+
+static void _release(struct agent_proc *p)
+{
+	if (p->attached && boost_restore(&p->id, &p->saved))
+		agent_log("could not fully restore pid %d", (int)p->id.pid);
+	p->attached = false;
+	if (p->shm) {
+		agent_shm_unmap(p->shm);
+		p->shm = NULL;
+	}
+}
+
+static struct agent_step *_new_step(struct agent *a, uint32_t job,
+				    uint32_t step)
+{
+	struct agent_step *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->job = job;
+	s->step = step;
+	s->started_ns = agent_now_ns();
+	s->next = a->steps;
+	a->steps = s;
+	return s;
+}
+
+/* Move s from the live list to the head of the ended list (trimmed). */
+static void _retire(struct agent *a, struct agent_step *s)
+{
+	struct agent_step **pp = &a->steps;
+	size_t kept = 0;
+
+	while (*pp && *pp != s)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = s->next;
+	for (size_t i = 0; i < s->nprocs; i++)
+		_release(&s->procs[i]);
+	s->ended_ns = agent_now_ns();
+	s->next = a->ended;
+	a->ended = s;
+	for (pp = &a->ended; *pp; kept++) {
+		struct agent_step *old = *pp;
+
+		if (kept < AGENT_ENDED_KEEP) {
+			pp = &old->next;
+			continue;
+		}
+		*pp = old->next;
+		free(old->procs);
+		free(old);
+	}
+	a->last_job_ns = agent_now_ns();
+}
+
+/* The parsed fields of a register request. */
+struct reg {
+	uint64_t job, step, uid, pid, rank, tick_us, spin_ns;
+	enum cosched_mode mode;
+	struct cosched_pb_rule pb;
+};
+
+static int _parse_register(const char *line, struct reg *r, char *why,
+			   size_t len)
+{
+	char word[32], err[COSCHED_ERR_LEN];
+
+	memset(r, 0, sizeof(*r));
+	if (_u64(line, "job", UINT32_MAX, &r->job) ||
+	    _u64(line, "step", UINT32_MAX, &r->step) ||
+	    _u64(line, "uid", UINT32_MAX - 1, &r->uid) ||
+	    _u64(line, "pid", INT32_MAX, &r->pid) || r->pid < 2 ||
+	    _u64(line, "rank", INT32_MAX, &r->rank)) {
+		snprintf(why, len, "register needs job, step, uid, pid (>1) and rank");
+		return -1;
+	}
+	if (_word(line, "mode", word, sizeof(word)) ||
+	    cosched_parse_mode(word, &r->mode, err, sizeof(err))) {
+		snprintf(why, len, "register: bad or missing mode");
+		return -1;
+	}
+	r->pb.heuristic = COSCHED_PB_D;
+	if (!_word(line, "pb", word, sizeof(word)) &&
+	    cosched_pb_parse(word, &r->pb, err, sizeof(err))) {
+		snprintf(why, len, "register: %.200s", err);
+		return -1;
+	}
+	if (_u64(line, "tick_us", 10000000, &r->tick_us))
+		r->tick_us = 0;
+	if (_u64(line, "spin_ns", UINT64_MAX, &r->spin_ns))
+		r->spin_ns = 0;
+	return 0;
+}
+
+/* Is r->pid the job's: a descendant of the caller, with the job's uid. */
+static int _prove(const struct reg *r, pid_t peer, char *why, size_t len)
+{
+	uid_t uid;
+
+	if (proc_descends_from((pid_t)r->pid, peer) != 1) {
+		snprintf(why, len, "pid %u is not a process of the caller (pid %d)",
+			 (unsigned)r->pid, (int)peer);
+		return -1;
+	}
+	if (proc_uid((pid_t)r->pid, &uid) || uid != (uid_t)r->uid) {
+		snprintf(why, len, "pid %u does not belong to uid %u",
+			 (unsigned)r->pid, (unsigned)r->uid);
+		return -1;
+	}
+	return 0;
+}
+
+static int _fill_step(struct agent_step *s, const struct reg *r,
+		      const struct agent_conf *conf, char *why, size_t len)
+{
+	if (s->nprocs && s->uid != (uid_t)r->uid) {
+		snprintf(why, len, "job %u step %u belongs to uid %u",
+			 s->job, s->step, (unsigned)s->uid);
+		return -1;
+	}
+	s->uid = (uid_t)r->uid;
+	s->mode = r->mode;
+	(void)cosched_mode_split(r->mode, &s->parts);
+	s->pb = r->pb;
+	s->tick_us = r->tick_us ? (uint32_t)r->tick_us : conf->tick_us;
+	s->spin_ns = r->spin_ns;
+	return 0;
+}
+
+/* Add (or find) pid in step; adopted says the proof was done earlier. */
+static int _add(struct agent *a, const struct reg *r, const struct proc_id *id,
+		char *why, size_t len)
+{
+	struct agent_step *s = _find(a->steps, (uint32_t)r->job,
+				     (uint32_t)r->step);
+	struct agent_proc *p;
+	bool fresh = !s;
+
+	if (!s && !(s = _new_step(a, (uint32_t)r->job, (uint32_t)r->step)))
+		goto nomem;
+	if (_fill_step(s, r, &a->conf, why, len))
+		return -1;
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].id.pid == id->pid)
+			return 0;	/* again: nothing to do */
+	p = _add_proc(s);
+	if (!p)
+		goto nomem;
+	p->id = *id;
+	p->rank = (int)r->rank;
+	p->energy = -1;		/* not started */
+	if (_attach(a, s, p, why, len)) {
+		s->nprocs--;
+		if (fresh && !s->nprocs)
+			_retire(a, s);
+		return -1;
+	}
+	return 0;
+nomem:
+	snprintf(why, len, "out of memory");
+	return -1;
+}
+
+int agent_register(struct agent *a, const char *request, pid_t peer_pid,
+		   char *reply, size_t len)
+{
+	char why[AGENT_ERR_LEN];
+	struct proc_id id;
+	struct reg r;
+
+	if (_parse_register(request, &r, why, sizeof(why)))
+		goto fail;
+	if (r.mode == COSCHED_MODE_NONE || r.mode == COSCHED_MODE_MEMBUS) {
+		snprintf(why, sizeof(why), "mode %s has nothing for this agent to do",
+			 cosched_mode_name(r.mode));
+		goto fail;
+	}
+	if (proc_identify((pid_t)r.pid, &id)) {
+		snprintf(why, sizeof(why), "no process %u", (unsigned)r.pid);
+		goto fail;
+	}
+	if (_prove(&r, peer_pid, why, sizeof(why)) ||
+	    _add(a, &r, &id, why, sizeof(why)))
+		goto fail;
+	(void)agent_state_save(a);
+	agent_log("job %u step %u: registered pid %u rank %u, mode %s",
+		  (unsigned)r.job, (unsigned)r.step, (unsigned)r.pid,
+		  (unsigned)r.rank, cosched_mode_name(r.mode));
+	snprintf(reply, len, "ok registered job=%u step=%u pid=%u\n",
+		 (unsigned)r.job, (unsigned)r.step, (unsigned)r.pid);
+	return 0;
+fail:
+	agent_log("refused registration: %s", why);
+	snprintf(reply, len, "error: %s\n", why);
+	return -1;
+}
+
+int agent_end(struct agent *a, const char *request, char *reply, size_t len)
+{
+	uint64_t job, step;
+	struct agent_step *s;
+
+	if (_u64(request, "job", UINT32_MAX, &job) ||
+	    _u64(request, "step", UINT32_MAX, &step)) {
+		snprintf(reply, len, "error: end needs job and step\n");
+		return -1;
+	}
+	s = _find(a->steps, (uint32_t)job, (uint32_t)step);
+	if (!s) {
+		snprintf(reply, len, "ok not registered\n");
+		return 0;
+	}
+	_retire(a, s);
+	(void)agent_state_save(a);
+	agent_log("job %u step %u: ended, priorities restored",
+		  (unsigned)job, (unsigned)step);
+	snprintf(reply, len, "ok ended job=%u step=%u\n", (unsigned)job,
+		 (unsigned)step);
+	return 0;
+}
+
+void agent_prune(struct agent *a)
+{
+	bool changed = false;
+	struct agent_step *s = a->steps, *next;
+
+	for (; s; s = next) {
+		next = s->next;
+		for (size_t i = 0; i < s->nprocs;) {
+			if (proc_alive(&s->procs[i].id)) {
+				i++;
+				continue;
+			}
+			_release(&s->procs[i]);
+			s->procs[i] = s->procs[--s->nprocs];
+			changed = true;
+		}
+		if (!s->nprocs) {
+			_retire(a, s);
+			changed = true;
+		}
+	}
+	if (changed)
+		(void)agent_state_save(a);
+}
+
+void agent_release_all(struct agent *a)
+{
+	while (a->steps)
+		_retire(a, a->steps);
+	(void)agent_state_save(a);
+}
+
+void agent_steps_free(struct agent *a)
+{
+	struct agent_step *lists[] = { a->steps, a->ended };
+
+	for (size_t l = 0; l < 2; l++) {
+		for (struct agent_step *s = lists[l], *next; s; s = next) {
+			next = s->next;
+			for (size_t i = 0; i < s->nprocs; i++)
+				_release(&s->procs[i]);
+			free(s->procs);
+			free(s);
+		}
+	}
+	a->steps = a->ended = NULL;
+}
+
+uint32_t agent_wanted_tick_us(const struct agent *a)
+{
+	uint32_t tick = 0;
+
+	for (const struct agent_step *s = a->steps; s; s = s->next) {
+		if (!_needs_boosts(s) && s->parts.wait == COSCHED_WAIT_BUSY &&
+		    s->parts.react == COSCHED_REACT_NONE)
+			continue;
+		if (!tick || s->tick_us < tick)
+			tick = s->tick_us;
+	}
+	/* SB-only steps have no boosts, but status reads their counters */
+	if (!tick && a->steps)
+		tick = 100000;
+	return tick;
+}
+
+/* ---- the state file ---- */
+
+static json_object *_proc_json(const struct agent_step *s,
+			       const struct agent_proc *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "job", json_object_new_int64(s->job));
+	json_object_object_add(o, "step", json_object_new_int64(s->step));
+	json_object_object_add(o, "uid", json_object_new_int64(s->uid));
+	json_object_object_add(o, "mode",
+			       json_object_new_string(cosched_mode_name(s->mode)));
+	json_object_object_add(o, "pb",
+			       json_object_new_string(cosched_pb_name(&s->pb)));
+	json_object_object_add(o, "tick_us", json_object_new_int64(s->tick_us));
+	json_object_object_add(o, "spin_ns", json_object_new_int64((int64_t)s->spin_ns));
+	json_object_object_add(o, "pid", json_object_new_int64(p->id.pid));
+	json_object_object_add(o, "start", json_object_new_int64((int64_t)p->id.start_ticks));
+	json_object_object_add(o, "rank", json_object_new_int64(p->rank));
+	json_object_object_add(o, "attached", json_object_new_boolean(p->attached));
+	json_object_object_add(o, "saved", state_saved_json(&p->saved));
+	return o;
+}
+
+int agent_state_save(const struct agent *a)
+{
+	json_object *root = json_object_new_object(), *procs;
+	int rc;
+
+	procs = json_object_new_array();
+	json_object_object_add(root, "node", json_object_new_string(a->conf.node));
+	json_object_object_add(root, "agent_pid", json_object_new_int64(getpid()));
+	for (const struct agent_step *s = a->steps; s; s = s->next)
+		for (size_t i = 0; i < s->nprocs; i++)
+			json_object_array_add(procs, _proc_json(s, &s->procs[i]));
+	json_object_object_add(root, "procs", procs);
+	rc = state_write(a->conf.state, root);
+	json_object_put(root);
+	if (rc)
+		agent_log("cannot write %s: %s", a->conf.state, strerror(errno));
+	return rc;
+}
+
+/* Re-adopt one recovered process (after its restore) if still alive. */
+static int _adopt(const struct state_entry *e, void *arg)
+{
+	struct agent *a = arg;
+	char why[AGENT_ERR_LEN];
+	struct reg r = {
+		.job = e->job, .step = e->step, .uid = e->uid, .pid = e->id.pid,
+		.rank = (uint64_t)e->rank, .tick_us = e->tick_us,
+		.spin_ns = e->spin_ns, .mode = e->mode, .pb = e->pb,
+	};
+
+	if (e->attached && boost_restore(&e->id, &e->saved))
+		agent_log("recovery: could not fully restore pid %d",
+			  (int)e->id.pid);
+	if (!proc_alive(&e->id))
+		return 0;
+	if (_add(a, &r, &e->id, why, sizeof(why)))
+		agent_log("recovery: pid %d not re-adopted: %s",
+			  (int)e->id.pid, why);
+	return 0;
+}
+
+int agent_state_recover(struct agent *a)
+{
+	int n = state_for_each(a->conf.state, _adopt, a);
+
+	if (n > 0)
+		agent_log("recovered %d process(es) from %s: restored, then re-adopted the live ones",
+			  n, a->conf.state);
+	return agent_state_save(a);
+}

@@ -1,0 +1,24 @@
+# agent - the node agent of dynamic coscheduling: coschedd (one per Slurm
+# node, started on demand by the cosched SPANK plugin or by a service
+# manager) and coschedctl (status).  See coschedd(8), coschedctl(1).
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+CFLAGS_agent := $(JSONC_CFLAGS)
+
+COSCHEDD := $(O)/sbin/coschedd
+COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
+	state.c sched.c status.c guardian.c proc.c boost.c client.c)
+# The libraries by path: lib/cosched_opts/module.mk may come later.
+COSCHEDD_LIBS := $(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a
+$(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS),-lcgroup $(JSONC_LIBS) -lm))
+TARGETS += $(COSCHEDD)
+INSTALL_SBINS += $(COSCHEDD)
+
+COSCHEDCTL := $(O)/bin/coschedctl
+$(eval $(call program,$(COSCHEDCTL),agent/coschedctl.c agent/client.c,,))
+TARGETS += $(COSCHEDCTL)
+INSTALL_BINS += $(COSCHEDCTL)
+
+-include agent/boost.mk
+INSTALL_MAN += doc/man/coschedd.8 doc/man/coschedctl.1

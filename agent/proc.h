@@ -1,0 +1,77 @@
+/*
+ * proc.h - what the node agent reads of a process in /proc, and the
+ * checks that prove a process belongs to a job before anything touches it.
+ *
+ * A pid alone proves nothing (pids are reused): a process is identified by
+ * pid and start time (field 22 of /proc/PID/stat), and every action first
+ * checks that the pair still matches.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COSCHEDD_PROC_H
+#define COSCHEDD_PROC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct proc_id {
+	pid_t pid;
+	uint64_t start_ticks;	/* start time, clock ticks after boot */
+};
+
+struct proc_sample {
+	char state;		/* R, S, D, T, Z, ... */
+	int cpu;		/* CPU it last ran on */
+	uint64_t cpu_ns;	/* utime + stime, all threads */
+	uint64_t age_ns;	/* time since it started */
+	uint64_t ctx_switches;	/* voluntary + involuntary, main thread */
+};
+
+/* Fill id for pid.  Returns 0, or -1 when the process does not exist. */
+int proc_identify(pid_t pid, struct proc_id *id);
+
+/* Whether id still names the same live process (not a zombie). */
+bool proc_alive(const struct proc_id *id);
+
+/*
+ * For hot paths: an open handle on id's /proc/PID/stat, checked through
+ * the handle itself to name id.  Reads through it fail once that process
+ * is reaped, even if its pid is reused, so proc_alive_fd() re-checks id
+ * for the price of a read (no path lookup).  Returns the fd (the caller
+ * closes it) or -1 when id is not alive.
+ */
+int proc_open(const struct proc_id *id);
+
+/* Whether the process behind fd from proc_open() is alive (not a zombie). */
+bool proc_alive_fd(int fd);
+
+/*
+ * Whether pid is ancestor or a descendant of it, following parent pids in
+ * /proc (at most 64 steps).  Returns 1, 0, or -1 when pid is gone.
+ */
+int proc_descends_from(pid_t pid, pid_t ancestor);
+
+/* Real uid of a process.  Returns 0 or -1. */
+int proc_uid(pid_t pid, uid_t *uid);
+
+/* A sample of a live process.  Returns 0, or -1 when id is stale. */
+int proc_sample(const struct proc_id *id, struct proc_sample *sample);
+
+/*
+ * Bytes waiting, unread, in the receive queues of the process's TCP
+ * sockets (matched by inode from /proc/PID/fd against /proc/net/tcp and
+ * tcp6 of its network namespace): the agent's view of messages from other
+ * hosts.  Returns 0 and sets *bytes, or -1 when unreadable.
+ */
+int proc_socket_rx_bytes(pid_t pid, uint64_t *bytes);
+
+/*
+ * Call fn(tid, arg) for every thread of pid; fn returning nonzero stops
+ * the walk.  Returns the number of threads visited (the one that stopped
+ * it included), or -1 when the task list cannot be read.
+ */
+int proc_for_each_thread(pid_t pid, int (*fn)(pid_t tid, void *arg),
+			 void *arg);
+
+#endif /* COSCHEDD_PROC_H */

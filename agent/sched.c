@@ -1,0 +1,300 @@
+/*
+ * sched.c - the agent's tick: sample the registered processes, let the
+ * pure core (lib/cosched/tick.h) decide their boost levels, apply the
+ * changes through the boost mechanism, count what was done.
+ *
+ * What a process is doing comes from the page the MPI shim shares
+ * (lib/cosched/shm.h) when there is one; otherwise only from /proc: CPU
+ * time (running or not) and TCP receive queues (pending messages).
+ * Whether a process ran during the last tick is read from its CPU time
+ * (/proc/PID/schedstat), since Linux has no cheap "who is on that CPU".
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+#define SHM_RETRY_NS 100000000ull	/* look for a missing page every 100 ms */
+/*
+ * Socket queues are the fallback for processes without the shim: reading
+ * them walks the kernel's whole TCP hash table (/proc/PID/net/tcp), about
+ * 300 us here, so not at every tick.
+ */
+#define RX_EVERY_NS 250000000ull
+#define PRUNE_EVERY_NS 100000000ull	/* dead processes every 100 ms */
+
+/* The table handed to the core, and where each row came from. */
+struct row {
+	struct agent_step *step;
+	struct agent_proc *proc;
+};
+static struct cosched_tick_proc *table;
+static struct row *rows;
+static size_t table_cap;
+
+void agent_shm_unmap(struct cosched_shm *shm)
+{
+	if (shm)
+		munmap(shm, sizeof(*shm));
+}
+
+static bool _shm_valid(const struct cosched_shm *m, const struct agent_step *s,
+		       const struct agent_proc *p)
+{
+	return m->magic == COSCHED_SHM_MAGIC &&
+	       m->version == COSCHED_SHM_VERSION &&
+	       m->size == sizeof(*m) && m->pid == p->id.pid &&
+	       m->rank == p->rank && m->job_id == s->job &&
+	       m->step_id == s->step;
+}
+
+/* Map the shim's page of p, read-only, after checking who owns it. */
+static void _map_shm(struct agent_step *s, struct agent_proc *p, uint64_t now)
+{
+	char path[128];
+	struct stat st;
+	void *m;
+	int fd;
+
+	if (p->shm || now < p->next_shm_try_ns)
+		return;
+	p->next_shm_try_ns = now + SHM_RETRY_NS;
+	snprintf(path, sizeof(path), "/dev/shm%s%u.%u.%d", COSCHED_SHM_PREFIX,
+		 s->job, s->step, p->rank);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != s->uid ||
+	    st.st_size < (off_t)sizeof(struct cosched_shm)) {
+		close(fd);
+		return;
+	}
+	m = mmap(NULL, sizeof(struct cosched_shm), PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+	if (!_shm_valid(m, s, p)) {
+		munmap(m, sizeof(struct cosched_shm));
+		return;
+	}
+	p->shm = m;
+}
+
+static uint64_t _exec_ns(pid_t pid)
+{
+	char path[64], buf[128];
+	unsigned long long exec = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu", &exec) != 1)
+		return 0;
+	return exec;
+}
+
+static bool _grow(size_t n)
+{
+	struct cosched_tick_proc *t;
+	struct row *r;
+
+	if (n <= table_cap)
+		return true;
+	t = realloc(table, n * sizeof(*t));
+	if (!t)
+		return false;
+	table = t;
+	r = realloc(rows, n * sizeof(*r));
+	if (!r)
+		return false;
+	rows = r;
+	table_cap = n;
+	return true;
+}
+
+/* Fill one table row from what p shows now. */
+static void _sample(struct agent_step *s, struct agent_proc *p,
+		    struct cosched_tick_proc *t, uint64_t now, uint64_t dt_ns)
+{
+	const struct cosched_shm *m = p->shm;
+	uint64_t exec = _exec_ns(p->id.pid);
+	uint64_t since = m ? m->start_ns : s->started_ns;
+	double age = now > since ? (double)(now - since) / 1e9 : 0;
+
+	memset(t, 0, sizeof(*t));
+	p->ran = exec > p->exec_ns && exec - p->exec_ns > dt_ns / 2;
+	p->exec_ns = exec;
+	p->cpu_share = age > 0 ? (double)exec / 1e9 / age : 0;
+	if (!m && s->parts.react != COSCHED_REACT_NONE && now >= p->next_rx_ns) {
+		if (proc_socket_rx_bytes(p->id.pid, &p->rx_bytes))
+			p->rx_bytes = 0;
+		p->next_rx_ns = now + RX_EVERY_NS;
+	}
+	t->view.running = p->ran;
+	t->view.cpu_share = p->cpu_share;
+	t->view.candidate = p->attached;
+	t->view.pending = p->rx_bytes ? 1 : 0;
+	t->parts = s->parts;
+	t->pb = s->pb;
+	t->energy = p->energy;
+	if (!m)
+		return;
+	t->view.in_recv = atomic_load(&m->in_recv);
+	t->view.awaited_arrived = atomic_load(&m->awaited_arrived);
+	t->view.pending += (uint32_t)cosched_shm_pending(m);
+	t->yielding = (int)atomic_load(&m->yielding);
+	t->communicating = (int)atomic_load(&m->in_comm);
+	if (now - atomic_load(&m->heartbeat_ns) < dt_ns)
+		t->view.running = true;	/* it polled during the last tick */
+	if (age > 0) {
+		uint64_t msgs = atomic_load(&m->msgs_received);
+		uint64_t bytes = atomic_load(&m->bytes_received);
+
+		t->msg_rate = (double)msgs / age;
+		t->msg_kib = msgs ? (double)bytes / (double)msgs / 1024.0 : 0;
+	}
+}
+
+/* Build the table; returns its size and the current process in *current. */
+static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
+		     int *current)
+{
+	uint64_t best = 0;
+	size_t n = 0;
+
+	*current = -1;
+	for (struct agent_step *s = a->steps; s; s = s->next)
+		n += s->nprocs;
+	if (!_grow(n))
+		return 0;
+	n = 0;
+	for (struct agent_step *s = a->steps; s; s = s->next) {
+		for (size_t i = 0; i < s->nprocs; i++) {
+			struct agent_proc *p = &s->procs[i];
+			uint64_t before = p->exec_ns;
+
+			_map_shm(s, p, now);
+			_sample(s, p, &table[n], now, dt_ns);
+			if (p->ran && p->exec_ns - before > best) {
+				best = p->exec_ns - before;
+				*current = (int)n;
+			}
+			rows[n++] = (struct row){ s, p };
+		}
+	}
+	for (size_t i = 0; i < n; i++)	/* energy starts at the floor R */
+		if (table[i].energy < 0)
+			table[i].energy = cosched_energy_initial((double)n);
+	return n;
+}
+
+static void _count(struct agent_step *s, struct agent_proc *p,
+		   const struct cosched_tick_proc *t, uint64_t now)
+{
+	struct agent_counters *c = &s->count;
+	bool fresh = t->reason != p->reason;
+
+	if (t->reason == COSCHED_WHY_NONE)
+		return;
+	/* the periodic boost acts at every tick; the others per episode */
+	if (t->reason != COSCHED_WHY_PB && !fresh)
+		return;
+	c->boosts[t->reason]++;
+	if ((t->reason == COSCHED_WHY_PB || t->reason == COSCHED_WHY_SY_BOOST) &&
+	    t->state >= COSCHED_S1 && t->state <= COSCHED_S4)
+		c->by_state[t->state - 1]++;
+	if (t->reason == COSCHED_WHY_DCS && p->shm) {
+		uint64_t at = atomic_load(&p->shm->arrived_ns);
+		uint64_t lag = now > at ? now - at : 0;
+
+		c->dcs_detect_ns_sum += lag;
+		c->dcs_detect_count++;
+		if (lag > c->dcs_detect_ns_max)
+			c->dcs_detect_ns_max = lag;
+	}
+}
+
+static void _apply(struct agent *a, size_t n, uint64_t now)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct agent_proc *p = rows[i].proc;
+		const struct cosched_tick_proc *t = &table[i];
+
+		_count(rows[i].step, p, t, now);
+		p->reason = t->reason;
+		p->energy = t->energy;
+		if (!p->attached || t->level == p->level)
+			continue;
+		if (boost_set(a->boost, &p->id, &p->saved, t->level) == 0)
+			p->level = t->level;
+	}
+}
+
+/* The shim's counters, summed per step, for status. */
+static void _shim_totals(struct agent *a)
+{
+	for (struct agent_step *s = a->steps; s; s = s->next) {
+		struct agent_counters *c = &s->count;
+
+		c->msgs = c->bytes = c->blocks = c->yields = 0;
+		c->spins_satisfied = 0;
+		c->shim_procs = 0;
+		for (size_t i = 0; i < s->nprocs; i++) {
+			const struct cosched_shm *m = s->procs[i].shm;
+
+			if (!m)
+				continue;
+			c->shim_procs++;
+			c->msgs += atomic_load(&m->msgs_received);
+			c->bytes += atomic_load(&m->bytes_received);
+			c->blocks += atomic_load(&m->blocks);
+			c->yields += atomic_load(&m->yields);
+			c->spins_satisfied += atomic_load(&m->spins_satisfied);
+		}
+	}
+}
+
+void agent_tick(struct agent *a)
+{
+	static uint64_t next_prune;
+	uint64_t now = agent_now_ns(), dt_ns, took;
+	int current, boosted;
+	size_t n;
+
+	dt_ns = a->last_tick_ns ? now - a->last_tick_ns : 1000000;
+	if (dt_ns > 100000000ull)
+		dt_ns = 100000000ull;
+	a->last_tick_ns = now;
+	if (now >= next_prune) {
+		next_prune = now + PRUNE_EVERY_NS;
+		agent_prune(a);
+	}
+	n = _build(a, now, dt_ns, &current);
+	if (n) {
+		boosted = cosched_tick(table, n, current, a->last_boosted,
+				       (double)dt_ns / 1e9, &a->conf.tick);
+		a->last_boosted = boosted;
+		_apply(a, n, now);
+		_shim_totals(a);
+	}
+	took = agent_now_ns() - now;
+	a->ticks++;
+	a->tick_ns_sum += took;
+	if (took > a->tick_ns_max)
+		a->tick_ns_max = took;
+}

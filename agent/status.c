@@ -1,0 +1,221 @@
+/*
+ * status.c - what `coschedctl status [--json]` shows: the agent, its
+ * mechanism and overhead, and per job step the mode, the processes and
+ * the boosts given (PB and SY boosts by the state S1-S4 of the process
+ * boosted), the DCS detection delay and the shim's counters.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+static double _cpu_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static json_object *_num(double v)
+{
+	return json_object_new_double(v);
+}
+
+static json_object *_counters(const struct agent_counters *c)
+{
+	json_object *o = json_object_new_object();
+	json_object *by = json_object_new_object();
+	json_object *shim = json_object_new_object();
+	static const char *states[] = { "S1", "S2", "S3", "S4" };
+
+	for (int r = COSCHED_WHY_PB; r < COSCHED_WHY_COUNT; r++)
+		json_object_object_add(o, cosched_reason_name((enum cosched_reason)r),
+				       json_object_new_int64((int64_t)c->boosts[r]));
+	for (int i = 0; i < COSCHED_NSTATES; i++)
+		json_object_object_add(by, states[i],
+				       json_object_new_int64((int64_t)c->by_state[i]));
+	json_object_object_add(o, "by_state", by);
+	json_object_object_add(o, "dcs_detect_us_mean",
+			       _num(c->dcs_detect_count ?
+				    (double)c->dcs_detect_ns_sum / 1e3 /
+				    (double)c->dcs_detect_count : 0));
+	json_object_object_add(o, "dcs_detect_us_max",
+			       _num((double)c->dcs_detect_ns_max / 1e3));
+	json_object_object_add(shim, "procs", json_object_new_int64(c->shim_procs));
+	json_object_object_add(shim, "messages", json_object_new_int64((int64_t)c->msgs));
+	json_object_object_add(shim, "bytes", json_object_new_int64((int64_t)c->bytes));
+	json_object_object_add(shim, "blocks", json_object_new_int64((int64_t)c->blocks));
+	json_object_object_add(shim, "yields", json_object_new_int64((int64_t)c->yields));
+	json_object_object_add(shim, "spins_satisfied",
+			       json_object_new_int64((int64_t)c->spins_satisfied));
+	json_object_object_add(o, "shim", shim);
+	return o;
+}
+
+static json_object *_step(const struct agent_step *s, bool ended)
+{
+	json_object *o = json_object_new_object(), *procs;
+
+	json_object_object_add(o, "job", json_object_new_int64(s->job));
+	json_object_object_add(o, "step", json_object_new_int64(s->step));
+	json_object_object_add(o, "uid", json_object_new_int64(s->uid));
+	json_object_object_add(o, "mode",
+			       json_object_new_string(cosched_mode_name(s->mode)));
+	json_object_object_add(o, "wait",
+			       json_object_new_string(cosched_wait_name(s->parts.wait)));
+	json_object_object_add(o, "react",
+			       json_object_new_string(cosched_react_name(s->parts.react)));
+	json_object_object_add(o, "pb", json_object_new_string(cosched_pb_name(&s->pb)));
+	json_object_object_add(o, "tick_us", json_object_new_int64(s->tick_us));
+	json_object_object_add(o, "ended", json_object_new_boolean(ended));
+	procs = json_object_new_array();
+	for (size_t i = 0; i < s->nprocs && !ended; i++) {
+		const struct agent_proc *p = &s->procs[i];
+		json_object *po = json_object_new_object();
+
+		json_object_object_add(po, "pid", json_object_new_int64(p->id.pid));
+		json_object_object_add(po, "rank", json_object_new_int64(p->rank));
+		json_object_object_add(po, "attached", json_object_new_boolean(p->attached));
+		json_object_object_add(po, "shim", json_object_new_boolean(p->shm != NULL));
+		json_object_object_add(po, "level", json_object_new_int(p->level));
+		json_object_object_add(po, "cpu_share", _num(p->cpu_share));
+		if (p->energy >= 0)
+			json_object_object_add(po, "energy", _num(p->energy));
+		json_object_array_add(procs, po);
+	}
+	json_object_object_add(o, "procs", procs);
+	json_object_object_add(o, "boosts", _counters(&s->count));
+	return o;
+}
+
+static json_object *_agent(const struct agent *a)
+{
+	json_object *o = json_object_new_object(), *jobs, *ended, *ov;
+	double up = (double)(agent_now_ns() - a->started_ns) / 1e9;
+	double cpu = _cpu_seconds();
+
+	json_object_object_add(o, "node", json_object_new_string(a->conf.node));
+	json_object_object_add(o, "pid", json_object_new_int64(getpid()));
+	json_object_object_add(o, "boost", json_object_new_string(boost_describe(a->boost)));
+	json_object_object_add(o, "tick_us", json_object_new_int64(a->timer_us));
+	json_object_object_add(o, "uptime_s", _num(up));
+	ov = json_object_new_object();
+	json_object_object_add(ov, "cpu_s", _num(cpu));
+	json_object_object_add(ov, "cpu_percent", _num(up > 0 ? 100 * cpu / up : 0));
+	json_object_object_add(ov, "ticks", json_object_new_int64((int64_t)a->ticks));
+	json_object_object_add(ov, "tick_us_mean",
+			       _num(a->ticks ? (double)a->tick_ns_sum / 1e3 /
+					       (double)a->ticks : 0));
+	json_object_object_add(ov, "tick_us_max", _num((double)a->tick_ns_max / 1e3));
+	json_object_object_add(o, "overhead", ov);
+	jobs = json_object_new_array();
+	for (const struct agent_step *s = a->steps; s; s = s->next)
+		json_object_array_add(jobs, _step(s, false));
+	json_object_object_add(o, "jobs", jobs);
+	ended = json_object_new_array();
+	for (const struct agent_step *s = a->ended; s; s = s->next)
+		json_object_array_add(ended, _step(s, true));
+	json_object_object_add(o, "ended", ended);
+	return o;
+}
+
+/* Text: a few lines per step, built from the same JSON. */
+static char *_text(json_object *o)
+{
+	json_object *ov = json_object_object_get(o, "overhead");
+	const char *lists[] = { "jobs", "ended" };
+	size_t cap = 4096, used = 0;
+	char *buf = malloc(cap);
+
+#define PUT(...) do { \
+		int _n = snprintf(buf + used, cap - used, __VA_ARGS__); \
+		while (_n >= 0 && (size_t)_n >= cap - used) { \
+			char *_b = realloc(buf, cap *= 2); \
+			if (!_b) { free(buf); return NULL; } \
+			buf = _b; \
+			_n = snprintf(buf + used, cap - used, __VA_ARGS__); \
+		} \
+		used += (size_t)(_n > 0 ? _n : 0); \
+	} while (0)
+
+	if (!buf)
+		return NULL;
+	PUT("node %s  agent pid %s  tick %s us\nboost: %s\n",
+	    json_object_get_string(json_object_object_get(o, "node")),
+	    json_object_get_string(json_object_object_get(o, "pid")),
+	    json_object_get_string(json_object_object_get(o, "tick_us")),
+	    json_object_get_string(json_object_object_get(o, "boost")));
+	PUT("overhead: %.3f s CPU in %.1f s (%.2f %%), %s ticks, %.1f us mean, %.1f us max\n",
+	    json_object_get_double(json_object_object_get(ov, "cpu_s")),
+	    json_object_get_double(json_object_object_get(o, "uptime_s")),
+	    json_object_get_double(json_object_object_get(ov, "cpu_percent")),
+	    json_object_get_string(json_object_object_get(ov, "ticks")),
+	    json_object_get_double(json_object_object_get(ov, "tick_us_mean")),
+	    json_object_get_double(json_object_object_get(ov, "tick_us_max")));
+	for (size_t l = 0; l < 2; l++) {
+		json_object *arr = json_object_object_get(o, lists[l]);
+
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			json_object *s = json_object_array_get_idx(arr, i);
+			json_object *b = json_object_object_get(s, "boosts");
+			json_object *by = json_object_object_get(b, "by_state");
+			json_object *sh = json_object_object_get(b, "shim");
+
+			PUT("job %s.%s %s mode %s (wait %s, react %s, pb %s) procs %zu\n",
+			    json_object_get_string(json_object_object_get(s, "job")),
+			    json_object_get_string(json_object_object_get(s, "step")),
+			    l ? "ended" : "running",
+			    json_object_get_string(json_object_object_get(s, "mode")),
+			    json_object_get_string(json_object_object_get(s, "wait")),
+			    json_object_get_string(json_object_object_get(s, "react")),
+			    json_object_get_string(json_object_object_get(s, "pb")),
+			    json_object_array_length(json_object_object_get(s, "procs")));
+			PUT("  boosts: pb %s (S1 %s S2 %s S3 %s S4 %s) dcs %s sy-boost %s sy-demote %s energy %s\n",
+			    json_object_get_string(json_object_object_get(b, "pb")),
+			    json_object_get_string(json_object_object_get(by, "S1")),
+			    json_object_get_string(json_object_object_get(by, "S2")),
+			    json_object_get_string(json_object_object_get(by, "S3")),
+			    json_object_get_string(json_object_object_get(by, "S4")),
+			    json_object_get_string(json_object_object_get(b, "dcs")),
+			    json_object_get_string(json_object_object_get(b, "sy-boost")),
+			    json_object_get_string(json_object_object_get(b, "sy-demote")),
+			    json_object_get_string(json_object_object_get(b, "energy")));
+			PUT("  shim: %s procs, %s messages, %s blocks, %s yields; dcs detection %.0f us mean\n",
+			    json_object_get_string(json_object_object_get(sh, "procs")),
+			    json_object_get_string(json_object_object_get(sh, "messages")),
+			    json_object_get_string(json_object_object_get(sh, "blocks")),
+			    json_object_get_string(json_object_object_get(sh, "yields")),
+			    json_object_get_double(json_object_object_get(b, "dcs_detect_us_mean")));
+		}
+	}
+#undef PUT
+	return buf;
+}
+
+int agent_status(const struct agent *a, bool json, char **out)
+{
+	json_object *o = _agent(a);
+
+	if (json) {
+		const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+		size_t len = strlen(t);
+
+		*out = malloc(len + 2);
+		if (*out) {
+			memcpy(*out, t, len);
+			memcpy(*out + len, "\n", 2);
+		}
+	} else {
+		*out = _text(o);
+	}
+	json_object_put(o);
+	return *out ? 0 : -1;
+}

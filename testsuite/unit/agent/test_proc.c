@@ -1,0 +1,576 @@
+/*
+ * test_proc.c - the agent's /proc readers against real processes: the
+ * test forks children (a spinner, a sleeper, one with extra threads, one
+ * with a grandchild, ones with odd names and uids), reads them through
+ * proc.c and checks what it reads against what it made.
+ *
+ * About a second: the spinner spins for 300 ms of it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "tap.h"
+
+#define EXTRA_THREADS 3
+#define NOBODY 65534
+/* The comm holds ") " so a parser that stops at the first ')' misreads. */
+#define ODD_COMM "a) b (c) d"
+
+static void skip(int n, const char *why)
+{
+	for (int i = 0; i < n; i++)
+		printf("ok %d # skip %s\n", ++tap_count_, why);
+	fflush(stdout);
+}
+
+static void _sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* ------------------------------------------------------------ children */
+
+typedef void (*child_body)(int ready_fd);
+
+/*
+ * Die with the parent: PR_SET_PDEATHSIG, and the check that closes the
+ * race of a parent dying before it was set.  A child left behind would
+ * hold the test's stdout open and hang prove.
+ */
+static void _die_with(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+}
+
+/*
+ * Fork a child running body, which writes an int to ready_fd when it is
+ * set up; that int is returned in *note (its pid by default).  The child
+ * dies with the test (PR_SET_PDEATHSIG).
+ */
+static pid_t _spawn(child_body body, int *note)
+{
+	pid_t parent = getpid(), pid;
+	int fds[2], value = 0;
+
+	if (pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		_die_with(parent);
+		close(fds[0]);
+		body(fds[1]);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (pid > 0 && read(fds[0], &value, sizeof(value)) != sizeof(value))
+		value = -1;
+	close(fds[0]);
+	if (note)
+		*note = value;
+	return pid;
+}
+
+static void _ready(int fd, int value)
+{
+	if (write(fd, &value, sizeof(value)) != sizeof(value))
+		_exit(1);
+	close(fd);
+}
+
+static void _stop(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+static void _body_sleep_note(int fd, int note)
+{
+	_ready(fd, note);
+	for (;;)
+		pause();
+}
+
+static void _body_sleep(int fd)
+{
+	_body_sleep_note(fd, getpid());
+}
+
+static void _body_spin(int fd)
+{
+	volatile unsigned long n = 0;
+
+	_ready(fd, getpid());
+	for (;;)
+		n++;
+}
+
+static void *_thread_sleep(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void _body_threads(int fd)
+{
+	for (int i = 0; i < EXTRA_THREADS; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, _thread_sleep, NULL))
+			_exit(1);
+	}
+	_body_sleep(fd);
+}
+
+/* A child with an odd name whose own child (odd too) sleeps. */
+static void _body_grandparent(int fd)
+{
+	pid_t parent = getpid();
+	int gc_fds[2], gc = 0;
+
+	prctl(PR_SET_NAME, ODD_COMM);
+	if (pipe(gc_fds))
+		_exit(1);
+	if (fork() == 0) {
+		_die_with(parent);
+		close(gc_fds[0]);
+		_body_sleep(gc_fds[1]);
+	}
+	close(gc_fds[1]);
+	if (read(gc_fds[0], &gc, sizeof(gc)) != sizeof(gc))
+		_exit(1);
+	_body_sleep_note(fd, gc);
+}
+
+static void _body_nobody(int fd)
+{
+	if (setresuid(NOBODY, NOBODY, NOBODY))
+		_exit(1);
+	_body_sleep(fd);
+}
+
+static void _body_euid_nobody(int fd)
+{
+	if (seteuid(NOBODY))
+		_exit(1);
+	_body_sleep(fd);
+}
+
+/* A pid that is certainly not in use: a child already reaped. */
+static pid_t _dead_pid(void)
+{
+	pid_t pid = _spawn(_body_sleep, NULL);
+
+	_stop(pid);
+	return pid;
+}
+
+/* State letter of pid from /proc/PID/stat, parsed here independently. */
+static char _state_of(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+static bool _wait_state(pid_t pid, char state)
+{
+	for (int i = 0; i < 500; i++) {
+		if (_state_of(pid) == state)
+			return true;
+		_sleep_ms(2);
+	}
+	return false;
+}
+
+/* Field 22 of /proc/PID/stat, parsed here independently. */
+static uint64_t _start_of(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	/* Fields 3..21 skipped, 22 read. */
+	if (!p || sscanf(p + 2, "%*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+			 "%*s %*s %*s %*s %*s %*s %*s %*s %llu", &start) != 1)
+		return 0;
+	return start;
+}
+
+/* ------------------------------------------------------------ tests */
+
+static void test_identify(pid_t sleeper)
+{
+	struct proc_id id, self, fake;
+
+	is_int(proc_identify(sleeper, &id), 0, "identify a sleeping child");
+	is_int(id.pid, sleeper, "its pid");
+	ok(id.start_ticks == _start_of(sleeper) && id.start_ticks,
+	   "its start time is field 22 of stat");
+	is_int(proc_identify(getpid(), &self), 0, "identify the test itself");
+	ok(id.start_ticks >= self.start_ticks,
+	   "the child started no earlier than the test");
+	ok(proc_alive(&id), "the child is alive");
+	fake = id;
+	fake.start_ticks++;
+	ok(!proc_alive(&fake), "not alive under another start time");
+	fake.pid = _dead_pid();
+	fake.start_ticks = id.start_ticks;
+	is_int(proc_identify(fake.pid, &fake), -1,
+	       "identify a reaped pid fails");
+	is_int(proc_identify(0, &fake), -1, "identify pid 0 fails");
+}
+
+static void test_zombie_and_reaped(void)
+{
+	struct proc_id id;
+	pid_t pid = _spawn(_body_sleep, NULL);
+	int fd;
+
+	proc_identify(pid, &id);
+	fd = proc_open(&id);
+	ok(fd >= 0, "proc_open a live child");
+	ok(fd >= 0 && proc_alive_fd(fd), "alive through its handle");
+	kill(pid, SIGKILL);
+	ok(_wait_state(pid, 'Z'), "killed child is a zombie until reaped");
+	is_int(proc_identify(pid, &id), 0, "a zombie can be identified");
+	ok(!proc_alive(&id), "a zombie is not alive");
+	ok(fd >= 0 && !proc_alive_fd(fd), "nor through its handle");
+	_stop(pid);
+	ok(!proc_alive(&id), "a reaped child is not alive");
+	ok(fd >= 0 && !proc_alive_fd(fd), "nor through its handle");
+	is_int(proc_open(&id), -1, "proc_open a reaped child fails");
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_open_fake(pid_t sleeper)
+{
+	struct proc_id id;
+
+	proc_identify(sleeper, &id);
+	id.start_ticks++;
+	is_int(proc_open(&id), -1, "proc_open under another start time fails");
+}
+
+static void test_descends(pid_t sleeper)
+{
+	int grandchild = 0;
+	pid_t child = _spawn(_body_grandparent, &grandchild);
+	struct proc_id id;
+
+	ok(grandchild > 0, "grandchild started");
+	is_int(proc_descends_from(grandchild, getpid()), 1,
+	       "grandchild descends from the test (through an odd comm)");
+	is_int(proc_descends_from(grandchild, child), 1,
+	       "grandchild descends from its parent");
+	is_int(proc_descends_from(child, getpid()), 1,
+	       "child descends from the test");
+	is_int(proc_descends_from(getpid(), child), 0,
+	       "the test does not descend from its child");
+	is_int(proc_descends_from(sleeper, child), 0,
+	       "a sibling does not descend from another");
+	is_int(proc_descends_from(child, child), 1, "a process counts as its own");
+	is_int(proc_descends_from(_dead_pid(), getpid()), -1,
+	       "a gone pid gives -1");
+	/* Odd comm: state and start time still parse after the last ')'. */
+	is_int(proc_identify(child, &id), 0, "identify '" ODD_COMM "'");
+	ok(id.start_ticks == _start_of(child), "its start time is right");
+	ok(proc_alive(&id), "it is alive (state parsed as S)");
+	_stop(child);
+}
+
+static void test_uid(void)
+{
+	pid_t child;
+	uid_t uid = 12345;
+
+	ok(!proc_uid(getpid(), &uid) && uid == getuid(), "uid of the test");
+	ok(proc_uid(_dead_pid(), &uid) == -1, "uid of a gone pid fails");
+	if (geteuid() != 0) {
+		skip(2, "not root: cannot make children of another uid");
+		return;
+	}
+	child = _spawn(_body_nobody, NULL);
+	uid = 0;
+	ok(!proc_uid(child, &uid) && uid == NOBODY,
+	   "uid of a child that became nobody");
+	_stop(child);
+	child = _spawn(_body_euid_nobody, NULL);
+	uid = 12345;
+	ok(!proc_uid(child, &uid) && uid == 0,
+	   "uid is the real one (only the effective is nobody)");
+	_stop(child);
+}
+
+static void test_sample(pid_t sleeper)
+{
+	pid_t spinner = _spawn(_body_spin, NULL);
+	struct proc_sample a, b, s;
+	struct proc_id id, sid;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	proc_identify(spinner, &id);
+	is_int(proc_sample(&id, &a), 0, "sample the spinner");
+	_sleep_ms(300);
+	is_int(proc_sample(&id, &b), 0, "sample it again 300 ms later");
+	ok(b.state == 'R', "spinner is running (state %c)", b.state);
+	ok(b.cpu >= 0 && b.cpu < ncpu, "on a CPU of this machine (%d)", b.cpu);
+	ok(b.cpu_ns > a.cpu_ns, "its cpu_ns grew (%llu -> %llu)",
+	   (unsigned long long)a.cpu_ns, (unsigned long long)b.cpu_ns);
+	ok(b.age_ns - a.age_ns >= 250000000ULL &&
+	   b.age_ns - a.age_ns <= 5000000000ULL,
+	   "its age grew by about 300 ms (%llu ns)",
+	   (unsigned long long)(b.age_ns - a.age_ns));
+	_stop(spinner);
+	is_int(proc_sample(&id, &s), -1, "sample of a reaped process fails");
+
+	proc_identify(sleeper, &sid);
+	is_int(proc_sample(&sid, &s), 0, "sample the sleeper");
+	ok(s.state == 'S', "sleeper is sleeping (state %c)", s.state);
+	ok(s.ctx_switches >= 1, "it has switched context (%llu)",
+	   (unsigned long long)s.ctx_switches);
+	ok(s.cpu_ns < 1000000000ULL, "it used little CPU");
+	ok(s.age_ns > 0 && s.age_ns < 600000000000ULL,
+	   "its age is positive and plausible");
+	sid.start_ticks++;
+	is_int(proc_sample(&sid, &s), -1, "sample under another start time fails");
+}
+
+/* A connected TCP pair on the loopback of family; 0 or -1. */
+static int _tcp_pair(int family, int *reader, int *writer, int *listener)
+{
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len;
+	int l = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	*reader = *writer = -1;
+	*listener = l;
+	if (l < 0)
+		return -1;
+	if (family == AF_INET) {
+		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+
+		in->sin_family = AF_INET;
+		in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		len = sizeof(*in);
+	} else {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+		in6->sin6_family = AF_INET6;
+		in6->sin6_addr = in6addr_loopback;
+		len = sizeof(*in6);
+	}
+	if (bind(l, (struct sockaddr *)&ss, len) || listen(l, 4) ||
+	    getsockname(l, (struct sockaddr *)&ss, &len))
+		return -1;
+	*writer = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (*writer < 0 || connect(*writer, (struct sockaddr *)&ss, len))
+		return -1;
+	*reader = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+	return *reader < 0 ? -1 : 0;
+}
+
+static void _close_all(int a, int b, int c)
+{
+	if (a >= 0)
+		close(a);
+	if (b >= 0)
+		close(b);
+	if (c >= 0)
+		close(c);
+}
+
+/* Wait until fd has want bytes to read (loopback is quick, not instant). */
+static bool _wait_unread(int fd, int want)
+{
+	for (int i = 0; i < 500; i++) {
+		int n = 0;
+
+		if (!ioctl(fd, FIONREAD, &n) && n >= want)
+			return true;
+		_sleep_ms(2);
+	}
+	return false;
+}
+
+static void test_socket_family(int family, const char *name)
+{
+	char data[1000], sink[1000];
+	uint64_t before = 1, after = 0, drained = 1;
+	int reader, writer, listener;
+
+	if (_tcp_pair(family, &reader, &writer, &listener)) {
+		_close_all(reader, writer, listener);
+		skip(3, "no loopback for this family");
+		return;
+	}
+	memset(data, 'x', sizeof(data));
+	ok(!proc_socket_rx_bytes(getpid(), &before), "%s: rx before", name);
+	if (write(writer, data, sizeof(data)) != (ssize_t)sizeof(data) ||
+	    !_wait_unread(reader, sizeof(data)))
+		diag("  could not queue %zu bytes", sizeof(data));
+	proc_socket_rx_bytes(getpid(), &after);
+	ok(after >= before + sizeof(data),
+	   "%s: 1000 unread bytes show (%llu -> %llu)", name,
+	   (unsigned long long)before, (unsigned long long)after);
+	if (read(reader, sink, sizeof(sink)) != (ssize_t)sizeof(sink))
+		diag("  short read");
+	proc_socket_rx_bytes(getpid(), &drained);
+	is_int(drained, before, "%s: and go once read", name);
+	_close_all(reader, writer, listener);
+}
+
+static void test_sockets(pid_t sleeper)
+{
+	uint64_t bytes = 1, with_backlog = 1;
+	int l4, w4, r4;
+
+	test_socket_family(AF_INET, "tcp");
+	test_socket_family(AF_INET6, "tcp6");
+
+	/* A listener's rx_queue counts connections waiting, not bytes. */
+	proc_socket_rx_bytes(getpid(), &bytes);
+	if (!_tcp_pair(AF_INET, &r4, &w4, &l4)) {
+		int extra = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		struct sockaddr_in in;
+		socklen_t len = sizeof(in);
+
+		getsockname(l4, (struct sockaddr *)&in, &len);
+		if (extra < 0 ||
+		    connect(extra, (struct sockaddr *)&in, sizeof(in)))
+			diag("  second connect failed");
+		_sleep_ms(20);
+		proc_socket_rx_bytes(getpid(), &with_backlog);
+		is_int(with_backlog, bytes,
+		       "a connection not yet accepted adds no bytes");
+		if (extra >= 0)
+			close(extra);
+	} else {
+		skip(1, "no IPv4 loopback");
+	}
+	_close_all(r4, w4, l4);
+	bytes = 1;
+	ok(!proc_socket_rx_bytes(sleeper, &bytes) && bytes == 0,
+	   "a child without sockets has 0");
+	ok(proc_socket_rx_bytes(_dead_pid(), &bytes) == -1,
+	   "a gone pid fails");
+}
+
+struct thread_seen {
+	pid_t pid;
+	int n;
+	bool saw_main;
+	bool all_exist;
+};
+
+static int _see_thread(pid_t tid, void *arg)
+{
+	struct thread_seen *seen = arg;
+	char path[64];
+	struct stat st;
+
+	seen->n++;
+	if (tid == seen->pid)
+		seen->saw_main = true;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)seen->pid,
+		 (int)tid);
+	if (stat(path, &st))
+		seen->all_exist = false;
+	return 0;
+}
+
+static int _stop_at_first(pid_t tid, void *arg)
+{
+	(void)tid;
+	(void)arg;
+	return 1;
+}
+
+static void test_threads(pid_t sleeper)
+{
+	pid_t threaded = _spawn(_body_threads, NULL);
+	struct thread_seen seen = { .pid = threaded, .all_exist = true };
+
+	is_int(proc_for_each_thread(threaded, _see_thread, &seen),
+	       1 + EXTRA_THREADS, "a child with %d extra threads has %d",
+	       EXTRA_THREADS, 1 + EXTRA_THREADS);
+	ok(seen.n == 1 + EXTRA_THREADS && seen.saw_main && seen.all_exist,
+	   "each was visited once, the main thread among them");
+	is_int(proc_for_each_thread(threaded, _stop_at_first, NULL), 1,
+	       "fn returning nonzero stops the walk");
+	_stop(threaded);
+	seen = (struct thread_seen){ .pid = sleeper, .all_exist = true };
+	is_int(proc_for_each_thread(sleeper, _see_thread, &seen), 1,
+	       "a single-threaded child has 1");
+	is_int(proc_for_each_thread(_dead_pid(), _see_thread, &seen), -1,
+	       "a gone pid gives -1");
+}
+
+int main(void)
+{
+	pid_t sleeper = _spawn(_body_sleep, NULL);
+
+	if (sleeper <= 0) {
+		printf("Bail out! cannot fork\n");
+		return 1;
+	}
+	test_identify(sleeper);
+	test_zombie_and_reaped();
+	test_open_fake(sleeper);
+	test_descends(sleeper);
+	test_uid();
+	test_sample(sleeper);
+	test_sockets(sleeper);
+	test_threads(sleeper);
+	_stop(sleeper);
+	return done_testing();
+}

@@ -38,6 +38,7 @@ include mk/deps.mk
 include mk/slurm.mk
 include $(sort $(wildcard lib/*/module.mk))
 include $(sort $(wildcard plugins/*/module.mk))
+include $(wildcard agent/module.mk shim/module.mk)
 include $(sort $(wildcard contribs/*/module.mk))
 include $(sort $(wildcard testsuite/*/module.mk))
 

@@ -3,56 +3,223 @@
  * (see args.h).
  *
  * Strict on purpose: a misspelt key would otherwise silently leave a
- * site's policy (e.g. a later allowed_modes=) unapplied on some nodes.
+ * site's policy (say allowed_modes=) unapplied on some nodes.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "args.h"
-#include "cosched_opts/cosched_opts.h"
 
 /* Arguments are quoted in messages cut to this length (with "..."). */
 #define QUOTE_ARG_MAX 48
 
+#ifndef COSCHED_AGENT_DEFAULT
+#define COSCHED_AGENT_DEFAULT "/usr/local/sbin/coschedd"
+#endif
+#ifndef COSCHED_SHIM_DEFAULT
+#define COSCHED_SHIM_DEFAULT "/usr/local/lib/coalloc/libcosched_mpi.so"
+#endif
+#define COSCHED_RUN_DIR_DEFAULT "/run/coschedd"
+
+typedef int (*arg_setter)(struct cosched_args *args, const char *key,
+			  const char *value, char *err, size_t err_len);
+
 struct arg_key {
 	const char *name;
-	/* Apply VALUE; on error write a message naming it and return -1. */
-	int (*set)(struct cosched_args *args, const char *value, char *err,
-		   size_t err_len);
+	arg_setter set;
+	size_t offset;		/* of the field set (for the generic setters) */
+	size_t size;		/* of a string field */
+	uint32_t min, max;	/* of a number field */
 };
 
-/* The keys the plugin understands; none yet, the table ends with NULL. */
-static const struct arg_key arg_keys[] = {
-	{ NULL, NULL },
-};
-
-
-/* "; known keys: a, b" or a note that there are none, for messages. */
-static void _known_keys(char *buf, size_t len)
+void cosched_args_defaults(struct cosched_args *args)
 {
-	size_t used;
-
-	if (!arg_keys[0].name) {
-		snprintf(buf, len, "; cosched takes no arguments yet");
-		return;
-	}
-	used = (size_t)snprintf(buf, len, "; known keys:");
-	for (size_t i = 0; arg_keys[i].name && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s %s",
-					 i ? "," : "", arg_keys[i].name);
+	memset(args, 0, sizeof(*args));
+	snprintf(args->agent, sizeof(args->agent), "%s", COSCHED_AGENT_DEFAULT);
+	snprintf(args->shim, sizeof(args->shim), "%s", COSCHED_SHIM_DEFAULT);
+	snprintf(args->run_dir, sizeof(args->run_dir), "%s",
+		 COSCHED_RUN_DIR_DEFAULT);
+	args->default_mode = COSCHED_MODE_NONE;
+	args->allowed_modes = (1u << COSCHED_MODE_COUNT) - 1;
+	args->default_pb.heuristic = COSCHED_PB_D;
+	args->default_pb.fair = false;
+	args->tick_us = 1000;
+	args->min_tick_us = 100;
+	args->max_tick_us = 100000;
+	args->max_spin_us = 10000;
+	snprintf(args->boost, sizeof(args->boost), "auto");
+	args->idle_exit = 600;
 }
 
-static const struct arg_key *_find_key(const char *arg, size_t key_len)
+static const struct arg_key *_key(const char *name);
+
+static int _set_path(struct cosched_args *args, const char *key,
+		     const char *value, char *err, size_t err_len)
+{
+	const struct arg_key *k = _key(key);
+	char *field = (char *)args + k->offset;
+
+	if (value[0] != '/' || strlen(value) >= k->size) {
+		cosched_set_err(err, err_len,
+				"plugstack.conf: %s='%.*s': expected an absolute path shorter than %zu bytes",
+				key, QUOTE_ARG_MAX, value, k->size);
+		return -1;
+	}
+	memcpy(field, value, strlen(value) + 1);
+	return 0;
+}
+
+static int _set_u32(struct cosched_args *args, const char *key,
+		    const char *value, char *err, size_t err_len)
+{
+	const struct arg_key *k = _key(key);
+	unsigned long long v;
+	char *end;
+
+	if (value[0] < '0' || value[0] > '9')
+		goto bad;
+	v = strtoull(value, &end, 10);
+	if (*end || v < k->min || v > k->max)
+		goto bad;
+	*(uint32_t *)((char *)args + k->offset) = (uint32_t)v;
+	return 0;
+bad:
+	cosched_set_err(err, err_len,
+			"plugstack.conf: %s='%.*s': expected a whole number from %u to %u",
+			key, QUOTE_ARG_MAX, value, k->min, k->max);
+	return -1;
+}
+
+static int _set_mode(struct cosched_args *args, const char *key,
+		     const char *value, char *err, size_t err_len)
+{
+	char why[COSCHED_ERR_LEN];
+
+	if (cosched_parse_mode(value, &args->default_mode, why, sizeof(why))) {
+		cosched_set_err(err, err_len, "plugstack.conf: %s: %s", key, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int _set_allowed(struct cosched_args *args, const char *key,
+			const char *value, char *err, size_t err_len)
+{
+	char why[COSCHED_ERR_LEN], word[32];
+	const char *p = value;
+	uint32_t set = 0;
+
+	if (!strcasecmp(value, "all")) {
+		args->allowed_modes = (1u << COSCHED_MODE_COUNT) - 1;
+		return 0;
+	}
+	do {
+		size_t len = strcspn(p, ",");
+		enum cosched_mode mode;
+
+		snprintf(word, sizeof(word), "%.*s", (int)len, p);
+		if (!len || len >= sizeof(word) ||
+		    cosched_parse_mode(word, &mode, why, sizeof(why))) {
+			cosched_set_err(err, err_len,
+					"plugstack.conf: %s='%.*s': '%s' is not a mode (modes: %s, or all)",
+					key, QUOTE_ARG_MAX, value, word,
+					cosched_mode_names());
+			return -1;
+		}
+		set |= 1u << mode;
+		p += len;
+	} while (*p++ == ',');
+	/* none is always allowed: it asks for nothing */
+	args->allowed_modes = set | (1u << COSCHED_MODE_NONE);
+	return 0;
+}
+
+static int _set_pb(struct cosched_args *args, const char *key,
+		   const char *value, char *err, size_t err_len)
+{
+	char why[COSCHED_ERR_LEN];
+
+	if (cosched_pb_parse(value, &args->default_pb, why, sizeof(why))) {
+		cosched_set_err(err, err_len, "plugstack.conf: %s: %s", key, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int _set_boost(struct cosched_args *args, const char *key,
+		      const char *value, char *err, size_t err_len)
+{
+	if (strcmp(value, "auto") && strcmp(value, "cgroup") &&
+	    strcmp(value, "nice")) {
+		cosched_set_err(err, err_len,
+				"plugstack.conf: %s='%.*s': expected auto, cgroup or nice",
+				key, QUOTE_ARG_MAX, value);
+		return -1;
+	}
+	snprintf(args->boost, sizeof(args->boost), "%s", value);
+	return 0;
+}
+
+static int _set_user(struct cosched_args *args, const char *key,
+		     const char *value, char *err, size_t err_len)
+{
+	size_t len = strlen(value);
+
+	if (!len || len >= sizeof(args->allow_user) ||
+	    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != len) {
+		cosched_set_err(err, err_len,
+				"plugstack.conf: %s='%.*s': expected a user name",
+				key, QUOTE_ARG_MAX, value);
+		return -1;
+	}
+	memcpy(args->allow_user, value, len + 1);
+	return 0;
+}
+
+#define PATH_KEY(n) { #n, _set_path, offsetof(struct cosched_args, n), \
+		      sizeof(((struct cosched_args *)0)->n), 0, 0 }
+#define U32_KEY(n, lo, hi) { #n, _set_u32, offsetof(struct cosched_args, n), \
+			     0, lo, hi }
+
+static const struct arg_key arg_keys[] = {
+	PATH_KEY(agent),
+	PATH_KEY(shim),
+	PATH_KEY(run_dir),
+	{ "default_mode", _set_mode, 0, 0, 0, 0 },
+	{ "allowed_modes", _set_allowed, 0, 0, 0, 0 },
+	{ "default_pb", _set_pb, 0, 0, 0, 0 },
+	U32_KEY(tick_us, 10, 10000000),
+	U32_KEY(min_tick_us, 10, 10000000),
+	U32_KEY(max_tick_us, 10, 10000000),
+	U32_KEY(max_spin_us, 1, 1000000),
+	{ "boost", _set_boost, 0, 0, 0, 0 },
+	U32_KEY(idle_exit, 0, 86400 * 365),
+	{ "allow_user", _set_user, 0, 0, 0, 0 },
+	{ NULL, NULL, 0, 0, 0, 0 },
+};
+
+/* The key named name (NUL-terminated), or NULL. */
+static const struct arg_key *_key(const char *name)
 {
 	for (size_t i = 0; arg_keys[i].name; i++) {
-		if (strlen(arg_keys[i].name) == key_len &&
-		    !strncmp(arg_keys[i].name, arg, key_len))
+		if (!strcmp(arg_keys[i].name, name))
 			return &arg_keys[i];
 	}
 	return NULL;
+}
+
+/* "; known keys: a, b" for messages. */
+static void _known_keys(char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "; known keys:");
+
+	for (size_t i = 0; arg_keys[i].name && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s %s",
+					 i ? "," : "", arg_keys[i].name);
 }
 
 static int _parse_one(const char *arg, struct cosched_args *args, char *err,
@@ -61,8 +228,8 @@ static int _parse_one(const char *arg, struct cosched_args *args, char *err,
 	const char *eq = strchr(arg, '=');
 	int len = (int)strnlen(arg, QUOTE_ARG_MAX + 1);
 	const char *more = len > QUOTE_ARG_MAX ? "..." : "";
-	const struct arg_key *key;
-	char known[128];
+	const struct arg_key *key = NULL;
+	char known[256], name[32];
 
 	if (len > QUOTE_ARG_MAX)
 		len = QUOTE_ARG_MAX - 3;
@@ -73,34 +240,68 @@ static int _parse_one(const char *arg, struct cosched_args *args, char *err,
 			 len, arg, more, known);
 		return -1;
 	}
-	key = _find_key(arg, (size_t)(eq - arg));
+	if ((size_t)(eq - arg) < sizeof(name)) {
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+		key = _key(name);
+	}
 	if (!key) {
 		cosched_set_err(err, err_len,
 			 "plugstack.conf: unknown argument '%.*s%s'%s",
 			 len, arg, more, known);
 		return -1;
 	}
-	return key->set(args, eq + 1, err, err_len);
+	return key->set(args, key->name, eq + 1, err, err_len);
+}
+
+static int _check_limits(const struct cosched_args *args, char *err,
+			 size_t err_len)
+{
+	if (args->min_tick_us > args->max_tick_us ||
+	    args->tick_us < args->min_tick_us ||
+	    args->tick_us > args->max_tick_us) {
+		cosched_set_err(err, err_len,
+				"plugstack.conf: need min_tick_us <= tick_us <= max_tick_us (%u, %u, %u)",
+				args->min_tick_us, args->tick_us,
+				args->max_tick_us);
+		return -1;
+	}
+	if (!cosched_args_allows(args, args->default_mode)) {
+		cosched_set_err(err, err_len,
+				"plugstack.conf: default_mode=%s is not in allowed_modes",
+				cosched_mode_name(args->default_mode));
+		return -1;
+	}
+	return 0;
 }
 
 int cosched_args_parse(int argc, char *const argv[], struct cosched_args *args,
 		       char *err, size_t err_len)
 {
-	struct cosched_args parsed = { 0 };
+	static struct cosched_args parsed;	/* large: not on the stack */
 	int rc = -1;
 
 	if (argc < 0 || (argc > 0 && !argv)) {
 		cosched_set_err(err, err_len, "plugstack.conf: no argument vector");
 		goto fail;
 	}
+	cosched_args_defaults(&parsed);
 	for (int i = 0; i < argc; i++) {
 		if (_parse_one(argv[i] ? argv[i] : "", &parsed, err, err_len))
 			goto fail;
 		parsed.given++;
 	}
+	if (_check_limits(&parsed, err, err_len))
+		goto fail;
 	if (args)
 		*args = parsed;
 	rc = 0;
 fail:
 	return rc;
+}
+
+bool cosched_args_allows(const struct cosched_args *args,
+			 enum cosched_mode mode)
+{
+	return (unsigned)mode < COSCHED_MODE_COUNT &&
+	       (args->allowed_modes & (1u << mode));
 }

@@ -1,5 +1,19 @@
 /*
- * args.h - the arguments of the cosched plugin on its plugstack.conf line.
+ * args.h - the arguments of the cosched plugin on its plugstack.conf line,
+ * with their defaults in one place (cosched_args_defaults).
+ *
+ *   agent=PATH          node agent to start on demand (coschedd)
+ *   shim=PATH           MPI shim preloaded into the tasks
+ *   run_dir=DIR         agents' sockets, pid and state files
+ *   default_mode=MODE   mode of jobs without --cosched (none)
+ *   allowed_modes=LIST  modes users may ask for, comma-separated, or all
+ *   default_pb=H        PB heuristic without --cosched-pb (D)
+ *   tick_us=N           PB/DCS/energy tick without --cosched-tick (1000)
+ *   min_tick_us=N, max_tick_us=N   limits of --cosched-tick (100, 100000)
+ *   max_spin_us=N       limit of --cosched-spin (10000)
+ *   boost=auto|cgroup|nice   mechanism the agent uses (auto)
+ *   idle_exit=SECS      agent exits after SECS without jobs, 0 never (600)
+ *   allow_user=NAME     besides root, who may register jobs (SlurmUser)
  *
  * Free of Slurm headers so the parser is unit-tested on its own
  * (testsuite/unit/cosched_opts/test_cosched_args.c).
@@ -9,24 +23,48 @@
 #ifndef COALLOC_SPANK_COSCHED_ARGS_H
 #define COALLOC_SPANK_COSCHED_ARGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-/*
- * Settings from the plugstack.conf arguments.  Nothing is configurable
- * yet: later issues add keys such as default_mode= and allowed_modes=
- * here and in the key table of args.c.
- */
+#include "cosched/pb.h"
+#include "cosched_opts/cosched_opts.h"
+
+#define COSCHED_ARG_PATH_LEN 1024
+#define COSCHED_ARG_NAME_LEN 64
+
 struct cosched_args {
 	int given;		/* how many arguments were accepted */
+	char agent[COSCHED_ARG_PATH_LEN];
+	char shim[COSCHED_ARG_PATH_LEN];
+	char run_dir[COSCHED_ARG_PATH_LEN];
+	enum cosched_mode default_mode;
+	uint32_t allowed_modes;	/* bit (1u << mode) per allowed mode */
+	struct cosched_pb_rule default_pb;
+	uint32_t tick_us;
+	uint32_t min_tick_us;
+	uint32_t max_tick_us;
+	uint32_t max_spin_us;
+	char boost[COSCHED_ARG_NAME_LEN];
+	uint32_t idle_exit;
+	char allow_user[COSCHED_ARG_NAME_LEN];
 };
 
+/* The defaults (the build's install paths, see module.mk). */
+void cosched_args_defaults(struct cosched_args *args);
+
 /*
- * Parse the arguments, strictly: a word that is not KEY=VALUE, an unknown
- * KEY or a bad VALUE is an error whose message (written to err, at most
- * COSCHED_ERR_LEN bytes needed) names the argument.
+ * Parse the arguments over the defaults, strictly: a word that is not
+ * KEY=VALUE, an unknown KEY or a bad VALUE is an error whose message
+ * (written to err, at most COSCHED_ERR_LEN bytes needed) names the
+ * argument.  A default_mode outside allowed_modes is an error too.
  * Returns 0 or -1; args is only written on success.
  */
 int cosched_args_parse(int argc, char *const argv[], struct cosched_args *args,
 		       char *err, size_t err_len);
+
+/* Whether users may ask for mode. */
+bool cosched_args_allows(const struct cosched_args *args,
+			 enum cosched_mode mode);
 
 #endif /* COALLOC_SPANK_COSCHED_ARGS_H */

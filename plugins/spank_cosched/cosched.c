@@ -14,8 +14,13 @@
 
 SPANK_PLUGIN(cosched, 1);
 
-/* The plugstack.conf arguments; nothing reads them yet (see args.h). */
+/* The plugstack.conf arguments (see args.h). */
 static struct cosched_args config;
+
+const struct cosched_args *cosched_config(void)
+{
+	return &config;
+}
 
 /* The contexts in which the user's options exist. */
 static bool _has_options(spank_context_t ctx)
@@ -70,14 +75,27 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 	(void)av;
 	if (spank_context() != S_CTX_REMOTE)
 		return 0;
-	return cosched_layout_export(sp);
+	if (cosched_layout_export(sp))
+		return -1;
+	return cosched_stepd_task_init(sp);
+}
+
+/* In slurmstepd (root) after each task started: the node agent. */
+int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	if (spank_context() != S_CTX_REMOTE)
+		return 0;
+	return cosched_stepd_task_post_fork(sp);
 }
 
 int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
-	(void)sp;
 	(void)ac;
 	(void)av;
+	if (spank_context() == S_CTX_REMOTE)
+		(void)cosched_stepd_exit(sp);
 	cosched_request_reset();
 	return 0;
 }

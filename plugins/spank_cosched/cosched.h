@@ -5,7 +5,7 @@
  *   args.c      plugstack.conf arguments (args.h, no Slurm header)
  *   options.c   --coalloc and --cosched: registration, validation
  *   submit.c    sbatch/salloc/srun: records the request with the job
- *   stepd.c     slurmstepd: nothing yet beyond reporting the request
+ *   stepd.c     slurmstepd: the node agent and the MPI shim for the step
  *   layout.c    slurmstepd tasks: SLURM_COALLOC_LAYOUT
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -17,6 +17,8 @@
 
 #include <slurm/spank.h>
 
+#include "args.h"
+#include "cosched/pb.h"
 #include "cosched_opts/cosched_opts.h"
 
 /* The request the options of this command (or step) describe. */
@@ -25,7 +27,19 @@ struct cosched_request {
 	struct cosched_sizes sizes;
 	bool mode_set;			/* --cosched was given */
 	enum cosched_mode mode;
+	bool pb_set;			/* --cosched-pb was given */
+	struct cosched_pb_rule pb;
+	uint32_t spin_us;		/* --cosched-spin, 0: measured */
+	uint32_t tick_us;		/* --cosched-tick, 0: default */
 };
+
+/* Names of the further settings recorded with the job (see submit.c). */
+#define COSCHED_ENV_PB "COSCHED_PB"
+#define COSCHED_ENV_SPIN "COSCHED_SPIN_US"
+#define COSCHED_ENV_TICK "COSCHED_TICK_US"
+
+/* cosched.c: the plugstack.conf arguments of this process. */
+const struct cosched_args *cosched_config(void);
 
 /* options.c: register --coalloc and --cosched (slurm_spank_init only). */
 int cosched_options_register(spank_t sp);
@@ -44,5 +58,14 @@ int cosched_layout_export(spank_t sp);
 
 /* stepd.c: remote context, after the forwarded options were processed. */
 int cosched_stepd_post_opt(spank_t sp);
+
+/* stepd.c: in each task before exec: the shim and its settings. */
+int cosched_stepd_task_init(spank_t sp);
+
+/* stepd.c: in slurmstepd after each task's fork: register it. */
+int cosched_stepd_task_post_fork(spank_t sp);
+
+/* stepd.c: slurmstepd's end of the step: deregister. */
+int cosched_stepd_exit(spank_t sp);
 
 #endif /* COALLOC_SPANK_COSCHED_H */

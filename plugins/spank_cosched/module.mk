@@ -8,11 +8,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
-	cosched.c args.c options.c submit.c stepd.c layout.c)
+	cosched.c args.c options.c submit.c stepd.c layout.c) agent/client.c
 SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
 SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
 
-SPANK_COSCHED_LIBS := $(LIBCOSCHED_OPTS) $(LIBCOALLOC_CONF) $(COALLOC_LIB)
+SPANK_COSCHED_LIBS := $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) \
+	$(LIBCOALLOC_CONF) $(COALLOC_LIB)
+
+# Where the agent and the shim will be installed: the defaults of the
+# agent= and shim= arguments (plugstack.conf may say otherwise).
+CFLAGS_plugins/spank_cosched = \
+	-DCOSCHED_AGENT_DEFAULT='"$(PREFIX)/sbin/coschedd"' \
+	-DCOSCHED_SHIM_DEFAULT='"$(PREFIX)/lib/coalloc/libcosched_mpi.so"'
 
 $(SPANK_COSCHED_SO): $(SPANK_COSCHED_OBJS) $(SPANK_COSCHED_LIBS) \
 		plugins/spank_cosched/cosched.map
@@ -28,5 +35,5 @@ INSTALL_PLUGINS += $(SPANK_COSCHED_SO)
 INSTALL_MAN += doc/man/cosched.8
 
 # The plugstack.conf argument parser has no Slurm dependency: tested alone.
-$(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,$(LIBCOSCHED_OPTS),))
+$(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,$(O)/lib/libcosched.a $(LIBCOSCHED_OPTS),))
 CFLAGS_testsuite/unit/cosched_opts := -Iplugins/spank_cosched

@@ -16,6 +16,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cosched.h"
@@ -23,6 +24,9 @@
 enum option_id {
 	OPT_COALLOC = 1,
 	OPT_COSCHED,
+	OPT_PB,
+	OPT_SPIN,
+	OPT_TICK,
 };
 
 static struct cosched_request request;
@@ -56,11 +60,70 @@ static int _cosched_cb(int val, const char *optarg, int remote)
 		slurm_error("cosched: %s", err);
 		return -1;
 	}
+	if (!cosched_args_allows(cosched_config(), mode)) {
+		slurm_error("cosched: --cosched=%s is not allowed on this cluster (plugstack.conf allowed_modes)",
+			    cosched_mode_name(mode));
+		return -1;
+	}
 	request.mode = mode;
 	request.mode_set = true;
 	slurm_debug("cosched: --cosched=%s accepted%s",
 		    cosched_mode_name(mode), remote ? " (remote)" : "");
 	return 0;
+}
+
+static int _pb_cb(int val, const char *optarg, int remote)
+{
+	char err[COSCHED_ERR_LEN];
+	struct cosched_pb_rule rule;
+
+	(void)val;
+	(void)remote;
+	if (cosched_pb_parse(optarg, &rule, err, sizeof(err))) {
+		slurm_error("cosched: --cosched-pb: %s", err);
+		return -1;
+	}
+	request.pb = rule;
+	request.pb_set = true;
+	return 0;
+}
+
+/* A whole number of microseconds in [lo, hi]. */
+static int _us(const char *opt, const char *text, uint32_t lo, uint32_t hi,
+	       uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (text[0] < '0' || text[0] > '9')
+		goto bad;
+	v = strtoull(text, &end, 10);
+	if (*end || v < lo || v > hi)
+		goto bad;
+	*out = (uint32_t)v;
+	return 0;
+bad:
+	slurm_error("cosched: --%s=%s: expected whole microseconds from %u to %u",
+		    opt, text, lo, hi);
+	return -1;
+}
+
+static int _spin_cb(int val, const char *optarg, int remote)
+{
+	(void)val;
+	(void)remote;
+	return _us("cosched-spin", optarg, 1, cosched_config()->max_spin_us,
+		   &request.spin_us);
+}
+
+static int _tick_cb(int val, const char *optarg, int remote)
+{
+	const struct cosched_args *conf = cosched_config();
+
+	(void)val;
+	(void)remote;
+	return _us("cosched-tick", optarg, conf->min_tick_us,
+		   conf->max_tick_us, &request.tick_us);
 }
 
 /*
@@ -69,10 +132,16 @@ static int _cosched_cb(int val, const char *optarg, int remote)
  */
 static char coalloc_usage[160];
 static char cosched_usage[200];
+static char pb_usage[160];
+static char spin_usage[160];
+static char tick_usage[160];
 
 static struct spank_option cosched_options[] = {
 	{ "coalloc", "SIZES", coalloc_usage, 1, OPT_COALLOC, _coalloc_cb },
 	{ "cosched", "MODE", cosched_usage, 1, OPT_COSCHED, _cosched_cb },
+	{ "cosched-pb", "H", pb_usage, 1, OPT_PB, _pb_cb },
+	{ "cosched-spin", "US", spin_usage, 1, OPT_SPIN, _spin_cb },
+	{ "cosched-tick", "US", tick_usage, 1, OPT_TICK, _tick_cb },
 	SPANK_OPTIONS_TABLE_END
 };
 
@@ -81,9 +150,20 @@ static void _build_usage(void)
 	snprintf(coalloc_usage, sizeof(coalloc_usage),
 		 "[cosched] co-allocate the job as components of SIZES nodes, comma-separated (e.g. 4,4; at most %d components)",
 		 COSCHED_MAX_COMPONENTS);
+	const struct cosched_args *conf = cosched_config();
+
 	snprintf(cosched_usage, sizeof(cosched_usage),
-		 "[cosched] coscheduling MODE: %s (default: none)",
-		 cosched_mode_names());
+		 "[cosched] coscheduling MODE: %s (default: %s)",
+		 cosched_mode_names(), cosched_mode_name(conf->default_mode));
+	snprintf(pb_usage, sizeof(pb_usage),
+		 "[cosched] periodic boost heuristic A-E, with ' for the fair-share variant (default: %s)",
+		 cosched_pb_name(&conf->default_pb));
+	snprintf(spin_usage, sizeof(spin_usage),
+		 "[cosched] spin time of SB/SY receives in microseconds, at most %u (default: 1.5 x the measured latency)",
+		 conf->max_spin_us);
+	snprintf(tick_usage, sizeof(tick_usage),
+		 "[cosched] node agent tick in microseconds, %u to %u (default: %u)",
+		 conf->min_tick_us, conf->max_tick_us, conf->tick_us);
 }
 
 int cosched_options_register(spank_t sp)

@@ -1,32 +1,262 @@
 /*
- * stepd.c - slurmstepd (remote context).
+ * stepd.c - slurmstepd (remote context): the node side of --cosched.
  *
- * Nothing is enforced on the nodes yet: this only reports, at debug level,
- * what request the step carries, so the node agent has its hook here
- * later.  With mode none, or no option at all, it does nothing.
+ * For a step whose mode needs it (everything but none and membus; the
+ * batch and extern steps never do):
+ *   task_init       (in the task, as the user, before exec) preloads the
+ *                   MPI shim and gives it its settings: COSCHED_WAIT,
+ *                   COSCHED_SPIN_NS, and Open MPI's yield-when-idle for SY;
+ *   task_post_fork  (slurmstepd, root) registers the task with the node's
+ *                   agent, starting the agent if none answers;
+ *   exit            ends the step at the agent, which restores priorities.
+ * Every failure here is logged and the step runs on uncoordinated: a job
+ * never fails because coscheduling could not be set up (fail open).
+ *
+ * The settings come from the options forwarded with the step, else from
+ * what sbatch/salloc recorded with the job (SLURM_SPANK_COSCHED_* in the
+ * step's environment, see submit.c), else from plugstack.conf defaults.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
 
 #include "cosched.h"
+#include "cosched/mode.h"
+#include "../../agent/client.h"
+
+#define AGENT_TIMEOUT_MS 3000
+#define REPLY_LEN 512
+
+static struct {
+	bool active;
+	enum cosched_mode mode;
+	struct cosched_mode_parts parts;
+	struct cosched_pb_rule pb;
+	uint32_t spin_us, tick_us;
+	uint32_t job, step;
+	uid_t uid;
+	char socket[COSCHED_ARG_PATH_LEN + COSCHED_NODE_NAME_LEN + 8];
+	bool agent_up, agent_failed;
+	int registered;
+} step;
+
+/* The value recorded with the job for name, from the step's env. */
+static bool _job_env(spank_t sp, const char *name, char *buf, size_t len)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "SLURM_SPANK_%s", name);
+	return spank_getenv(sp, key, buf, (int)len) == ESPANK_SUCCESS && *buf;
+}
+
+static uint32_t _job_env_u32(spank_t sp, const char *name, uint32_t dflt)
+{
+	char buf[32], *end;
+	unsigned long v;
+
+	if (!_job_env(sp, name, buf, sizeof(buf)))
+		return dflt;
+	v = strtoul(buf, &end, 10);
+	return *end || v > UINT32_MAX ? dflt : (uint32_t)v;
+}
+
+/* The step's mode and parameters: option, else job record, else default. */
+static void _resolve(spank_t sp)
+{
+	const struct cosched_request *req = cosched_request();
+	const struct cosched_args *conf = cosched_config();
+	char buf[32], err[COSCHED_ERR_LEN];
+
+	step.mode = conf->default_mode;
+	if (req->mode_set)
+		step.mode = req->mode;
+	else if (_job_env(sp, COSCHED_ENV_MODE, buf, sizeof(buf)) &&
+		 cosched_parse_mode(buf, &step.mode, err, sizeof(err)))
+		step.mode = conf->default_mode;
+	step.pb = conf->default_pb;
+	if (req->pb_set)
+		step.pb = req->pb;
+	else if (_job_env(sp, COSCHED_ENV_PB, buf, sizeof(buf)) &&
+		 cosched_pb_parse(buf, &step.pb, err, sizeof(err)))
+		step.pb = conf->default_pb;
+	step.spin_us = req->spin_us ? req->spin_us :
+		       _job_env_u32(sp, COSCHED_ENV_SPIN, 0);
+	step.tick_us = req->tick_us ? req->tick_us :
+		       _job_env_u32(sp, COSCHED_ENV_TICK, conf->tick_us);
+	if (step.spin_us > conf->max_spin_us)
+		step.spin_us = conf->max_spin_us;
+	if (step.tick_us < conf->min_tick_us || step.tick_us > conf->max_tick_us)
+		step.tick_us = conf->tick_us;
+}
 
 int cosched_stepd_post_opt(spank_t sp)
 {
-	const struct cosched_request *req = cosched_request();
-	char sizes[COSCHED_SIZES_TEXT_LEN] = "-";
-	uint32_t job_id = 0, step_id = 0;
-
-	if (!req->sizes_set &&
-	    (!req->mode_set || req->mode == COSCHED_MODE_NONE))
+	memset(&step, 0, sizeof(step));
+	if (spank_get_item(sp, S_JOB_ID, &step.job) != ESPANK_SUCCESS ||
+	    spank_get_item(sp, S_JOB_STEPID, &step.step) != ESPANK_SUCCESS ||
+	    spank_get_item(sp, S_JOB_UID, &step.uid) != ESPANK_SUCCESS)
 		return 0;
-	if (req->sizes_set)
-		(void)cosched_format_sizes(&req->sizes, sizes, sizeof(sizes));
-	/* Only for the message: a failure leaves the ids 0. */
-	(void)spank_get_item(sp, S_JOB_ID, &job_id);
-	(void)spank_get_item(sp, S_JOB_STEPID, &step_id);
-	slurm_debug("cosched: job %u step %u: coalloc=%s cosched=%s (not enforced yet)",
-		    (unsigned int)job_id, (unsigned int)step_id, sizes,
-		    req->mode_set ? cosched_mode_name(req->mode) : "none");
+	if (step.step == SLURM_BATCH_SCRIPT || step.step == SLURM_EXTERN_CONT)
+		return 0;
+	_resolve(sp);
+	if (!cosched_args_allows(cosched_config(), step.mode)) {
+		slurm_error("cosched: job %u: mode %s is not allowed here: running without coscheduling",
+			    step.job, cosched_mode_name(step.mode));
+		return 0;
+	}
+	(void)cosched_mode_split(step.mode, &step.parts);
+	step.active = cosched_mode_needs_shim(step.mode);
+	if (step.active)
+		slurm_debug("cosched: job %u step %u: mode %s, pb %s, tick %u us, spin %u us",
+			    step.job, step.step, cosched_mode_name(step.mode),
+			    cosched_pb_name(&step.pb), step.tick_us, step.spin_us);
+	return 0;
+}
+
+/* LD_PRELOAD with the shim first, keeping what the user preloads. */
+static int _preload(spank_t sp, const char *shim)
+{
+	char old[2048] = "", value[sizeof(old) + COSCHED_ARG_PATH_LEN + 2];
+
+	if (spank_getenv(sp, "LD_PRELOAD", old, sizeof(old)) != ESPANK_SUCCESS)
+		old[0] = '\0';
+	if (strstr(old, shim))
+		return 0;
+	snprintf(value, sizeof(value), "%s%s%s", shim, old[0] ? " " : "", old);
+	return spank_setenv(sp, "LD_PRELOAD", value, 1) == ESPANK_SUCCESS ? 0 : -1;
+}
+
+int cosched_stepd_task_init(spank_t sp)
+{
+	const char *shim = cosched_config()->shim;
+	char spin[32];
+
+	if (!step.active)
+		return 0;
+	if (access(shim, R_OK)) {
+		slurm_error("cosched: job %u: MPI shim %s: %s: running without it",
+			    step.job, shim, strerror(errno));
+		return 0;
+	}
+	if (_preload(sp, shim))
+		slurm_error("cosched: job %u: cannot set LD_PRELOAD", step.job);
+	(void)spank_setenv(sp, "COSCHED_WAIT", cosched_wait_name(step.parts.wait), 1);
+	if (step.spin_us) {
+		snprintf(spin, sizeof(spin), "%llu",
+			 (unsigned long long)step.spin_us * 1000ull);
+		(void)spank_setenv(sp, "COSCHED_SPIN_NS", spin, 1);
+	}
+	/* Open MPI's own waits (collectives) yield too; a user's value wins */
+	if (step.parts.wait == COSCHED_WAIT_SY)
+		(void)spank_setenv(sp, "OMPI_MCA_mpi_yield_when_idle", "1", 0);
+	return 0;
+}
+
+/* The agent of this node answers, or was started; false: run without. */
+static bool _agent(void)
+{
+	const struct cosched_args *conf = cosched_config();
+	const char *node = getenv("SLURMD_NODENAME");
+	char err[256], reply[64], tick[16], idle[16];
+	char *argv[16];
+	int argc = 0;
+
+	if (step.agent_up || step.agent_failed)
+		return step.agent_up;
+	step.agent_failed = true;
+	if (!node || !cosched_node_name_ok(node) ||
+	    cosched_socket_path(conf->run_dir, node, step.socket,
+				sizeof(step.socket))) {
+		slurm_error("cosched: no usable node name (SLURMD_NODENAME) or run_dir too long");
+		return false;
+	}
+	if (!cosched_agent_request(step.socket, "ping", reply, sizeof(reply), 1000) &&
+	    !strncmp(reply, "ok", 2))
+		goto up;
+	snprintf(tick, sizeof(tick), "%u", conf->tick_us);
+	snprintf(idle, sizeof(idle), "%u", conf->idle_exit);
+	argv[argc++] = (char *)conf->agent;
+	argv[argc++] = "--node";
+	argv[argc++] = (char *)node;
+	argv[argc++] = "--run-dir";
+	argv[argc++] = (char *)conf->run_dir;
+	argv[argc++] = "--boost";
+	argv[argc++] = (char *)conf->boost;
+	argv[argc++] = "--tick-us";
+	argv[argc++] = tick;
+	argv[argc++] = "--idle-exit";
+	argv[argc++] = idle;
+	if (conf->allow_user[0]) {
+		argv[argc++] = "--allow-user";
+		argv[argc++] = (char *)conf->allow_user;
+	}
+	argv[argc] = NULL;
+	if (cosched_agent_start(argv, step.socket, AGENT_TIMEOUT_MS, err,
+				sizeof(err))) {
+		slurm_error("cosched: job %u: %s: running without coscheduling",
+			    step.job, err);
+		return false;
+	}
+	slurm_info("cosched: started node agent %s for %s", conf->agent, node);
+up:
+	step.agent_failed = false;
+	step.agent_up = true;
+	return true;
+}
+
+int cosched_stepd_task_post_fork(spank_t sp)
+{
+	char request[COSCHED_REQUEST_LEN], reply[REPLY_LEN];
+	uint32_t rank = 0;
+	pid_t pid = 0;
+
+	if (!step.active || !_agent())
+		return 0;
+	if (spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS ||
+	    spank_get_item(sp, S_TASK_GLOBAL_ID, &rank) != ESPANK_SUCCESS)
+		return 0;
+	snprintf(request, sizeof(request),
+		 "register job=%u step=%u uid=%u mode=%s pb=%s tick_us=%u spin_ns=%llu pid=%d rank=%u",
+		 step.job, step.step, (unsigned)step.uid,
+		 cosched_mode_name(step.mode), cosched_pb_name(&step.pb),
+		 step.tick_us, (unsigned long long)step.spin_us * 1000ull,
+		 (int)pid, rank);
+	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
+			    AGENT_TIMEOUT_MS)) {
+		slurm_error("cosched: job %u: node agent did not answer: %s",
+			    step.job, strerror(errno));
+		return 0;
+	}
+	if (strncmp(reply, "ok", 2)) {
+		reply[strcspn(reply, "\n")] = '\0';
+		slurm_error("cosched: job %u task %u: node agent: %s",
+			    step.job, rank, reply);
+		return 0;
+	}
+	step.registered++;
+	return 0;
+}
+
+int cosched_stepd_exit(spank_t sp)
+{
+	char request[64], reply[REPLY_LEN];
+
+	(void)sp;
+	if (!step.registered)
+		return 0;
+	snprintf(request, sizeof(request), "end job=%u step=%u", step.job,
+		 step.step);
+	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
+			    AGENT_TIMEOUT_MS))
+		slurm_error("cosched: job %u: could not end the step at the node agent (it restores exited processes itself): %s",
+			    step.job, strerror(errno));
+	step.registered = 0;
 	return 0;
 }

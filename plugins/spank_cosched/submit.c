@@ -13,6 +13,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdio.h>
+
 #include "cosched.h"
 
 static int _setenv(spank_t sp, const char *name, const char *value)
@@ -28,6 +30,14 @@ static int _setenv(spank_t sp, const char *name, const char *value)
 	}
 	slurm_debug("cosched: recorded %s=%s with the job", name, value);
 	return 0;
+}
+
+static int _setenv_u32(spank_t sp, const char *name, uint32_t value)
+{
+	char text[16];
+
+	snprintf(text, sizeof(text), "%u", (unsigned int)value);
+	return _setenv(sp, name, text);
 }
 
 static int _record_sizes(spank_t sp, const struct cosched_sizes *sizes)
@@ -50,6 +60,12 @@ int cosched_submit_record(spank_t sp)
 		goto fail;
 	if (req->mode_set &&
 	    _setenv(sp, COSCHED_ENV_MODE, cosched_mode_name(req->mode)))
+		goto fail;
+	if (req->pb_set && _setenv(sp, COSCHED_ENV_PB, cosched_pb_name(&req->pb)))
+		goto fail;
+	if (req->spin_us && _setenv_u32(sp, COSCHED_ENV_SPIN, req->spin_us))
+		goto fail;
+	if (req->tick_us && _setenv_u32(sp, COSCHED_ENV_TICK, req->tick_us))
 		goto fail;
 	rc = 0;
 fail:

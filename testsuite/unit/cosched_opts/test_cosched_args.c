@@ -1,6 +1,7 @@
 /*
  * test_cosched_args.c - the plugstack.conf arguments of the cosched
- * SPANK plugin: strict, every rejection names the argument.
+ * SPANK plugin: defaults in one place, strict parsing, every rejection
+ * names the argument.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -10,14 +11,17 @@
 #include "cosched_opts/cosched_opts.h"
 #include "tap.h"
 
+#define KNOWN "; known keys: agent, shim, run_dir, default_mode, allowed_modes, default_pb, tick_us, min_tick_us, max_tick_us, max_spin_us, boost, idle_exit, allow_user"
+
 static char err[COSCHED_ERR_LEN];
+static struct cosched_args args;
 
 static int parse1(const char *arg)
 {
 	char *argv[] = { (char *)arg, NULL };
 
 	err[0] = '\0';
-	return cosched_args_parse(1, argv, NULL, err, sizeof(err));
+	return cosched_args_parse(1, argv, &args, err, sizeof(err));
 }
 
 static void rejects_with(const char *arg, const char *want)
@@ -26,31 +30,110 @@ static void rejects_with(const char *arg, const char *want)
 	is_str(err, want, "message for '%s'", arg);
 }
 
-int main(void)
+static void rejects_mentioning(const char *arg, const char *part)
 {
-	struct cosched_args args = { .given = 7 };
-	char *argv[] = { "foo=1", NULL };
-	char long_arg[100];
+	is_int(parse1(arg), -1, "'%s' is rejected", arg);
+	ok(strstr(err, part) != NULL, "message for '%s' says '%s' (%s)", arg,
+	   part, err);
+}
 
+static void test_defaults(void)
+{
 	is_int(cosched_args_parse(0, NULL, &args, err, sizeof(err)), 0,
 	       "no arguments");
 	is_int(args.given, 0, "none counted");
+	is_int(args.default_mode, COSCHED_MODE_NONE, "default mode none");
+	is_int(args.default_pb.heuristic, COSCHED_PB_D, "default heuristic D");
+	ok(!args.default_pb.fair, "not the fair-share variant");
+	is_int(args.tick_us, 1000, "tick 1 ms as in the paper");
+	is_int(args.min_tick_us, 100, "min tick");
+	is_int(args.max_tick_us, 100000, "max tick");
+	is_int(args.max_spin_us, 10000, "max spin");
+	is_str(args.boost, "auto", "boost auto");
+	is_str(args.run_dir, "/run/coschedd", "run dir");
+	is_int(args.idle_exit, 600, "idle exit");
+	for (int m = 0; m < COSCHED_MODE_COUNT; m++)
+		ok(cosched_args_allows(&args, (enum cosched_mode)m),
+		   "mode %s allowed by default", cosched_mode_name((enum cosched_mode)m));
+	ok(!cosched_args_allows(&args, COSCHED_MODE_COUNT), "out of range refused");
+}
 
-	rejects_with("foo=bar",
-		     "plugstack.conf: unknown argument 'foo=bar'; cosched takes no arguments yet");
-	rejects_with("default_mode=sb",
-		     "plugstack.conf: unknown argument 'default_mode=sb'; cosched takes no arguments yet");
+static void test_values(void)
+{
+	char *argv[] = { "agent=/opt/c/sbin/coschedd", "shim=/opt/c/lib/s.so",
+			 "run_dir=/var/run/cs", "allowed_modes=pb,SB,dcs-sy",
+			 "default_mode=pb", "default_pb=e'", "tick_us=2000",
+			 "min_tick_us=500", "max_tick_us=5000",
+			 "max_spin_us=300", "boost=nice", "idle_exit=0",
+			 "allow_user=slurm", NULL };
+
+	is_int(cosched_args_parse(13, argv, &args, err, sizeof(err)), 0,
+	       "every key accepted");
+	is_int(args.given, 13, "all counted");
+	is_str(args.agent, "/opt/c/sbin/coschedd", "agent");
+	is_str(args.shim, "/opt/c/lib/s.so", "shim");
+	is_str(args.run_dir, "/var/run/cs", "run_dir");
+	ok(cosched_args_allows(&args, COSCHED_MODE_PB), "pb allowed");
+	ok(cosched_args_allows(&args, COSCHED_MODE_SB), "sb allowed (any case)");
+	ok(cosched_args_allows(&args, COSCHED_MODE_DCS_SY), "dcs-sy allowed");
+	ok(cosched_args_allows(&args, COSCHED_MODE_NONE), "none always allowed");
+	ok(!cosched_args_allows(&args, COSCHED_MODE_ECM), "ecm not allowed");
+	is_int(args.default_mode, COSCHED_MODE_PB, "default mode pb");
+	is_int(args.default_pb.heuristic, COSCHED_PB_E, "default heuristic E");
+	ok(args.default_pb.fair, "fair-share variant");
+	is_int(args.tick_us, 2000, "tick");
+	is_int(args.min_tick_us, 500, "min tick");
+	is_int(args.max_tick_us, 5000, "max tick");
+	is_int(args.max_spin_us, 300, "max spin");
+	is_str(args.boost, "nice", "boost");
+	is_int(args.idle_exit, 0, "idle exit");
+	is_str(args.allow_user, "slurm", "allow_user");
+}
+
+static void test_rejections(void)
+{
+	char long_arg[100];
+	char *two[] = { "allowed_modes=sb", "default_mode=pb", NULL };
+	char *ticks[] = { "tick_us=50", NULL };
+
+	rejects_with("foo=bar", "plugstack.conf: unknown argument 'foo=bar'" KNOWN);
 	rejects_with("verbose",
-		     "plugstack.conf: bad argument 'verbose': expected KEY=VALUE; cosched takes no arguments yet");
-	rejects_with("=x",
-		     "plugstack.conf: bad argument '=x': expected KEY=VALUE; cosched takes no arguments yet");
-	rejects_with("",
-		     "plugstack.conf: bad argument '': expected KEY=VALUE; cosched takes no arguments yet");
+		     "plugstack.conf: bad argument 'verbose': expected KEY=VALUE" KNOWN);
+	rejects_with("=x", "plugstack.conf: bad argument '=x': expected KEY=VALUE" KNOWN);
+	rejects_with("", "plugstack.conf: bad argument '': expected KEY=VALUE" KNOWN);
+	rejects_with("agent=coschedd",
+		     "plugstack.conf: agent='coschedd': expected an absolute path shorter than 1024 bytes");
+	rejects_with("tick_us=1ms",
+		     "plugstack.conf: tick_us='1ms': expected a whole number from 10 to 10000000");
+	rejects_with("max_spin_us=-1",
+		     "plugstack.conf: max_spin_us='-1': expected a whole number from 1 to 1000000");
+	rejects_with("boost=rt",
+		     "plugstack.conf: boost='rt': expected auto, cgroup or nice");
+	rejects_mentioning("default_mode=fast", "default_mode");
+	rejects_mentioning("allowed_modes=pb,,sb", "'' is not a mode");
+	rejects_mentioning("allowed_modes=pb,turbo", "'turbo' is not a mode");
+	rejects_mentioning("default_pb=F", "default_pb");
+	rejects_mentioning("allow_user=a b", "expected a user name");
+	rejects_mentioning("idle_exit=", "idle_exit");
+
+	is_int(cosched_args_parse(2, two, &args, err, sizeof(err)), -1,
+	       "a default mode outside allowed_modes is refused");
+	is_str(err, "plugstack.conf: default_mode=pb is not in allowed_modes",
+	       "and said so");
+	is_int(cosched_args_parse(1, ticks, &args, err, sizeof(err)), -1,
+	       "tick below min_tick_us is refused");
+	ok(strstr(err, "min_tick_us <= tick_us <= max_tick_us") != NULL,
+	   "with the rule (%s)", err);
 
 	memset(long_arg, 'k', sizeof(long_arg) - 1);
 	long_arg[sizeof(long_arg) - 1] = '\0';
 	is_int(parse1(long_arg), -1, "a long argument is rejected");
 	ok(strstr(err, "kkk...'") != NULL, "and quoted abridged");
+}
+
+static void test_untouched(void)
+{
+	char *argv[] = { "foo=1", NULL };
 
 	args.given = 7;
 	is_int(cosched_args_parse(1, argv, &args, err, sizeof(err)), -1,
@@ -60,5 +143,13 @@ int main(void)
 	       "a negative count fails");
 	is_int(cosched_args_parse(1, NULL, &args, NULL, 0), -1,
 	       "a missing vector fails");
+}
+
+int main(void)
+{
+	test_defaults();
+	test_values();
+	test_rejections();
+	test_untouched();
 	return done_testing();
 }

@@ -1,0 +1,127 @@
+#!/bin/bash
+# Dynamic coscheduling on the embedded cluster: two nodes with a CPU each
+# (--pin), select/coalloc Matrix=local MPL 2, so two 2-rank MPI jobs share
+# both nodes.  Under every --cosched mode both jobs complete and the node
+# agent's status shows the kind of boosts the mode gives (PB boosts by
+# state and never to S4, DCS boosts with their detection delay, SY
+# demotions, SB blocks, energy levels); mode none never reaches the agent.
+# Afterwards nothing is left in the agent's cgroups.  An unprivileged user
+# cannot register (or so make the agent touch) processes, root cannot
+# register a process that is not its own, and killing the agent (SIGKILL)
+# mid-job restores the job's processes and lets the jobs finish normally.
+source "$(dirname "$0")/lib/tap.sh"
+
+BENCH=$REPO/build/release/bin/cosched-bench
+CTL=$REPO/build/release/bin/coschedctl
+for f in "$BENCH" "$CTL" "$REPO/build/release/sbin/coschedd" \
+	 "$REPO/build/release/lib/libcosched_mpi.so"; do
+	[[ -x $f || -f $f ]] || skip_all "$f is missing: run make"
+done
+command -v mpicc > /dev/null || skip_all "Open MPI is missing: run make deps"
+
+MODES=(sb sy dcs pb pb-sb pb-sy dcs-sb dcs-sy ecm edm)
+
+cluster_start --sites 2 --nodes-per-site 1 --select coalloc --matrix local \
+	--mpl 2 --pin
+RUN_DIR=$TEST_DIR/cluster/run/cosched
+CG=/sys/fs/cgroup/cpu/coschedd
+
+ctl() { "$CTL" --run-dir "$RUN_DIR" --node "${NODE:-n1}" "$@"; }
+# step_json JOB: the agent's JSON of that job's step 0 (live or ended)
+step_json() {
+	ctl status --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for s in d["jobs"] + d["ended"]:
+    if s["job"] == int(sys.argv[1]) and s["step"] == 0:
+        print(json.dumps(s)); break' "$1"
+}
+# val JSON PATH: a value out of a step's JSON, e.g. boosts.by_state.S4
+val() { python3 -c '
+import json, sys
+v = json.loads(sys.argv[1])
+for k in sys.argv[2].split("."): v = v[k]
+print(v)' "$1" "$2"; }
+pair() {	# MODE SECONDS: two jobs at once; prints their ids
+	local i
+	for i in 1 2; do
+		submit -N2 -n2 --cosched="$1" -o "$TEST_DIR/%j.out" --wrap \
+		       "srun --mpi=pmix $BENCH --type J5 --pattern nn --latency-us 500 --seconds $2"
+	done
+}
+both_done() { job_done "$1" && job_done "$2"; }
+
+# --- mode none: nothing reaches the agent --------------------------------
+read -r a b < <(pair none 1 | paste -sd' ')
+wait_until 120 both_done "$a" "$b"
+is "$(job_state "$a") $(job_state "$b")" "COMPLETED COMPLETED" \
+   "none: both jobs complete"
+[[ -z $( [[ -S $RUN_DIR/n1.sock ]] && step_json "$a" ) ]]
+ok $? "none: the agent never heard of the job"
+
+# --- every mode ---------------------------------------------------------
+expect_kind() {	# MODE STEP_JSON: the boosts the mode should show
+	local m=$1 j=$2
+	case $m in
+	pb|pb-sb|pb-sy)
+		(( $(val "$j" boosts.pb) > 0 && $(val "$j" boosts.by_state.S4) == 0 )) ;;
+	dcs|dcs-sb|dcs-sy)
+		(( $(val "$j" boosts.dcs) > 0 )) ;;
+	sy)	(( $(val "$j" boosts.sy-demote) > 0 && $(val "$j" boosts.shim.yields) > 0 )) ;;
+	sb)	(( $(val "$j" boosts.shim.blocks) > 0 )) ;;
+	ecm|edm) (( $(val "$j" boosts.energy) > 0 )) ;;
+	esac
+}
+for m in "${MODES[@]}"; do
+	read -r a b < <(pair "$m" 1 | paste -sd' ')
+	wait_until 120 both_done "$a" "$b"
+	is "$(job_state "$a") $(job_state "$b")" "COMPLETED COMPLETED" \
+	   "$m: both jobs complete"
+	j=$(step_json "$a")
+	is "$(val "$j" mode 2>/dev/null)" "$m" "$m: the agent ran the step in its mode"
+	expect_kind "$m" "$j"
+	ok $? "$m: the expected kind of boosts ($(echo "$j" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps(d["boosts"]))' 2>/dev/null))"
+done
+
+# --- nothing left behind --------------------------------------------------
+# (the steps' ends reach the agent just after Slurm reports the jobs done)
+state_procs() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["procs"]))' "$RUN_DIR/$1.state"; }
+no_procs() { [[ $(state_procs n1) == 0 && $(state_procs n2) == 0 ]]; }
+wait_until 10 no_procs
+ok $? "the state files list no process (n1: $(state_procs n1), n2: $(state_procs n2))"
+leftover=$(find "$CG" -mindepth 2 -type d 2>/dev/null | wc -l)
+is "$leftover" 0 "no job cgroup left under $CG"
+
+# --- who may register -----------------------------------------------------
+job=$(submit -N2 -n2 --cosched=pb -o /dev/null --wrap \
+	"srun --mpi=pmix $BENCH --type J5 --pattern nn --seconds 20")
+has_procs() { [[ $(val "$(step_json "$job")" procs 2>/dev/null) == *pid* ]]; }
+wait_until 60 has_procs
+ok $? "a pb job is registered"
+pid=$(val "$(step_json "$job")" procs | python3 -c 'import ast,sys; print(ast.literal_eval(sys.stdin.read())[0]["pid"])')
+out=$(runuser -u nobody -- "$CTL" --run-dir "$RUN_DIR" --node n1 request \
+	"register job=$job step=9 uid=65534 mode=pb pid=$pid rank=0" 2>&1)
+like "$out" "permission denied" "nobody cannot register a process"
+out=$(runuser -u nobody -- "$CTL" --run-dir "$RUN_DIR" --node n1 request \
+	"end job=$job step=0" 2>&1)
+like "$out" "permission denied" "nobody cannot end (unboost) another job"
+out=$(ctl request "register job=$job step=9 uid=0 mode=pb pid=$pid rank=0" 2>&1)
+like "$out" "is not a process of the caller" \
+     "root cannot register a process that does not descend from it"
+like "$(runuser -u nobody -- "$CTL" --run-dir "$RUN_DIR" --node n1 status)" \
+     "mode pb" "anyone may read the status"
+
+# --- killing the agent restores and the job goes on -----------------------
+cg_of() { sed -n 's/^[0-9]*:cpu:\(.*\)/\1/p' "/proc/$1/cgroup"; }
+like "$(cg_of "$pid")" "^/coschedd/n1/$job\\.$pid\$" \
+     "the task runs in the agent's cgroup"
+agent=$(cat "$RUN_DIR/n1.pid")
+kill -KILL "$agent"
+back() { [[ $(cg_of "$pid") == / ]]; }
+wait_until 10 back
+ok $? "after SIGKILL of the agent the guardian moved the task back to / ($(cg_of "$pid"))"
+is "$(ps -o ni= -p "$pid" | tr -d ' ')" 0 "  and its nice value is 0"
+wait_until 60 job_done "$job"
+is "$(job_state "$job")" COMPLETED "the job finishes normally without its agent"
+
+done_testing

@@ -737,6 +737,10 @@ int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
 {
 	int nice;
 
+	if (!b || !id || !saved) {
+		_err(err, err_len, "boost_attach: missing argument");
+		return -1;
+	}
 	if (!proc_alive(id)) {
 		_err(err, err_len, "process %d is gone", (int)id->pid);
 		return -1;

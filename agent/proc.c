@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +32,8 @@
 #define STAT_STARTTIME 22
 #define STAT_PROCESSOR 39
 #define DESCENT_MAX_STEPS 64
+/* /proc/PID/status: about 1.5 KiB, more with long CPU and node lists. */
+#define STATUS_BUF_LEN 8192
 /* TCP_LISTEN in the st column: rx_queue there counts connections. */
 #define TCP_STATE_LISTEN 0x0A
 
@@ -259,7 +260,7 @@ static int _read_status(pid_t pid, char *buf, size_t len)
 
 int proc_uid(pid_t pid, uid_t *uid)
 {
-	char buf[4096];
+	char buf[STATUS_BUF_LEN];
 	unsigned long long v;
 
 	/* "Uid:" lists real, effective, saved and filesystem uids. */
@@ -274,7 +275,7 @@ static uint64_t _now_boot_ns(void)
 {
 	struct timespec ts;
 
-	/* The clock field 22 counts from (boot time, suspend included). */
+	/* Field 22 counts from boot, suspend included, as this clock does. */
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
@@ -282,7 +283,7 @@ static uint64_t _now_boot_ns(void)
 int proc_sample(const struct proc_id *id, struct proc_sample *sample)
 {
 	struct stat_fields f;
-	char buf[4096];
+	char buf[STATUS_BUF_LEN];
 	unsigned long long vol, invol;
 	uint64_t now, start;
 

@@ -22,3 +22,7 @@ INSTALL_BINS += $(COSCHEDCTL)
 
 -include agent/boost.mk
 INSTALL_MAN += doc/man/coschedd.8 doc/man/coschedctl.1
+
+# The agent as a program (needs root; it runs the coschedd built here).
+$(eval $(call unit_test,agent/test_coschedd,testsuite/unit/agent/test_coschedd.c agent/client.c,,))
+$(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)

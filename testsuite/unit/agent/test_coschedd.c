@@ -1,0 +1,311 @@
+/*
+ * test_coschedd.c - the node agent as a program: a private coschedd in a
+ * temporary run directory, driven over its socket like slurmstepd and
+ * coschedctl drive it.
+ *
+ * Checked: ping and status for anyone; register only from root and only
+ * for a process that descends from the caller; a registered PB process is
+ * moved into the agent's cgroup and boosted; end puts it back and empties
+ * the state file; SIGKILL of the agent makes the guardian restore it; a
+ * restarted agent recovers the state file (restores, then re-adopts the
+ * live process); SIGTERM restores everything; bad options and requests
+ * are refused with messages.  Needs root (the agent refuses otherwise).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "tap.h"
+
+#define REPLY_LEN 65536
+
+static char coschedd[PATH_MAX];
+static char run_dir[PATH_MAX], node[32], sock[PATH_MAX + 64];
+static char reply[REPLY_LEN];
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Send line; the reply, without its last newline, lands in reply. */
+static int request(const char *line)
+{
+	int rc;
+	size_t len;
+
+	reply[0] = '\0';
+	rc = cosched_agent_request(sock, line, reply, sizeof(reply), 3000);
+	len = strlen(reply);
+	if (len && reply[len - 1] == '\n')
+		reply[len - 1] = '\0';
+	return rc;
+}
+
+static pid_t start_agent(void)
+{
+	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
+			 "--tick-us", "1000", NULL };
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv(coschedd, argv);
+		_exit(127);
+	}
+	for (int i = 0; i < 200; i++) {
+		if (!request("ping") && !strncmp(reply, "ok", 2))
+			return pid;
+		sleep_ms(20);
+	}
+	return -1;
+}
+
+static pid_t spinner(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		alarm(120);	/* never outlive a broken test */
+		for (;;)
+			;
+	}
+	return pid;
+}
+
+/* The cpu cgroup of pid ("/" when none of ours). */
+static const char *cpu_cgroup(pid_t pid)
+{
+	static char line[512];
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return "?";
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strstr(line, ":cpu:");
+
+		if (c && c == strchr(line, ':')) {
+			fclose(f);
+			c[strcspn(c, "\n")] = '\0';
+			return c + 5;
+		}
+	}
+	fclose(f);
+	return "?";
+}
+
+static bool in_our_cgroup(pid_t pid)
+{
+	return strstr(cpu_cgroup(pid), "/coschedd/") != NULL;
+}
+
+static bool wait_for(bool (*cond)(pid_t), pid_t pid, bool want, int ms)
+{
+	for (int waited = 0; waited < ms; waited += 20) {
+		if (cond(pid) == want)
+			return true;
+		sleep_ms(20);
+	}
+	return cond(pid) == want;
+}
+
+static int state_procs(void)
+{
+	char path[PATH_MAX + 64], buf[8192];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.state", run_dir, node);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, "\"pid\"") ? 1 : 0;
+}
+
+static void register_spinner(pid_t child, const char *what)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line),
+		 "register job=42 step=0 uid=0 mode=pb pb=D tick_us=1000 spin_ns=0 pid=%d rank=0",
+		 (int)child);
+	is_int(request(line), 0, "%s: the agent answers", what);
+	ok(!strncmp(reply, "ok registered job=42 step=0", 27), "%s: registered (%s)",
+	   what, reply);
+}
+
+static void test_refusals(pid_t child)
+{
+	char line[256];
+	pid_t pid;
+	int status;
+
+	snprintf(line, sizeof(line),
+		 "register job=7 step=0 uid=0 mode=pb pid=%d rank=0", (int)getppid());
+	request(line);
+	ok(strstr(reply, "is not a process of the caller") != NULL,
+	   "our parent is refused: not the caller's (%s)", reply);
+	snprintf(line, sizeof(line),
+		 "register job=7 step=0 uid=0 mode=none pid=%d rank=0", (int)child);
+	request(line);
+	ok(strstr(reply, "nothing for this agent") != NULL,
+	   "mode none is refused (%s)", reply);
+	snprintf(line, sizeof(line),
+		 "register job=7 step=0 uid=65534 mode=pb pid=%d rank=0", (int)child);
+	request(line);
+	ok(strstr(reply, "does not belong to uid 65534") != NULL,
+	   "a uid the process does not have is refused (%s)", reply);
+	request("register job=x");
+	ok(!strncmp(reply, "error: register needs", 21), "a malformed register (%s)", reply);
+	request("frobnicate");
+	ok(!strncmp(reply, "error: unknown request", 22), "an unknown request (%s)", reply);
+
+	/* an unprivileged caller: a child that drops to nobody */
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		snprintf(line, sizeof(line),
+			 "register job=7 step=0 uid=65534 mode=pb pid=%d rank=0",
+			 (int)getpid());
+		if (request(line) || !strstr(reply, "permission denied"))
+			_exit(1);
+		if (request("end job=42 step=0") || !strstr(reply, "permission denied"))
+			_exit(1);
+		if (request("status") || !strstr(reply, "node "))
+			_exit(2);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "nobody may read the status but not register or end (exit %d)",
+	   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static void test_boosts(pid_t child)
+{
+	const char *pb;
+
+	ok(in_our_cgroup(child), "the process runs in the agent's group (%s)",
+	   cpu_cgroup(child));
+	is_int(state_procs(), 1, "the state file lists it");
+	sleep_ms(300);
+	is_int(request("status json"), 0, "status json");
+	ok(strstr(reply, "\"job\":42") != NULL, "status shows job 42");
+	pb = strstr(reply, "\"boosts\":");
+	pb = pb ? strstr(pb, "\"pb\":") : NULL;
+	ok(pb && atoi(pb + 5) > 0, "it was periodically boosted (%.12s)", pb ? pb : "-");
+	ok(strstr(reply, "\"S4\":0") != NULL, "never in S4");
+	is_int(request("status"), 0, "status text");
+	ok(strstr(reply, "job 42.0 running mode pb") != NULL, "text status names the step");
+}
+
+static void test_end(pid_t child)
+{
+	const char *orig = "/";
+
+	is_int(request("end job=42 step=0"), 0, "end");
+	ok(!strncmp(reply, "ok ended job=42 step=0", 22), "ended (%s)", reply);
+	is_str(cpu_cgroup(child), orig, "the process is back where it was");
+	is_int(state_procs(), 0, "the state file is empty");
+	request("end job=42 step=0");
+	ok(!strncmp(reply, "ok not registered", 17), "a second end is harmless");
+}
+
+static void test_crash_and_recovery(pid_t *agent, pid_t child)
+{
+	kill(*agent, SIGKILL);
+	waitpid(*agent, NULL, 0);
+	ok(wait_for(in_our_cgroup, child, false, 5000),
+	   "after SIGKILL of the agent the guardian moved the process back (%s)",
+	   cpu_cgroup(child));
+	is_int(state_procs(), 1, "the state file still lists it");
+	*agent = start_agent();
+	ok(*agent > 0, "a new agent starts");
+	ok(wait_for(in_our_cgroup, child, true, 3000),
+	   "and re-adopts the live process from the state file (%s)",
+	   cpu_cgroup(child));
+	kill(*agent, SIGTERM);
+	waitpid(*agent, NULL, 0);
+	is_str(cpu_cgroup(child), "/", "SIGTERM: the agent restores before it exits");
+	is_int(state_procs(), 0, "and leaves an empty state file");
+}
+
+static void test_options(void)
+{
+	char cmd[PATH_MAX + 128];
+
+	snprintf(cmd, sizeof(cmd), "%s --node 'a b' --run-dir /tmp 2>/dev/null", coschedd);
+	is_int(WEXITSTATUS(system(cmd)), 2, "a bad node name is refused");
+	snprintf(cmd, sizeof(cmd), "%s --node x --run-dir /tmp --tick-us 1ms 2>/dev/null", coschedd);
+	is_int(WEXITSTATUS(system(cmd)), 2, "a bad tick is refused");
+	snprintf(cmd, sizeof(cmd), "%s --node x 2>/dev/null", coschedd);
+	is_int(WEXITSTATUS(system(cmd)), 2, "--run-dir is required");
+}
+
+int main(int argc, char **argv)
+{
+	char tmpl[] = "/tmp/test_coschedd.XXXXXX";
+	pid_t agent, child;
+	char *slash;
+
+	if (geteuid() != 0) {
+		printf("1..0 # SKIP coschedd needs root\n");
+		return 0;
+	}
+	/* coschedd sits in ../../../sbin from tests/agent/test_coschedd.t */
+	snprintf(coschedd, sizeof(coschedd), "%s", argv[0]);
+	for (int i = 0; i < 3 && (slash = strrchr(coschedd, '/')); i++)
+		*slash = '\0';
+	strncat(coschedd, "/sbin/coschedd", sizeof(coschedd) - strlen(coschedd) - 1);
+	(void)argc;
+	if (access(coschedd, X_OK)) {
+		printf("1..0 # SKIP %s is missing\n", coschedd);
+		return 0;
+	}
+	if (!mkdtemp(tmpl))
+		return 1;
+	chmod(tmpl, 0755);
+	snprintf(run_dir, sizeof(run_dir), "%s", tmpl);
+	snprintf(node, sizeof(node), "t%d", (int)getpid());
+	cosched_socket_path(run_dir, node, sock, sizeof(sock));
+
+	test_options();
+	agent = start_agent();
+	ok(agent > 0, "the agent starts and answers ping");
+	child = spinner();
+	register_spinner(child, "first");
+	test_refusals(child);
+	test_boosts(child);
+	test_end(child);
+	register_spinner(child, "again");
+	test_crash_and_recovery(&agent, child);
+
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	{
+		char cmd[PATH_MAX + 32];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_dir);
+		(void)!system(cmd);
+	}
+	return done_testing();
+}

@@ -30,6 +30,7 @@ BENCHES      :=	# phony targets run by 'make bench'
 INSTALL_PLUGINS :=	# .so files for Slurm's PluginDir
 INSTALL_BINS :=	# programs for $(PREFIX)/bin
 INSTALL_SBINS :=	# daemons for $(PREFIX)/sbin
+INSTALL_LIBS :=	# preloaded libraries for $(PREFIX)/lib/coalloc
 INSTALL_MAN  :=	# man pages (section taken from the suffix)
 NEEDS_SLURM_SRC :=	# objects that include Slurm's internal headers
 
@@ -96,6 +97,8 @@ install: all
 	$(if $(INSTALL_PLUGINS),install -m 0755 $(INSTALL_PLUGINS) $(DESTDIR)$(PLUGINDIR))
 	$(if $(INSTALL_BINS),install -m 0755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin)
 	$(if $(INSTALL_SBINS),install -m 0755 $(INSTALL_SBINS) $(DESTDIR)$(PREFIX)/sbin)
+	$(if $(INSTALL_LIBS),install -d $(DESTDIR)$(PREFIX)/lib/coalloc)
+	$(if $(INSTALL_LIBS),install -m 0644 $(INSTALL_LIBS) $(DESTDIR)$(PREFIX)/lib/coalloc)
 	@for m in $(INSTALL_MAN); do \
 		s=$${m##*.}; install -d $(DESTDIR)$(PREFIX)/share/man/man$$s; \
 		install -m 0644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/; \

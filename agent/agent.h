@@ -42,11 +42,12 @@ struct agent_conf {
 	char run_dir[AGENT_PATH_LEN - 128];	/* room for /NODE.state */
 	char socket[AGENT_PATH_LEN];	/* RUN_DIR/NODE.sock */
 	char state[AGENT_PATH_LEN];	/* RUN_DIR/NODE.state */
-	char lock[AGENT_PATH_LEN];	/* RUN_DIR/NODE.lock (also the pid) */
+	char lock[AGENT_PATH_LEN];	/* RUN_DIR/NODE.pid, locked while we run */
 	char log[AGENT_PATH_LEN];	/* RUN_DIR/NODE.log, "-" stderr */
 	enum boost_kind boost;
 	uint32_t tick_us;		/* default when a job asks none */
 	uint32_t idle_exit;		/* seconds, 0: never */
+	bool detach;			/* leave the starter's cgroups */
 	bool allow_uid_set;
 	uid_t allow_uid;		/* SlurmUser, besides root */
 	struct cosched_tick_params tick;

@@ -19,7 +19,7 @@ enum {
 	OPT_NODE = 'N', OPT_RUN_DIR = 'd', OPT_HELP = 'h',
 	OPT_TICK = 256, OPT_BOOST, OPT_IDLE, OPT_ALLOW, OPT_LOG,
 	OPT_BOOST_LEVEL, OPT_DEMOTE_LEVEL, OPT_MAX_LEVEL,
-	OPT_ALPHA, OPT_BETA, OPT_GAMMA, OPT_EPSILON,
+	OPT_ALPHA, OPT_BETA, OPT_GAMMA, OPT_EPSILON, OPT_DETACH,
 };
 
 static const struct option options[] = {
@@ -38,6 +38,7 @@ static const struct option options[] = {
 	{ "ecm-beta", required_argument, NULL, OPT_BETA },
 	{ "edm-gamma", required_argument, NULL, OPT_GAMMA },
 	{ "edm-epsilon", required_argument, NULL, OPT_EPSILON },
+	{ "detach", no_argument, NULL, OPT_DETACH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -46,7 +47,7 @@ void agent_usage(FILE *to)
 	fprintf(to,
 		"usage: coschedd --node NAME --run-dir DIR\n"
 		"                [--tick-us N] [--boost auto|cgroup|nice]\n"
-		"                [--idle-exit SECS] [--allow-user NAME] [--log FILE|-]\n"
+		"                [--idle-exit SECS] [--allow-user NAME] [--log FILE|-] [--detach]\n"
 		"                [--boost-level N] [--demote-level N] [--max-level N]\n"
 		"                [--ecm-alpha X] [--ecm-beta X] [--edm-gamma X] [--edm-epsilon X]\n"
 		"See coschedd(8).\n");
@@ -154,6 +155,9 @@ static int _option(int c, const char *arg, struct agent_conf *conf,
 		return 0;
 	case OPT_ALLOW:
 		return _user(arg, conf, err, len);
+	case OPT_DETACH:
+		conf->detach = true;
+		return 0;
 	case OPT_BOOST_LEVEL:
 		if (_long(name, arg, 1, 39, &v, err, len))
 			return -1;

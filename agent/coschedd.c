@@ -125,6 +125,62 @@ static const char *_realtime(void)
 	return "normal priority (SCHED_FIFO and nice -20 refused)";
 }
 
+/*
+ * Started by slurmstepd, the agent is born in the job step's cgroups; a
+ * cgroup-based proctrack would kill it with the step.  --detach moves it,
+ * in every hierarchy where its group lies under Slurm's ("/slurm..."), up
+ * to the group above Slurm's, as a service manager would have placed it;
+ * groups outside Slurm's (a container's) are left alone.  Returns how
+ * many hierarchies it moved in.
+ */
+static const char *_mount_of(const char *controllers)
+{
+	static char dir[256];
+
+	if (!*controllers) {	/* the v2 hierarchy */
+		return access("/sys/fs/cgroup/unified", F_OK) ?
+		       "/sys/fs/cgroup" : "/sys/fs/cgroup/unified";
+	}
+	if (!strncmp(controllers, "name=", 5))
+		controllers += 5;
+	snprintf(dir, sizeof(dir), "/sys/fs/cgroup/%s", controllers);
+	return dir;
+}
+
+static int _detach_cgroups(void)
+{
+	char line[512], path[1024], pid[24];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int moved = 0;
+
+	if (!f)
+		return 0;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	while (fgets(line, sizeof(line), f)) {
+		char *ctrl = strchr(line, ':'), *group, *slurm;
+		int fd;
+
+		if (!ctrl || !(group = strchr(ctrl + 1, ':')))
+			continue;
+		*group++ = '\0';
+		group[strcspn(group, "\n")] = '\0';
+		slurm = strstr(group, "/slurm");
+		if (!slurm)
+			continue;
+		*slurm = '\0';
+		snprintf(path, sizeof(path), "%s%s/cgroup.procs",
+			 _mount_of(ctrl + 1), group);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (write(fd, pid, strlen(pid)) > 0)
+			moved++;
+		close(fd);
+	}
+	fclose(f);
+	return moved;
+}
+
 static int _signals(void)
 {
 	sigset_t set;
@@ -233,6 +289,9 @@ int main(int argc, char **argv)
 	if (agent_guardian_start(&a, err, sizeof(err)))
 		goto fail_boost;
 	agent_log("runs at %s", _realtime());
+	if (a.conf.detach)
+		agent_log("--detach: left Slurm's cgroups in %d hierarchies",
+			  _detach_cgroups());
 	(void)agent_state_recover(&a);
 	if (agent_listen(&a, err, sizeof(err)))
 		goto fail_guardian;

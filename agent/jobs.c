@@ -372,13 +372,12 @@ uint32_t agent_wanted_tick_us(const struct agent *a)
 	uint32_t tick = 0;
 
 	for (const struct agent_step *s = a->steps; s; s = s->next) {
-		if (!_needs_boosts(s) && s->parts.wait == COSCHED_WAIT_BUSY &&
-		    s->parts.react == COSCHED_REACT_NONE)
+		if (!_needs_boosts(s))
 			continue;
 		if (!tick || s->tick_us < tick)
 			tick = s->tick_us;
 	}
-	/* SB-only steps have no boosts, but status reads their counters */
+	/* SB-only steps get no boosts: a slow tick keeps their counters */
 	if (!tick && a->steps)
 		tick = 100000;
 	return tick;

@@ -154,6 +154,7 @@ static void _sample(struct agent_step *s, struct agent_proc *p,
 	t->energy = p->energy;
 	if (!m)
 		return;
+	p->rx_bytes = 0;	/* a reading from before MPI_Init is stale */
 	t->view.in_recv = atomic_load(&m->in_recv);
 	t->view.awaited_arrived = atomic_load(&m->awaited_arrived);
 	t->view.pending += (uint32_t)cosched_shm_pending(m);

@@ -17,7 +17,7 @@
  * as rates and t as the time since the previous update (the tick).
  * P never exceeds max_priority.  The priority is applied only while the
  * process communicates ("the priority is left as is while it computes"),
- * as boost level cosched_energy_level(); see cosched(8).
+ * as boost level cosched_energy_level(); see coschedd(8).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -43,7 +43,7 @@ struct cosched_energy_sample {
 	bool communicating;	/* in a communication call now */
 };
 
-/* The documented defaults (cosched(8)). */
+/* The documented defaults (coschedd(8)). */
 void cosched_energy_defaults(struct cosched_energy_params *params);
 
 /*

@@ -13,7 +13,8 @@
  *   max_spin_us=N       limit of --cosched-spin (10000)
  *   boost=auto|cgroup|nice   mechanism the agent uses (auto)
  *   idle_exit=SECS      agent exits after SECS without jobs, 0 never (600)
- *   allow_user=NAME     besides root, who may register jobs (SlurmUser)
+ *   allow_user=NAME     besides root, who may register jobs, e.g. the
+ *                       SlurmUser (none: root only)
  *
  * Free of Slurm headers so the parser is unit-tested on its own
  * (testsuite/unit/cosched_opts/test_cosched_args.c).

@@ -165,7 +165,7 @@ static bool _agent(void)
 	const struct cosched_args *conf = cosched_config();
 	const char *node = getenv("SLURMD_NODENAME");
 	char err[256], reply[64], tick[16], idle[16];
-	char *argv[16];
+	char *argv[18];
 	int argc = 0;
 
 	if (step.agent_up || step.agent_failed)
@@ -193,6 +193,7 @@ static bool _agent(void)
 	argv[argc++] = tick;
 	argv[argc++] = "--idle-exit";
 	argv[argc++] = idle;
+	argv[argc++] = "--detach";
 	if (conf->allow_user[0]) {
 		argv[argc++] = "--allow-user";
 		argv[argc++] = (char *)conf->allow_user;

@@ -12,7 +12,6 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <errno.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <sys/syscall.h>
@@ -44,9 +43,10 @@ void shim_comm_leave(void)
 /* The world rank a receive from source in a communicator waits for. */
 int shim_wait_src(const struct shim_rank_map *map, int source)
 {
-	int world = source == MPI_ANY_SOURCE ? -1 :
-						shim_rank_to_world(map, source);
+	int world = -1;
 
+	if (source != MPI_ANY_SOURCE)
+		world = shim_rank_to_world(map, source);
 	return world < 0 ? COSCHED_SHM_ANY : world;
 }
 

@@ -18,17 +18,20 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
 
 #include "cosched.h"
 #include "cosched/mode.h"
+#include "cosched/shm.h"
 #include "../../agent/client.h"
 
 #define AGENT_TIMEOUT_MS 3000
@@ -245,11 +248,41 @@ int cosched_stepd_task_post_fork(spank_t sp)
 	return 0;
 }
 
+/*
+ * The shim unlinks its page at exit, but not when killed: remove what the
+ * step's processes left on this node (their own files only).
+ */
+static void _remove_pages(void)
+{
+	char prefix[64], path[320];
+	size_t len;
+	DIR *dir = opendir("/dev/shm");
+	struct dirent *e;
+
+	if (!dir)
+		return;
+	len = (size_t)snprintf(prefix, sizeof(prefix), "%s%u.%u.",
+			       COSCHED_SHM_PREFIX + 1, step.job, step.step);
+	while ((e = readdir(dir))) {
+		struct stat st;
+
+		if (strncmp(e->d_name, prefix, len))
+			continue;
+		snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+		if (!lstat(path, &st) && S_ISREG(st.st_mode) &&
+		    st.st_uid == step.uid)
+			(void)unlink(path);
+	}
+	closedir(dir);
+}
+
 int cosched_stepd_exit(spank_t sp)
 {
 	char request[64], reply[REPLY_LEN];
 
 	(void)sp;
+	if (step.active)
+		_remove_pages();
 	if (!step.registered)
 		return 0;
 	snprintf(request, sizeof(request), "end job=%u step=%u", step.job,

@@ -123,5 +123,19 @@ ok $? "after SIGKILL of the agent the guardian moved the task back to / ($(cg_of
 is "$(ps -o ni= -p "$pid" | tr -d ' ')" 0 "  and its nice value is 0"
 wait_until 60 job_done "$job"
 is "$(job_state "$job")" COMPLETED "the job finishes normally without its agent"
+pages() { compgen -G "/dev/shm/cosched.$1.*" | wc -l; }
+is "$(pages "$job")" 0 "its processes removed their shared pages"
+
+# --- a cancelled job leaves no shared page behind --------------------------
+job=$(submit -N2 -n2 --cosched=pb -o /dev/null --wrap \
+	"srun --mpi=pmix $BENCH --type J5 --pattern nn --seconds 30")
+has_pages() { (( $(pages "$job") > 0 )); }
+wait_until 60 has_pages
+ok $? "a running job's processes have their pages ($(pages "$job"))"
+scancel "$job"
+wait_until 60 job_done "$job"
+no_pages() { (( $(pages "$job") == 0 )); }
+wait_until 10 no_pages
+ok $? "scancel: the plugin removed the pages the killed processes left"
 
 done_testing

@@ -36,7 +36,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +47,7 @@
 #include <libcgroup.h>
 
 #include "boost.h"
+#include "cosched_opts/cosched_opts.h"
 
 #define OUR_ROOT "coschedd"	/* our groups: OUR_ROOT/<node>/<job>.<pid> */
 #define NODE_NAME_MAX 64
@@ -86,18 +86,6 @@ static pthread_once_t _cgroup_once = PTHREAD_ONCE_INIT;
 static char _cpu_mount[CPU_MOUNT_LEN];
 static char _cgroup_problem[CPU_MOUNT_LEN + 128]; /* why not usable, or "" */
 
-static void _err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void _err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 /* ------------------------------------------------------------ names */
 
@@ -233,7 +221,7 @@ static int _cgroup_ready(char *err, size_t len)
 	pthread_once(&_cgroup_once, _cgroup_find);
 	if (!_cgroup_problem[0])
 		return 0;
-	_err(err, len, "cgroup mechanism unavailable: %s", _cgroup_problem);
+	cosched_set_err(err, len, "cgroup mechanism unavailable: %s", _cgroup_problem);
 	return -1;
 }
 
@@ -292,7 +280,7 @@ static int _cg_create(const char *rel, char *err, size_t len)
 	int rc = -1;
 
 	if (!cpu) {
-		_err(err, len, "cannot describe cgroup %s", rel);
+		cosched_set_err(err, len, "cannot describe cgroup %s", rel);
 		goto out;
 	}
 	rc = cgroup_add_value_uint64(cpu, "cpu.shares",
@@ -306,7 +294,7 @@ static int _cg_create(const char *rel, char *err, size_t len)
 	if (rc)
 		rc = cgroup_create_cgroup(cg, 0);
 	if (rc) {
-		_err(err, len, "cannot create cgroup %s/%s: %s", _cpu_mount,
+		cosched_set_err(err, len, "cannot create cgroup %s/%s: %s", _cpu_mount,
 		     rel, cgroup_strerror(rc));
 		rc = -1;
 	}
@@ -562,13 +550,13 @@ static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 
 	rc = cgroup_get_current_controller_path(id->pid, "cpu", &current);
 	if (rc || !current) {
-		_err(err, len, "cannot read the cpu cgroup of process %d: %s",
+		cosched_set_err(err, len, "cannot read the cpu cgroup of process %d: %s",
 		     (int)id->pid, cgroup_strerror(rc));
 		goto fail;
 	}
 	/* A process already in ours has lost its original: refuse. */
 	if (!strncmp(current, "/" OUR_ROOT "/", strlen(OUR_ROOT) + 2)) {
-		_err(err, len,
+		cosched_set_err(err, len,
 		     "process %d is already in cgroup %s (restore it first)",
 		     (int)id->pid, current);
 		goto fail;
@@ -578,7 +566,7 @@ static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 	    (size_t)snprintf(saved->our_cgroup, BOOST_CGROUP_LEN,
 			     OUR_ROOT "/%s/%u.%d", b->node, job_id,
 			     (int)id->pid) >= BOOST_CGROUP_LEN) {
-		_err(err, len, "cgroup path of process %d too long",
+		cosched_set_err(err, len, "cgroup path of process %d too long",
 		     (int)id->pid);
 		goto fail;
 	}
@@ -589,7 +577,7 @@ static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 	 * pid reused in between is beyond what the agent can rule out here.
 	 */
 	if (_cg_move(id->pid, saved->our_cgroup)) {
-		_err(err, len,
+		cosched_set_err(err, len,
 		     "cannot move process %d into %s/%s: %s%s", (int)id->pid,
 		     _cpu_mount, saved->our_cgroup, strerror(errno),
 		     errno == EINVAL ? " (real-time threads?)" : "");
@@ -706,20 +694,20 @@ struct boost *boost_open(enum boost_kind want, const char *node, char *err,
 	struct boost *b;
 
 	if (!_valid_node(node)) {
-		_err(err, err_len,
+		cosched_set_err(err, err_len,
 		     "bad node name '%s': want 1-%d of A-Z a-z 0-9 _ . -",
 		     node ? node : "(null)", NODE_NAME_MAX);
 		return NULL;
 	}
 	if (want != BOOST_AUTO && want != BOOST_CGROUP && want != BOOST_NICE) {
-		_err(err, err_len, "unknown boost mechanism %d", (int)want);
+		cosched_set_err(err, err_len, "unknown boost mechanism %d", (int)want);
 		return NULL;
 	}
 	if (want == BOOST_CGROUP && _cgroup_ready(err, err_len))
 		return NULL;
 	b = calloc(1, sizeof(*b));
 	if (!b) {
-		_err(err, err_len, "out of memory");
+		cosched_set_err(err, err_len, "out of memory");
 		return NULL;
 	}
 	for (int i = 0; i < HANDLE_SLOTS; i++)
@@ -738,17 +726,17 @@ int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
 	int nice;
 
 	if (!b || !id || !saved) {
-		_err(err, err_len, "boost_attach: missing argument");
+		cosched_set_err(err, err_len, "boost_attach: missing argument");
 		return -1;
 	}
 	if (!proc_alive(id)) {
-		_err(err, err_len, "process %d is gone", (int)id->pid);
+		cosched_set_err(err, err_len, "process %d is gone", (int)id->pid);
 		return -1;
 	}
 	errno = 0;
 	nice = getpriority(PRIO_PROCESS, (id_t)id->pid);
 	if (nice == -1 && errno) {
-		_err(err, err_len, "cannot read the nice of process %d: %s",
+		cosched_set_err(err, err_len, "cannot read the nice of process %d: %s",
 		     (int)id->pid, strerror(errno));
 		return -1;
 	}

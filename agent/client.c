@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,19 +16,8 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "cosched_opts/cosched_opts.h"
 
-static void _err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void _err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 int cosched_node_name_ok(const char *node)
 {
@@ -196,13 +184,13 @@ int cosched_agent_start(char *const argv[], const char *path, int timeout_ms,
 	int status;
 
 	if (access(argv[0], X_OK)) {
-		_err(err, err_len, "cannot run agent %s: %s", argv[0],
+		cosched_set_err(err, err_len, "cannot run agent %s: %s", argv[0],
 		     strerror(errno));
 		return -1;
 	}
 	pid = fork();
 	if (pid < 0) {
-		_err(err, err_len, "fork: %s", strerror(errno));
+		cosched_set_err(err, err_len, "fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0)
@@ -215,7 +203,7 @@ int cosched_agent_start(char *const argv[], const char *path, int timeout_ms,
 			return 0;
 		_sleep_ms(20);
 	}
-	_err(err, err_len, "agent %s did not answer on %s within %d ms",
+	cosched_set_err(err, err_len, "agent %s did not answer on %s within %d ms",
 	     argv[0], path, timeout_ms);
 	return -1;
 }

@@ -16,7 +16,7 @@ TARGETS += $(COSCHEDD)
 INSTALL_SBINS += $(COSCHEDD)
 
 COSCHEDCTL := $(O)/bin/coschedctl
-$(eval $(call program,$(COSCHEDCTL),agent/coschedctl.c agent/client.c,,))
+$(eval $(call program,$(COSCHEDCTL),agent/coschedctl.c agent/client.c,$(O)/lib/libcosched_opts.a,))
 TARGETS += $(COSCHEDCTL)
 INSTALL_BINS += $(COSCHEDCTL)
 
@@ -24,5 +24,5 @@ INSTALL_BINS += $(COSCHEDCTL)
 INSTALL_MAN += doc/man/coschedd.8 doc/man/coschedctl.1
 
 # The agent as a program (needs root; it runs the coschedd built here).
-$(eval $(call unit_test,agent/test_coschedd,testsuite/unit/agent/test_coschedd.c agent/client.c,,))
+$(eval $(call unit_test,agent/test_coschedd,testsuite/unit/agent/test_coschedd.c agent/client.c,$(O)/lib/libcosched_opts.a,))
 $(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)

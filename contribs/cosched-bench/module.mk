@@ -1,0 +1,55 @@
+# contribs/cosched-bench - the dynamic coscheduling benchmark: the MPI
+# job cosched-bench (the paper's job types J1-J6 and patterns nn, aa,
+# tree, linear), its tests, and 'make bench-cosched', which runs the
+# jobs on a 2-node embedded cluster under every --cosched mode and under
+# gang scheduling and prints the slowdowns side by side.  Method and
+# results in doc/bench-cosched.md.
+#
+#   make bench-cosched
+#   make bench-cosched BENCH_COSCHED_FLAGS='--quick'
+#   make bench-cosched BENCH_COSCHED_FLAGS='--modes none,pb --mpl 2'
+#
+# Not in BENCHES: 'make bench' stays fast, this takes up to 15 minutes.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+COSCHED_BENCH_MPI_CFLAGS := $(shell pkg-config --cflags ompi 2>/dev/null)
+COSCHED_BENCH_MPI_LIBS := $(shell pkg-config --libs ompi 2>/dev/null || echo -lmpi)
+
+CFLAGS_contribs/cosched-bench := $(COSCHED_BENCH_MPI_CFLAGS)
+
+COSCHED_BENCH := $(O)/bin/cosched-bench
+COSCHED_BENCH_SRCS := contribs/cosched-bench/cosched-bench.c \
+	contribs/cosched-bench/plan.c contribs/cosched-bench/work.c \
+	contribs/cosched-bench/comm.c
+$(eval $(call program,$(COSCHED_BENCH),$(COSCHED_BENCH_SRCS),,$(COSCHED_BENCH_MPI_LIBS) -lm))
+TARGETS += $(COSCHED_BENCH)
+INSTALL_BINS += $(COSCHED_BENCH)
+
+# Unit tests: the plan (options, sizing, skew, spin and I/O arithmetic)
+# without MPI; and runs of the program under mpirun, a bash TAP script
+# behind a small C launcher (so valgrind checks the launcher, not bash
+# and mpirun), on the cosched-bench of this build mode.
+CFLAGS_testsuite/unit/cosched_bench := -Icontribs/cosched-bench \
+	-DCOSCHED_BENCH_PATH='"$(COSCHED_BENCH)"'
+$(eval $(call unit_test,cosched_bench/test_plan,testsuite/unit/cosched_bench/test_plan.c contribs/cosched-bench/plan.c contribs/cosched-bench/work.c,,-lm))
+$(eval $(call unit_test,cosched_bench/test_run,testsuite/unit/cosched_bench/test_run.c,,))
+$(O)/tests/cosched_bench/test_run.t: $(COSCHED_BENCH) \
+	testsuite/unit/cosched_bench/test_run.sh
+
+# The benchmark: the embedded cluster loads the release plugins (sanitizer
+# builds cannot be loaded into Debian's uninstrumented daemons), whatever
+# DEBUG says.  BENCH_OUT overrides the results directory.
+BENCH_COSCHED_FLAGS ?=
+ifeq ($(DEBUG),0)
+BENCH_COSCHED_BUILD :=
+else
+BENCH_COSCHED_BUILD := $(MAKE) DEBUG=0 all
+endif
+
+.PHONY: bench-cosched
+bench-cosched: all
+	$(BENCH_COSCHED_BUILD)
+	contribs/cosched-bench/bench-cosched --build-dir $(BUILD)/release \
+		--out "$${BENCH_OUT:-$(BUILD)/bench-cosched/$$(date +%Y%m%d-%H%M%S)}" \
+		$(BENCH_COSCHED_FLAGS)

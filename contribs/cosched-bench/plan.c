@@ -9,12 +9,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "cosched_opts/cosched_opts.h"
 #include "plan.h"
 
 #define MAX_SECONDS 1e6
@@ -94,19 +94,6 @@ const char *bench_pattern_name(enum bench_pattern pattern)
 	return pattern_names[pattern];
 }
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 /* The whole string a finite decimal number: 0, or -1. */
 static int parse_double(const char *s, double *out)
 {
@@ -180,7 +167,7 @@ static int parse_positive(const char *opt, const char *arg, double max,
 	double v;
 
 	if (parse_double(arg, &v) || v <= 0 || v > max) {
-		set_err(err, len, "--%s: '%s' is not a number above 0 and up to %g",
+		cosched_set_err(err, len, "--%s: '%s' is not a number above 0 and up to %g",
 			opt, arg, max);
 		return -1;
 	}
@@ -198,27 +185,27 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 	case OPT_TYPE:
 		o->type = bench_job_type(arg);
 		if (!o->type) {
-			set_err(err, len, "--type: unknown job type '%s' (expected J1 to J6)", arg);
+			cosched_set_err(err, len, "--type: unknown job type '%s' (expected J1 to J6)", arg);
 			return -1;
 		}
 		return 0;
 	case OPT_PATTERN:
 		if (bench_parse_pattern(arg, &o->pattern)) {
-			set_err(err, len, "--pattern: unknown pattern '%s' (expected nn, aa, tree or linear)", arg);
+			cosched_set_err(err, len, "--pattern: unknown pattern '%s' (expected nn, aa, tree or linear)", arg);
 			return -1;
 		}
 		return 0;
 	case OPT_SKEW:
 		if (parse_double(arg, &o->skew_pct) || o->skew_pct < 0 ||
 		    o->skew_pct > BENCH_MAX_SKEW) {
-			set_err(err, len, "--skew: '%s' is not a percentage from 0 to %g",
+			cosched_set_err(err, len, "--skew: '%s' is not a percentage from 0 to %g",
 				arg, BENCH_MAX_SKEW);
 			return -1;
 		}
 		return 0;
 	case OPT_MSG:
 		if (parse_u64(arg, &u) || u < 1 || u > BENCH_MAX_MSG) {
-			set_err(err, len, "--msg: '%s' is not a byte count from 1 to %u",
+			cosched_set_err(err, len, "--msg: '%s' is not a byte count from 1 to %u",
 				arg, BENCH_MAX_MSG);
 			return -1;
 		}
@@ -231,7 +218,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 	case OPT_ITERATIONS:
 		if (parse_u64(arg, &o->iterations) || o->iterations < 1 ||
 		    o->iterations > MAX_ITERATIONS) {
-			set_err(err, len, "--iterations: '%s' is not a whole number from 1 to %llu",
+			cosched_set_err(err, len, "--iterations: '%s' is not a whole number from 1 to %llu",
 				arg, MAX_ITERATIONS);
 			return -1;
 		}
@@ -241,7 +228,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 				      &o->latency_us, err, len);
 	case OPT_SEED:
 		if (parse_u64(arg, &o->seed)) {
-			set_err(err, len, "--seed: '%s' is not a whole number", arg);
+			cosched_set_err(err, len, "--seed: '%s' is not a whole number", arg);
 			return -1;
 		}
 		return 0;
@@ -249,7 +236,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 		o->json = true;
 		return 0;
 	}
-	set_err(err, len, "internal error: option %d", c);
+	cosched_set_err(err, len, "internal error: option %d", c);
 	return -1;
 }
 
@@ -259,11 +246,11 @@ static void option_error(int c, char **argv, char *err, size_t len)
 	const char *word = optind > 0 ? argv[optind - 1] : "?";
 
 	if (c == ':')
-		set_err(err, len, "option '%s' needs a value", word);
+		cosched_set_err(err, len, "option '%s' needs a value", word);
 	else if (optopt && optopt < 256)
-		set_err(err, len, "unknown option '-%c'", optopt);
+		cosched_set_err(err, len, "unknown option '-%c'", optopt);
 	else
-		set_err(err, len, "unknown option '%s'", word);
+		cosched_set_err(err, len, "unknown option '%s'", word);
 }
 
 enum bench_parse_result bench_parse_args(int argc, char **argv,
@@ -287,11 +274,11 @@ enum bench_parse_result bench_parse_args(int argc, char **argv,
 			return BENCH_PARSE_ERROR;
 	}
 	if (optind < argc) {
-		set_err(err, err_len, "unexpected argument '%s'", argv[optind]);
+		cosched_set_err(err, err_len, "unexpected argument '%s'", argv[optind]);
 		return BENCH_PARSE_ERROR;
 	}
 	if (have_seconds && opts->iterations) {
-		set_err(err, err_len, "--seconds and --iterations exclude each other");
+		cosched_set_err(err, err_len, "--seconds and --iterations exclude each other");
 		return BENCH_PARSE_ERROR;
 	}
 	return BENCH_PARSE_OK;
@@ -335,12 +322,12 @@ int bench_make_plan(const struct bench_opts *opts, int ranks,
 	double per_iteration_us;
 
 	if (ranks < 1 || !t || t->comm_pct <= 0) {
-		set_err(err, err_len, "no plan for %d ranks", ranks);
+		cosched_set_err(err, err_len, "no plan for %d ranks", ranks);
 		return -1;
 	}
 	plan->messages = bench_messages(opts->pattern, ranks);
 	if (plan->messages < 1) {
-		set_err(err, err_len, "no messages for pattern %d", (int)opts->pattern);
+		cosched_set_err(err, err_len, "no messages for pattern %d", (int)opts->pattern);
 		return -1;
 	}
 	plan->comm_us = plan->messages * opts->latency_us;

@@ -50,13 +50,6 @@ static bool _had_root;		/* coschedd/ was there before the test */
 static pid_t _guardian = -1;
 static int _guardian_to = -1, _guardian_from = -1;
 
-static void skip(int n, const char *why)
-{
-	for (int i = 0; i < n; i++)
-		printf("ok %d # skip %s\n", ++tap_count_, why);
-	fflush(stdout);
-}
-
 static void _sleep_ms(long ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000,

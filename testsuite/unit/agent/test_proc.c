@@ -34,13 +34,6 @@
 /* The comm holds ") " so a parser that stops at the first ')' misreads. */
 #define ODD_COMM "a) b (c) d"
 
-static void skip(int n, const char *why)
-{
-	for (int i = 0; i < n; i++)
-		printf("ok %d # skip %s\n", ++tap_count_, why);
-	fflush(stdout);
-}
-
 static void _sleep_ms(long ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000,

@@ -21,8 +21,28 @@ command -v mpicc > /dev/null || skip_all "Open MPI is missing: run make deps"
 
 MODES=(sb sy dcs pb pb-sb pb-sy dcs-sb dcs-sy ecm edm)
 
+# The user nobody must reach the agent's socket and coschedctl, but a clone
+# may sit under a directory only root can enter (mktemp -d): this test's
+# cluster lives in a directory of its own under /tmp (build/test/15-cosched
+# links to it), removed when every test passed.
+rm -rf "$TEST_DIR"
+mkdir -p "$(dirname "$TEST_DIR")"
+ln -sfn "$(mktemp -d /tmp/15-cosched.XXXXXX)" "$TEST_DIR"
+TEST_DIR=$(readlink "$TEST_DIR")
 cluster_start --sites 2 --nodes-per-site 1 --select coalloc --matrix local \
 	--mpl 2 --pin
+chmod 755 "$TEST_DIR"
+_remove_tmp() {
+	local rc=$?
+	_cluster_cleanup
+	if ((rc == 0 && _tap_failed == 0)); then
+		rm -rf "$TEST_DIR" "$REPO/build/test/15-cosched"
+	fi
+	return $rc
+}
+trap _remove_tmp EXIT
+install -m 0755 "$CTL" "$TEST_DIR/coschedctl"
+NCTL=$TEST_DIR/coschedctl	# coschedctl for nobody
 RUN_DIR=$TEST_DIR/cluster/run/cosched
 CG=/sys/fs/cgroup/cpu/coschedd
 
@@ -99,16 +119,16 @@ has_procs() { [[ $(val "$(step_json "$job")" procs 2>/dev/null) == *pid* ]]; }
 wait_until 60 has_procs
 ok $? "a pb job is registered"
 pid=$(val "$(step_json "$job")" procs | python3 -c 'import ast,sys; print(ast.literal_eval(sys.stdin.read())[0]["pid"])')
-out=$(runuser -u nobody -- "$CTL" --run-dir "$RUN_DIR" --node n1 request \
+out=$(runuser -u nobody -- "$NCTL" --run-dir "$RUN_DIR" --node n1 request \
 	"register job=$job step=9 uid=65534 mode=pb pid=$pid rank=0" 2>&1)
 like "$out" "permission denied" "nobody cannot register a process"
-out=$(runuser -u nobody -- "$CTL" --run-dir "$RUN_DIR" --node n1 request \
+out=$(runuser -u nobody -- "$NCTL" --run-dir "$RUN_DIR" --node n1 request \
 	"end job=$job step=0" 2>&1)
 like "$out" "permission denied" "nobody cannot end (unboost) another job"
 out=$(ctl request "register job=$job step=9 uid=0 mode=pb pid=$pid rank=0" 2>&1)
 like "$out" "is not a process of the caller" \
      "root cannot register a process that does not descend from it"
-like "$(runuser -u nobody -- "$CTL" --run-dir "$RUN_DIR" --node n1 status)" \
+like "$(runuser -u nobody -- "$NCTL" --run-dir "$RUN_DIR" --node n1 status)" \
      "mode pb" "anyone may read the status"
 
 # --- killing the agent restores and the job goes on -----------------------

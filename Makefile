@@ -35,6 +35,8 @@ INSTALL_MAN  :=	# man pages (section taken from the suffix)
 NEEDS_SLURM_SRC :=	# objects that include Slurm's internal headers
 
 include mk/rules.mk
+# Linked by modules included before lib/num/module.mk defines its rule.
+LIBNUM := $(O)/lib/libnum.a
 include mk/deps.mk
 include mk/slurm.mk
 include $(sort $(wildcard lib/*/module.mk))

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "num/num.h"
 
 enum {
 	OPT_NODE = 'N', OPT_RUN_DIR = 'd', OPT_HELP = 'h',
@@ -92,12 +93,9 @@ static int _long(const char *opt, const char *text, long lo, long hi,
 static int _double(const char *opt, const char *text, double *out, char *err,
 		   size_t len)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(text, &end);
-	if (!*text || *end || errno || !isfinite(v) || v < 0)
+	if (num_parse_double(text, &v) || v < 0)
 		return _fail(err, len, "--%s '%s': expected a number >= 0",
 			     opt, text);
 	*out = v;

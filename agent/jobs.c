@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "num/num.h"
 #include "state.h"
 
 /* The value of KEY in "verb k=v k=v", into buf.  0 or -1 when absent. */
@@ -43,17 +44,11 @@ static int _word(const char *line, const char *key, char *buf, size_t len)
 
 static int _u64(const char *line, const char *key, uint64_t max, uint64_t *out)
 {
-	char buf[32], *end;
-	unsigned long long v;
+	char buf[32];
 
-	if (_word(line, key, buf, sizeof(buf)) || buf[0] < '0' || buf[0] > '9')
+	if (_word(line, key, buf, sizeof(buf)))
 		return -1;
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	if (*end || errno || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	return num_parse_range(buf, 0, max, out);
 }
 
 static struct agent_step *_find(struct agent_step *list, uint32_t job,

@@ -10,7 +10,7 @@ COSCHEDD := $(O)/sbin/coschedd
 COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
 	state.c sched.c status.c guardian.c proc.c boost.c client.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.
-COSCHEDD_LIBS := $(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a
+COSCHEDD_LIBS := $(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a $(LIBNUM)
 $(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS),-lcgroup $(JSONC_LIBS) -lm))
 TARGETS += $(COSCHEDD)
 INSTALL_SBINS += $(COSCHEDD)

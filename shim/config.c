@@ -10,8 +10,6 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +17,7 @@
 #include <unistd.h>
 
 #include "cosched/spin.h"
+#include "num/num.h"
 #include "shim.h"
 
 /* One write per line: the ranks of a node share the stream. */
@@ -37,31 +36,6 @@ void shim_warn(const char *fmt, ...)
 		return;	/* nowhere to report it */
 }
 
-/* A plain decimal number: no sign, no blanks, nothing after it. */
-static bool parse_u64(const char *text, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (text[0] < '0' || text[0] > '9')
-		return false;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno || *end)
-		return false;
-	*out = v;
-	return true;
-}
-
-static bool parse_u32(const char *text, uint32_t *out)
-{
-	uint64_t v;
-
-	if (!parse_u64(text, &v) || v > UINT32_MAX)
-		return false;
-	*out = (uint32_t)v;
-	return true;
-}
 
 static bool load_id(const char *name, uint32_t *out)
 {
@@ -69,8 +43,12 @@ static bool load_id(const char *name, uint32_t *out)
 
 	if (!text)
 		return false;	/* not under Slurm: stay silent */
-	if (parse_u32(text, out))
+	uint64_t v;
+
+	if (!num_parse_range(text, 0, UINT32_MAX, &v)) {
+		*out = (uint32_t)v;
 		return true;
+	}
 	shim_warn("%s='%s' is not a number; coscheduling off", name, text);
 	return false;
 }
@@ -102,19 +80,16 @@ static void load_spin(struct shim_config *cfg)
 {
 	const char *ns = getenv("COSCHED_SPIN_NS");
 	const char *factor = getenv("COSCHED_SPIN_FACTOR");
-	char *end;
 	double f;
 
-	if (ns && !parse_u64(ns, &cfg->spin_fixed_ns)) {
+	if (ns && num_parse_u64(ns, &cfg->spin_fixed_ns)) {
 		shim_warn("COSCHED_SPIN_NS='%s' is not a number of ns; "
 			  "measuring the latency", ns);
 		cfg->spin_fixed_ns = 0;
 	}
 	if (!factor)
 		return;
-	errno = 0;
-	f = strtod(factor, &end);
-	if (!errno && end != factor && !*end && isfinite(f) && f > 0) {
+	if (!num_parse_double(factor, &f) && f > 0) {
 		cfg->spin_factor = f;
 		return;
 	}

@@ -22,7 +22,7 @@ COSCHED_BENCH := $(O)/bin/cosched-bench
 COSCHED_BENCH_SRCS := contribs/cosched-bench/cosched-bench.c \
 	contribs/cosched-bench/plan.c contribs/cosched-bench/work.c \
 	contribs/cosched-bench/comm.c
-$(eval $(call program,$(COSCHED_BENCH),$(COSCHED_BENCH_SRCS),$(LIBCOSCHED_OPTS),$(COSCHED_BENCH_MPI_LIBS) -lm))
+$(eval $(call program,$(COSCHED_BENCH),$(COSCHED_BENCH_SRCS),$(LIBCOSCHED_OPTS) $(LIBNUM),$(COSCHED_BENCH_MPI_LIBS) -lm))
 TARGETS += $(COSCHED_BENCH)
 INSTALL_BINS += $(COSCHED_BENCH)
 
@@ -32,7 +32,7 @@ INSTALL_BINS += $(COSCHED_BENCH)
 # and mpirun), on the cosched-bench of this build mode.
 CFLAGS_testsuite/unit/cosched_bench := -Icontribs/cosched-bench \
 	-DCOSCHED_BENCH_PATH='"$(COSCHED_BENCH)"'
-$(eval $(call unit_test,cosched_bench/test_plan,testsuite/unit/cosched_bench/test_plan.c contribs/cosched-bench/plan.c contribs/cosched-bench/work.c,$(LIBCOSCHED_OPTS),-lm))
+$(eval $(call unit_test,cosched_bench/test_plan,testsuite/unit/cosched_bench/test_plan.c contribs/cosched-bench/plan.c contribs/cosched-bench/work.c,$(LIBCOSCHED_OPTS) $(LIBNUM),-lm))
 $(eval $(call unit_test,cosched_bench/test_run,testsuite/unit/cosched_bench/test_run.c,,))
 $(O)/tests/cosched_bench/test_run.t: $(COSCHED_BENCH) \
 	testsuite/unit/cosched_bench/test_run.sh

@@ -5,8 +5,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +13,7 @@
 #include <strings.h>
 
 #include "cosched_opts/cosched_opts.h"
+#include "num/num.h"
 #include "plan.h"
 
 #define MAX_SECONDS 1e6
@@ -95,41 +94,6 @@ const char *bench_pattern_name(enum bench_pattern pattern)
 }
 
 /* The whole string a finite decimal number: 0, or -1. */
-static int parse_double(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	if (!*s || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* The whole string decimal digits (no sign, no blank): 0, or -1. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	const char *p;
-	char *end;
-	unsigned long long v;
-
-	if (!*s)
-		return -1;
-	for (p = s; *p; p++)
-		if (!isdigit((unsigned char)*p))
-			return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 enum {
 	OPT_TYPE = 256, OPT_PATTERN, OPT_SKEW, OPT_MSG, OPT_SECONDS,
 	OPT_ITERATIONS, OPT_LATENCY, OPT_SEED, OPT_JSON, OPT_HELP,
@@ -166,7 +130,7 @@ static int parse_positive(const char *opt, const char *arg, double max,
 {
 	double v;
 
-	if (parse_double(arg, &v) || v <= 0 || v > max) {
+	if (num_parse_double(arg, &v) || v <= 0 || v > max) {
 		cosched_set_err(err, len, "--%s: '%s' is not a number above 0 and up to %g",
 			opt, arg, max);
 		return -1;
@@ -196,7 +160,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 		}
 		return 0;
 	case OPT_SKEW:
-		if (parse_double(arg, &o->skew_pct) || o->skew_pct < 0 ||
+		if (num_parse_double(arg, &o->skew_pct) || o->skew_pct < 0 ||
 		    o->skew_pct > BENCH_MAX_SKEW) {
 			cosched_set_err(err, len, "--skew: '%s' is not a percentage from 0 to %g",
 				arg, BENCH_MAX_SKEW);
@@ -204,7 +168,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 		}
 		return 0;
 	case OPT_MSG:
-		if (parse_u64(arg, &u) || u < 1 || u > BENCH_MAX_MSG) {
+		if (num_parse_u64(arg, &u) || u < 1 || u > BENCH_MAX_MSG) {
 			cosched_set_err(err, len, "--msg: '%s' is not a byte count from 1 to %u",
 				arg, BENCH_MAX_MSG);
 			return -1;
@@ -216,7 +180,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 		return parse_positive("seconds", arg, MAX_SECONDS, &o->seconds,
 				      err, len);
 	case OPT_ITERATIONS:
-		if (parse_u64(arg, &o->iterations) || o->iterations < 1 ||
+		if (num_parse_u64(arg, &o->iterations) || o->iterations < 1 ||
 		    o->iterations > MAX_ITERATIONS) {
 			cosched_set_err(err, len, "--iterations: '%s' is not a whole number from 1 to %llu",
 				arg, MAX_ITERATIONS);
@@ -227,7 +191,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 		return parse_positive("latency-us", arg, MAX_LATENCY_US,
 				      &o->latency_us, err, len);
 	case OPT_SEED:
-		if (parse_u64(arg, &o->seed)) {
+		if (num_parse_u64(arg, &o->seed)) {
 			cosched_set_err(err, len, "--seed: '%s' is not a whole number", arg);
 			return -1;
 		}

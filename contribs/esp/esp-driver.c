@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "driver.h"
-#include "esp/num.h"
+#include "num/num.h"
 #include "esp/runlog.h"
 
 static const char usage_text[] =
@@ -45,7 +45,7 @@ static int _bad(const char *opt, const char *val, const char *want)
 
 static int _number(const char *opt, const char *val, double min, double *out)
 {
-	if (esp_parse_double(val, out) || *out < min)
+	if (num_parse_double(val, out) || *out < min)
 		return _bad(opt, val, min > 0 ? "a positive number" :
 			    "a number >= 0");
 	return 0;
@@ -54,7 +54,7 @@ static int _number(const char *opt, const char *val, double min, double *out)
 static int _unsigned(const char *opt, const char *val, uint64_t max,
 		     uint64_t *out)
 {
-	if (esp_parse_u64(val, out) || *out > max)
+	if (num_parse_u64(val, out) || *out > max)
 		return _bad(opt, val, "a whole number in range");
 	return 0;
 }

@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "esp/mix.h"
-#include "esp/num.h"
+#include "num/num.h"
 #include "esp/plan.h"
 #include "esp/sim.h"
 
@@ -138,42 +138,42 @@ static int parse_number_opt(int opt, const char *arg, struct options *o)
 
 	switch (opt) {
 	case OPT_PROCS:
-		if (esp_parse_u64(arg, &u) || u < 1 || u > ESP_SIM_MAX_PROCS)
+		if (num_parse_u64(arg, &u) || u < 1 || u > ESP_SIM_MAX_PROCS)
 			return fail("--procs '%s': expected 1 to 1048576", arg);
 		o->procs = (uint32_t)u;
 		return 0;
 	case OPT_SEED:
-		if (esp_parse_u64(arg, &u))
+		if (num_parse_u64(arg, &u))
 			return fail("--seed '%s': expected an integer >= 0",
 				    arg);
 		o->seed = u;
 		return 0;
 	case OPT_SEEDS:
-		if (esp_parse_u64(arg, &u) || u < 1 || u > MAX_SEEDS)
+		if (num_parse_u64(arg, &u) || u < 1 || u > MAX_SEEDS)
 			return fail("--seeds '%s': expected 1 to 10000", arg);
 		o->seeds = (unsigned)u;
 		return 0;
 	case OPT_GANG:
-		if (esp_parse_u64(arg, &u) || u < 1 || u > ESP_SIM_MAX_MPL)
+		if (num_parse_u64(arg, &u) || u < 1 || u > ESP_SIM_MAX_MPL)
 			return fail("--gang '%s': expected an MPL of 1 to 16",
 				    arg);
 		o->so.mpl = (unsigned)u;
 		o->mpl_set = true;
 		return 0;
 	case OPT_SLICE:
-		if (esp_parse_double(arg, &d) || !(d > 0) || d > 1e9)
+		if (num_parse_double(arg, &d) || !(d > 0) || d > 1e9)
 			return fail("--slice '%s': expected seconds > 0", arg);
 		o->so.slice = d;
 		o->slice_set = true;
 		return 0;
 	case OPT_SWITCH:
-		if (esp_parse_double(arg, &d) || d < 0 || d > 1e9)
+		if (num_parse_double(arg, &d) || d < 0 || d > 1e9)
 			return fail("--switch-cost '%s': expected seconds >= 0",
 				    arg);
 		o->so.switch_cost = d;
 		return 0;
 	case OPT_REBOOT:
-		if (esp_parse_double(arg, &d) || d < 0 || d > 1e9)
+		if (num_parse_double(arg, &d) || d < 0 || d > 1e9)
 			return fail("--reboot '%s': expected seconds >= 0",
 				    arg);
 		o->reboot = d;

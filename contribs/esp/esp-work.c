@@ -40,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "esp/num.h"
+#include "num/num.h"
 
 #define PROG "esp-work"
 
@@ -129,7 +129,7 @@ static int _parse_seconds(const char *s, double *out)
 {
 	double v;
 
-	if (esp_parse_double(s, &v))
+	if (num_parse_double(s, &v))
 		return _bad("seconds", "'%s' is not a number of seconds", s);
 	if (v <= 0)
 		return _bad("seconds", "must be positive, not '%s'", s);
@@ -145,7 +145,7 @@ static int _parse_uint(const char *s, uint64_t min, uint64_t max,
 {
 	uint64_t v;
 
-	if (esp_parse_u64(s, &v) || v < min || v > max)
+	if (num_parse_u64(s, &v) || v < min || v > max)
 		return -1;
 	*out = v;
 	return 0;

@@ -6,8 +6,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 ESP_WORK := $(O)/bin/esp-work
-# libesp for its strict number parsing (esp/num.h) only.
-$(eval $(call program,$(ESP_WORK),contribs/esp/esp-work.c,$(ESP_LIB),-lm))
+# libnum for its strict number parsing only.
+$(eval $(call program,$(ESP_WORK),contribs/esp/esp-work.c,$(LIBNUM),-lm))
 TARGETS += $(ESP_WORK)
 INSTALL_BINS += $(ESP_WORK)
 INSTALL_MAN += doc/man/esp-work.1

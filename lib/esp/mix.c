@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "esp/mix.h"
-#include "esp/num.h"
+#include "num/num.h"
 
 /* What one line may set; `seen` catches a key given twice. */
 enum {
@@ -72,7 +72,7 @@ static bool _valid_name(const char *s)
 static int _positive(const struct line_ctx *lc, const char *key,
 		     const char *val, double *out)
 {
-	if (esp_parse_double(val, out) || *out <= 0)
+	if (num_parse_double(val, out) || *out <= 0)
 		return _fail(lc, key, "'%s' is not a positive number", val);
 	return 0;
 }
@@ -81,7 +81,7 @@ static int _count(const struct line_ctx *lc, const char *val, unsigned *out)
 {
 	uint64_t v;
 
-	if (esp_parse_u64(val, &v) || v < 1 || v > 100000)
+	if (num_parse_u64(val, &v) || v < 1 || v > 100000)
 		return _fail(lc, "Count", "'%s' is not a count (1-100000)",
 			     val);
 	*out = (unsigned)v;

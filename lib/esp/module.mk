@@ -8,14 +8,14 @@
 CFLAGS_lib/esp := $(JSONC_CFLAGS)
 
 ESP_LIB := $(O)/lib/libesp.a
-ESP_SRCS := lib/esp/num.c lib/esp/mix.c lib/esp/plan.c lib/esp/runlog.c \
+ESP_SRCS := lib/esp/mix.c lib/esp/plan.c lib/esp/runlog.c \
 	lib/esp/analyze.c lib/esp/output.c
 $(eval $(call static_lib,$(ESP_LIB),$(ESP_SRCS)))
 TARGETS += $(ESP_LIB)
 
 # Unit tests (TAP), sources under testsuite/unit/esp/.  Plans shuffle with
 # lib/coalloc's generator, so libcoalloc comes after libesp.
-ESP_LIBS := $(ESP_LIB) $(COALLOC_LIB)
+ESP_LIBS := $(ESP_LIB) $(COALLOC_LIB) $(LIBNUM)
 # The mix tests read the shipped mix files wherever the test runs from.
 $(O)/testsuite/unit/esp/test_mix.o: CFLAGS += -DESP_MIX_DIR='"$(CURDIR)/contribs/esp"'
 $(O)/testsuite/unit/esp/test_plan.o: CFLAGS += -DESP_MIX_DIR='"$(CURDIR)/contribs/esp"'

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "esp/runlog.h"
-#include "esp/num.h"
+#include "num/num.h"
 
 #define MAX_FIELDS 64	/* per line; today's lines have 7 at most */
 
@@ -62,7 +62,7 @@ static int _get_double(struct reader *r, const struct field *f, double min,
 {
 	double v;
 
-	if (esp_parse_double(f->value, &v))
+	if (num_parse_double(f->value, &v))
 		return _fail(r, f->key, "'%s' is not a number", f->value);
 	if (v < min)
 		return _fail(r, f->key, "%s is below %g", f->value, min);
@@ -75,7 +75,7 @@ static int _get_time(struct reader *r, const struct field *f, double *out)
 {
 	double v;
 
-	if (esp_parse_double(f->value, &v))
+	if (num_parse_double(f->value, &v))
 		return _fail(r, f->key, "'%s' is not a time", f->value);
 	*out = v - r->run->t0;
 	return 0;
@@ -87,7 +87,7 @@ static int _get_u64(struct reader *r, const struct field *f, uint64_t min,
 	const char *s = f->value;
 	uint64_t v;
 
-	if (esp_parse_u64(s, &v) || v < min || v > max)
+	if (num_parse_u64(s, &v) || v < min || v > max)
 		return _fail(r, f->key, "'%s' is not a whole number from %llu to %llu",
 			     s, (unsigned long long)min,
 			     (unsigned long long)max);
@@ -384,7 +384,7 @@ static int _line(struct reader *r, char *s)
 	word = strtok_r(s, " \t", &save);
 	if (!word)
 		return 0;		/* blank line */
-	if (esp_parse_double(word, &t))
+	if (num_parse_double(word, &t))
 		return _fail(r, NULL, "time '%s' is not a number", word);
 	event = strtok_r(NULL, " \t", &save);
 	if (!event)

@@ -9,7 +9,7 @@ $(eval $(call static_lib,$(ESP_SIM_LIB),lib/esp/sim.c))
 TARGETS += $(ESP_SIM_LIB)
 
 # libespsim uses the matrix and the plans: it comes before both.
-ESP_SIM_LIBS := $(ESP_SIM_LIB) $(ESP_LIB) $(COALLOC_LIB)
+ESP_SIM_LIBS := $(ESP_SIM_LIB) $(ESP_LIB) $(COALLOC_LIB) $(LIBNUM)
 
 ESP_SIM := $(O)/bin/esp-sim
 $(eval $(call program,$(ESP_SIM),contribs/esp/esp-sim.c,$(ESP_SIM_LIBS),$(JSONC_LIBS) -lm))

@@ -8,11 +8,11 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "args.h"
+#include "num/num.h"
 
 /* Arguments are quoted in messages cut to this length (with "..."). */
 #define QUOTE_ARG_MAX 48
@@ -77,17 +77,12 @@ static int _set_u32(struct cosched_args *args, const char *key,
 		    const char *value, char *err, size_t err_len)
 {
 	const struct arg_key *k = _key(key);
-	unsigned long long v;
-	char *end;
+	uint64_t v;
 
-	if (value[0] < '0' || value[0] > '9')
-		goto bad;
-	v = strtoull(value, &end, 10);
-	if (*end || v < k->min || v > k->max)
-		goto bad;
-	*(uint32_t *)((char *)args + k->offset) = (uint32_t)v;
-	return 0;
-bad:
+	if (!num_parse_range(value, k->min, k->max, &v)) {
+		*(uint32_t *)((char *)args + k->offset) = (uint32_t)v;
+		return 0;
+	}
 	cosched_set_err(err, err_len,
 			"plugstack.conf: %s='%.*s': expected a whole number from %u to %u",
 			key, QUOTE_ARG_MAX, value, k->min, k->max);

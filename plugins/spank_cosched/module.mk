@@ -12,7 +12,7 @@ SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
 SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
 SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
 
-SPANK_COSCHED_LIBS := $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) \
+SPANK_COSCHED_LIBS := $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) $(LIBNUM) \
 	$(LIBCOALLOC_CONF) $(COALLOC_LIB)
 
 # Where the agent and the shim will be installed: the defaults of the
@@ -35,5 +35,5 @@ INSTALL_PLUGINS += $(SPANK_COSCHED_SO)
 INSTALL_MAN += doc/man/cosched.8
 
 # The plugstack.conf argument parser has no Slurm dependency: tested alone.
-$(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,$(O)/lib/libcosched.a $(LIBCOSCHED_OPTS),))
+$(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,$(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) $(LIBNUM),))
 CFLAGS_testsuite/unit/cosched_opts := -Iplugins/spank_cosched

@@ -16,10 +16,10 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cosched.h"
+#include "num/num.h"
 
 enum option_id {
 	OPT_COALLOC = 1,
@@ -92,17 +92,12 @@ static int _pb_cb(int val, const char *optarg, int remote)
 static int _us(const char *opt, const char *text, uint32_t lo, uint32_t hi,
 	       uint32_t *out)
 {
-	unsigned long long v;
-	char *end;
+	uint64_t v;
 
-	if (text[0] < '0' || text[0] > '9')
-		goto bad;
-	v = strtoull(text, &end, 10);
-	if (*end || v < lo || v > hi)
-		goto bad;
-	*out = (uint32_t)v;
-	return 0;
-bad:
+	if (!num_parse_range(text, lo, hi, &v)) {
+		*out = (uint32_t)v;
+		return 0;
+	}
 	slurm_error("cosched: --%s=%s: expected whole microseconds from %u to %u",
 		    opt, text, lo, hi);
 	return -1;

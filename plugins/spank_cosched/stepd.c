@@ -32,6 +32,7 @@
 #include "cosched.h"
 #include "cosched/mode.h"
 #include "cosched/shm.h"
+#include "num/num.h"
 #include "../../agent/client.h"
 
 #define AGENT_TIMEOUT_MS 3000
@@ -61,13 +62,13 @@ static bool _job_env(spank_t sp, const char *name, char *buf, size_t len)
 
 static uint32_t _job_env_u32(spank_t sp, const char *name, uint32_t dflt)
 {
-	char buf[32], *end;
-	unsigned long v;
+	char buf[32];
+	uint64_t v;
 
-	if (!_job_env(sp, name, buf, sizeof(buf)))
+	if (!_job_env(sp, name, buf, sizeof(buf)) ||
+	    num_parse_range(buf, 0, UINT32_MAX, &v))
 		return dflt;
-	v = strtoul(buf, &end, 10);
-	return *end || v > UINT32_MAX ? dflt : (uint32_t)v;
+	return (uint32_t)v;
 }
 
 /* The step's mode and parameters: option, else job record, else default. */

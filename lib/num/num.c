@@ -8,9 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "esp/num.h"
+#include "num/num.h"
 
-int esp_parse_double(const char *s, double *out)
+int num_parse_double(const char *s, double *out)
 {
 	char *end;
 	double v;
@@ -26,7 +26,7 @@ int esp_parse_double(const char *s, double *out)
 	return 0;
 }
 
-int esp_parse_u64(const char *s, uint64_t *out)
+int num_parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -37,6 +37,16 @@ int esp_parse_u64(const char *s, uint64_t *out)
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (*end || errno == ERANGE)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int num_parse_range(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+
+	if (num_parse_u64(s, &v) || v < min || v > max)
 		return -1;
 	*out = v;
 	return 0;

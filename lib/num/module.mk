@@ -1,0 +1,8 @@
+# lib/num - strict number parsing shared by every component (pure C).
+# LIBNUM is defined in the Makefile, before the modules, since modules
+# included earlier than this one link it.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+$(eval $(call static_lib,$(LIBNUM),lib/num/num.c))
+TARGETS += $(LIBNUM)

@@ -1,0 +1,25 @@
+/*
+ * num.h - strict numbers: the whole string, nothing before or after it.
+ * One rule for every file, request and option the suite parses: ESP's
+ * mix files, run logs and tools, the cosched plugin's plugstack.conf
+ * arguments and options, the node agent's requests and options, the MPI
+ * shim's environment and cosched-bench's options.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COALLOC_NUM_H
+#define COALLOC_NUM_H
+
+#include <stdint.h>
+
+/* A finite decimal number (no leading blank, no overflow): 0 or -1. */
+int num_parse_double(const char *s, double *out);
+
+/* num_parse_u64 within [min, max]: 0 or -1 (out untouched). */
+int num_parse_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* A whole number of decimal digits only (no sign, no blank, no
+ * overflow): 0 or -1.  Callers check their own range. */
+int num_parse_u64(const char *s, uint64_t *out);
+
+#endif /* COALLOC_NUM_H */

@@ -239,8 +239,6 @@ static void _loop(struct agent *a, int sig_fd)
 		if (fds[1].revents &&
 		    read(a->timer_fd, &expirations, sizeof(expirations)) > 0)
 			agent_tick(a);
-		if (!a->steps && a->ended)
-			agent_prune(a);
 		_arm(a, agent_wanted_tick_us(a));
 		if (_idle_too_long(a)) {
 			agent_log("no jobs for %u s: exiting", a->conf.idle_exit);

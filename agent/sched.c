@@ -127,6 +127,17 @@ static bool _grow(size_t n)
 	return true;
 }
 
+/* Without the shim: pending messages as TCP receive queues show them. */
+static void _sample_sockets(const struct agent_step *s, struct agent_proc *p,
+			    uint64_t now)
+{
+	if (s->parts.react == COSCHED_REACT_NONE || now < p->next_rx_ns)
+		return;
+	if (proc_socket_rx_bytes(p->id.pid, &p->rx_bytes))
+		p->rx_bytes = 0;
+	p->next_rx_ns = now + RX_EVERY_NS;
+}
+
 /* Fill one table row from what p shows now. */
 static void _sample(struct agent_step *s, struct agent_proc *p,
 		    struct cosched_tick_proc *t, uint64_t now, uint64_t dt_ns)
@@ -140,20 +151,17 @@ static void _sample(struct agent_step *s, struct agent_proc *p,
 	p->ran = exec > p->exec_ns && exec - p->exec_ns > dt_ns / 2;
 	p->exec_ns = exec;
 	p->cpu_share = age > 0 ? (double)exec / 1e9 / age : 0;
-	if (!m && s->parts.react != COSCHED_REACT_NONE && now >= p->next_rx_ns) {
-		if (proc_socket_rx_bytes(p->id.pid, &p->rx_bytes))
-			p->rx_bytes = 0;
-		p->next_rx_ns = now + RX_EVERY_NS;
-	}
 	t->view.running = p->ran;
 	t->view.cpu_share = p->cpu_share;
 	t->view.candidate = p->attached;
-	t->view.pending = p->rx_bytes ? 1 : 0;
 	t->parts = s->parts;
 	t->pb = s->pb;
 	t->energy = p->energy;
-	if (!m)
+	if (!m) {
+		_sample_sockets(s, p, now);
+		t->view.pending = p->rx_bytes ? 1 : 0;
 		return;
+	}
 	p->rx_bytes = 0;	/* a reading from before MPI_Init is stale */
 	t->view.in_recv = atomic_load(&m->in_recv);
 	t->view.awaited_arrived = atomic_load(&m->awaited_arrived);

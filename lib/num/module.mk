@@ -6,3 +6,5 @@
 
 $(eval $(call static_lib,$(LIBNUM),lib/num/num.c))
 TARGETS += $(LIBNUM)
+
+$(eval $(call unit_test,num/test_num,testsuite/unit/num/test_num.c,$(LIBNUM),))

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "num/num.h"
 
@@ -49,5 +50,30 @@ int num_parse_range(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	if (num_parse_u64(s, &v) || v < min || v > max)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+int num_parse_rate(const char *s, double *out)
+{
+	static const struct { char suffix; double factor; } units[] = {
+		{ 'k', 1e3 }, { 'K', 1e3 }, { 'M', 1e6 }, { 'G', 1e9 },
+		{ 'T', 1e12 },
+	};
+	char digits[64];
+	size_t len = strlen(s);
+	double factor = 1, v;
+
+	if (!len || len >= sizeof(digits))
+		return -1;
+	memcpy(digits, s, len + 1);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (digits[len - 1] == units[i].suffix) {
+			factor = units[i].factor;
+			digits[--len] = '\0';
+			break;
+		}
+	if (num_parse_double(digits, &v) || v < 0 || !isfinite(v * factor))
+		return -1;
+	*out = v * factor;
 	return 0;
 }

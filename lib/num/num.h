@@ -22,4 +22,11 @@ int num_parse_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  * overflow): 0 or -1.  Callers check their own range. */
 int num_parse_u64(const char *s, uint64_t *out);
 
+/*
+ * A rate or size: a decimal number (num_parse_double rules, >= 0) with an
+ * optional decimal suffix k/K (1e3), M (1e6), G (1e9) or T (1e12), as in
+ * "600M" (bytes per second for bandwidths).  0 or -1.
+ */
+int num_parse_rate(const char *s, double *out);
+
 #endif /* COALLOC_NUM_H */

@@ -89,4 +89,55 @@ size_t membus_allocate(const struct membus_app *apps, const size_t *order,
  */
 void membus_rotate(size_t *list, size_t n, const uint8_t *ran);
 
+/* ---- the reduction across nodes (reduce.c) ---- */
+
+#define MEMBUS_ID_LEN 32	/* an application's name, e.g. "JOB.STEP" */
+
+/* What the coordinator learnt of one application this quantum. */
+struct membus_tally_app {
+	char id[MEMBUS_ID_LEN];
+	uint32_t total;		/* S_total: nodes that selected it */
+	uint32_t voters;	/* nodes that reported it at all */
+	uint32_t nnodes;	/* nodes it spans, as its voters said */
+};
+
+/* The coordinator's sum of one quantum's candidate vectors. */
+struct membus_tally {
+	struct membus_tally_app *apps;	/* in the order first reported */
+	size_t n, cap;
+};
+
+void membus_tally_init(struct membus_tally *t);
+void membus_tally_free(struct membus_tally *t);
+
+/*
+ * One node's entry for one application: selected or not, and how many
+ * nodes the application spans.  A node reports each application once.
+ * Returns 0, or -1 when id is too long or memory runs out.
+ */
+int membus_tally_add(struct membus_tally *t, const char *id, bool selected,
+		     uint32_t nnodes);
+
+/*
+ * The decision: order[0..t->n) the applications by S_total decreasing
+ * (ties: first reported first), and complete[i] whether every node the
+ * application spans reported it.  An incomplete one cannot be switched
+ * in step on all its nodes (an agent is missing): it runs everywhere
+ * this quantum, so a missing agent never leaves a job stopped.
+ */
+void membus_tally_decide(const struct membus_tally *t, size_t *order,
+			 uint8_t *complete);
+
+/*
+ * A node's share of a decision.  rank[i] is local application i's place
+ * in the decided order (smaller first), or -1 when the decision does not
+ * name it (it registered after the vote); forced[i] says it runs
+ * regardless (incomplete).  Processors go to the ranked applications in
+ * order as membus_allocate does; the unranked and the forced run too.
+ * Sets run[0..n) and returns how many run.
+ */
+size_t membus_apply(const struct membus_app *apps, const int *rank,
+		    const uint8_t *forced, size_t n, uint32_t cpus,
+		    uint8_t *run);
+
 #endif /* COALLOC_MEMBUS_H */

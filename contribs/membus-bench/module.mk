@@ -1,0 +1,38 @@
+# contribs/membus-bench - the microbenchmarks of the MemBUS experiments:
+# membench, which walks a block larger than the caches with stride 1
+# (membench-min) or one cache line (membench-max) to load the memory bus,
+# and netbench, all-to-all MPI traffic to load the network.  Both run
+# until a wall-time limit or a stop signal and log cumulative counts
+# periodically, from which a driver reads the attained throughput.
+#
+#   build/release/bin/membench --variant max --seconds 10 --log mb.log
+#   mpirun -np 2 --mca btl tcp,self build/release/bin/netbench --seconds 10
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+MEMBUS_BENCH_MPI_CFLAGS := $(shell pkg-config --cflags ompi 2>/dev/null)
+MEMBUS_BENCH_MPI_LIBS := $(shell pkg-config --libs ompi 2>/dev/null || echo -lmpi)
+
+# Only netbench.c includes mpi.h; the include path is harmless to the rest.
+CFLAGS_contribs/membus-bench := $(MEMBUS_BENCH_MPI_CFLAGS)
+
+MEMBENCH := $(O)/bin/membench
+NETBENCH := $(O)/bin/netbench
+MEMBUS_BENCH_COMMON := contribs/membus-bench/common.c
+
+$(eval $(call program,$(MEMBENCH),contribs/membus-bench/membench.c $(MEMBUS_BENCH_COMMON),$(LIBNUM),))
+$(eval $(call program,$(NETBENCH),contribs/membus-bench/netbench.c $(MEMBUS_BENCH_COMMON),$(LIBNUM),$(MEMBUS_BENCH_MPI_LIBS)))
+TARGETS += $(MEMBENCH) $(NETBENCH)
+INSTALL_BINS += $(MEMBENCH) $(NETBENCH)
+
+# Unit tests, on the programs of this build mode: membench run directly
+# (valgrind checks the test, not the walk it starts); netbench under
+# mpirun, a bash TAP script behind a small C launcher (so valgrind checks
+# the launcher, not bash and mpirun).
+CFLAGS_testsuite/unit/membus_bench := -DMEMBENCH_PATH='"$(MEMBENCH)"' \
+	-DNETBENCH_PATH='"$(NETBENCH)"'
+$(eval $(call unit_test,membus_bench/test_membench,testsuite/unit/membus_bench/test_membench.c,,))
+$(O)/tests/membus_bench/test_membench.t: $(MEMBENCH)
+$(eval $(call unit_test,membus_bench/test_netbench,testsuite/unit/membus_bench/test_netbench.c,,))
+$(O)/tests/membus_bench/test_netbench.t: $(NETBENCH) \
+	testsuite/unit/membus_bench/test_netbench.sh

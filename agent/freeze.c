@@ -1,0 +1,1198 @@
+/*
+ * freeze.c - how the node agent stops and resumes whole job steps (the
+ * MemBUS mode's quanta): the cgroup v1 freezer through libcgroup, or
+ * SIGSTOP/SIGCONT where no writable freezer hierarchy exists.
+ *
+ * Which cgroup.  A group's freezer cgroup is chosen at its first
+ * freeze_group_add(), from the freezer line of that process's
+ * /proc/PID/cgroup.  When Slurm's proctrack/cgroup already keeps the step
+ * in its own cgroup (.../job_J/step_S, possibly with task cgroups below)
+ * that cgroup is used as it is: Slurm finds a step's processes by that
+ * exact path, so moving them would hide them from Slurm, and the cgroup is
+ * Slurm's to remove.  Otherwise the agent creates
+ * coschedd/<node>/<job>.<step> and moves each added process there with
+ * its live descendants that shared its cgroup (children forked later
+ * inherit it), remembering where each one came from.
+ *
+ * Freezing.  Writing FROZEN to freezer.state only starts freezing; the
+ * state reads FROZEN once every task has stopped.  A task in an
+ * uninterruptible sleep can keep it FREEZING for long, so a freeze waits
+ * FREEZE_WAIT_NS at most and otherwise thaws and reports failure: a
+ * quantum boundary must not block the agent.  The signal mechanism waits
+ * the same way until every process reads as stopped (T).
+ *
+ * Signals reach descendants.  Every freeze and thaw reads the process
+ * table of /proc once per round and signals the group's processes and all
+ * processes whose parent chain leads to one of them, each re-checked by
+ * pid and start time just before.  A second round catches a child forked
+ * while the first one ran.  (Walking proc_descends_from() per process and
+ * member would cost a /proc read per step of every chain.)
+ *
+ * Destroy thaws, moves the processes back to their original cgroups (a
+ * process we did not move, such as a child forked inside ours, goes where
+ * the group member it descends from came from), and removes our cgroup.
+ *
+ * freeze_thaw_path() needs no state of this file: the guardian and a
+ * restarted agent thaw from a path in the state file alone.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libcgroup.h>
+
+#include "freeze.h"
+
+#define OUR_ROOT "coschedd"	/* our groups: OUR_ROOT/<node>/<job>.<step> */
+#define NODE_NAME_MAX 64
+#define FREEZER_MOUNT_LEN 128	/* "/sys/fs/cgroup/freezer" or the like */
+#define FREEZE_WAIT_NS 100000000L	/* a freeze may take this long */
+#define POLL_NS 1000000L	/* between looks at freezer.state or /proc */
+#define SIGNAL_ROUNDS 4		/* /proc scans per freeze, at most */
+#define MOVE_ROUNDS 4		/* descendant moves per add, at most */
+#define REMOVE_TRIES 20		/* destroy: rounds of move-out and rmdir */
+#define REMOVE_PAUSE_NS 2000000	/* between rounds: tasks mid-fork or exit */
+#define STAT_BUF_LEN 2048
+#define STATE_LEN 16		/* "FREEZING\n" and the like */
+/* Slurm's step ids with names (slurm.h), as its cgroup paths spell them. */
+#define SLURM_INTERACTIVE_STEP_ID 0xfffffffaU
+#define SLURM_BATCH_SCRIPT_ID 0xfffffffbU
+#define SLURM_EXTERN_CONT_ID 0xfffffffcU
+
+/* A process of the group. */
+struct member {
+	struct proc_id id;
+	char *origin;	/* its freezer cgroup before we moved it, or NULL */
+};
+
+struct freeze_group {
+	enum freeze_kind kind;
+	char node[NODE_NAME_MAX + 1];
+	uint32_t job;
+	uint32_t step;
+	bool frozen;
+	bool ours;		/* we created rel (else it is Slurm's) */
+	char rel[PATH_MAX];	/* its freezer cgroup, "" until the first add */
+	char path[PATH_MAX];	/* its directory: mount/rel */
+	struct member *members;
+	size_t nmembers;
+	size_t cap;
+};
+
+/* What one read of /proc/PID/stat tells the process-tree walks. */
+struct proc_entry {
+	pid_t pid;
+	pid_t ppid;
+	uint64_t start_ticks;
+	char state;
+	bool marked;		/* in the group: a member or a descendant */
+};
+
+struct proc_table {
+	struct proc_entry *entries;	/* sorted by pid */
+	size_t n;
+};
+
+/* Processes a freeze signalled: what it then waits on. */
+struct id_set {
+	struct proc_id *ids;
+	size_t n;
+	size_t cap;
+};
+
+/* The freezer hierarchy, found once per process. */
+static pthread_once_t _cgroup_once = PTHREAD_ONCE_INIT;
+static char _freezer_mount[FREEZER_MOUNT_LEN];
+static char _cgroup_problem[FREEZER_MOUNT_LEN + 128]; /* why not, or "" */
+
+
+/* ------------------------------------------------------------ helpers */
+
+static void _set_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void _set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static void _sleep_ns(long ns)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = ns };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int64_t _now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+const char *freeze_kind_name(enum freeze_kind kind)
+{
+	switch (kind) {
+	case FREEZE_AUTO:
+		return "auto";
+	case FREEZE_CGROUP:
+		return "cgroup";
+	case FREEZE_SIGNAL:
+		return "signal";
+	}
+	return "unknown";
+}
+
+/* Node names as slurmd -N takes them; they become a directory name. */
+static bool _valid_node(const char *node)
+{
+	size_t len = node ? strlen(node) : 0;
+
+	if (!len || len > NODE_NAME_MAX || !strcmp(node, ".") ||
+	    !strcmp(node, ".."))
+		return false;
+	return strspn(node, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
+			    "wxyz0123456789_.-") == len;
+}
+
+/* An absolute path without empty, "." or ".." components. */
+static bool _clean_abs_path(const char *path)
+{
+	const char *p = path;
+
+	if (*p++ != '/')
+		return false;
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (!len || (len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += len;
+		if (*p == '/' && !*++p)
+			return false;	/* trailing slash */
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------ /proc */
+
+/* State, parent and start time of pid from one read.  0 or -1. */
+static int _stat_brief(pid_t pid, struct proc_entry *e)
+{
+	char path[64], buf[STAT_BUF_LEN], *p;
+	unsigned long long start;
+	ssize_t n;
+	int fd, ppid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* The comm may hold ')' itself: fields 3.. follow the last one. */
+	p = strrchr(buf, ')');
+	/* Fields 3 (state), 4 (ppid), 5-21 skipped, 22 (starttime). */
+	if (!p || sscanf(p + 1, " %c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s"
+				" %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+			 &e->state, &ppid, &start) != 3)
+		return -1;
+	e->pid = pid;
+	e->ppid = (pid_t)ppid;
+	e->start_ticks = start;
+	e->marked = false;
+	return 0;
+}
+
+static bool _entry_live(const struct proc_entry *e)
+{
+	return e->state != 'Z' && e->state != 'X' && e->state != 'x';
+}
+
+static int _entry_cmp(const void *a, const void *b)
+{
+	pid_t x = ((const struct proc_entry *)a)->pid;
+	pid_t y = ((const struct proc_entry *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+static struct proc_entry *_table_find(const struct proc_table *t, pid_t pid)
+{
+	struct proc_entry key = { .pid = pid };
+
+	return t->n ? bsearch(&key, t->entries, t->n, sizeof(key), _entry_cmp)
+		    : NULL;
+}
+
+static void _table_free(struct proc_table *t)
+{
+	free(t->entries);
+	t->entries = NULL;
+	t->n = 0;
+}
+
+/* Every process of /proc, sorted by pid.  0, or -1 when unreadable. */
+static int _table_read(struct proc_table *t)
+{
+	DIR *dir = opendir("/proc");
+	struct dirent *de;
+	size_t cap = 0;
+
+	t->entries = NULL;
+	t->n = 0;
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		pid_t pid = (pid_t)atoi(de->d_name);
+
+		if (pid <= 0)
+			continue;
+		if (t->n == cap) {
+			size_t more = cap ? 2 * cap : 512;
+			void *grown = realloc(t->entries,
+					      more * sizeof(*t->entries));
+
+			if (!grown)
+				goto fail;
+			t->entries = grown;
+			cap = more;
+		}
+		/* A process that exited meanwhile is simply not listed. */
+		if (!_stat_brief(pid, &t->entries[t->n]))
+			t->n++;
+	}
+	closedir(dir);
+	qsort(t->entries, t->n, sizeof(*t->entries), _entry_cmp);
+	return 0;
+fail:
+	closedir(dir);
+	_table_free(t);
+	return -1;
+}
+
+/* Mark the live processes named by ids. */
+static void _table_mark_ids(struct proc_table *t, const struct proc_id *ids,
+			    size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct proc_entry *e = _table_find(t, ids[i].pid);
+
+		if (e && e->start_ticks == ids[i].start_ticks && _entry_live(e))
+			e->marked = true;
+	}
+}
+
+/* Mark every descendant of a marked process. */
+static void _table_mark_descendants(struct proc_table *t)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < t->n; i++) {
+			struct proc_entry *e = &t->entries[i], *parent;
+
+			if (e->marked || !_entry_live(e))
+				continue;
+			parent = _table_find(t, e->ppid);
+			if (parent && parent->marked) {
+				e->marked = true;
+				changed = true;
+			}
+		}
+	}
+}
+
+/* ------------------------------------------------------------ id sets */
+
+static bool _set_has(const struct id_set *s, const struct proc_id *id)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->ids[i].pid == id->pid &&
+		    s->ids[i].start_ticks == id->start_ticks)
+			return true;
+	return false;
+}
+
+static int _set_add(struct id_set *s, const struct proc_id *id)
+{
+	if (s->n == s->cap) {
+		size_t more = s->cap ? 2 * s->cap : 16;
+		void *grown = realloc(s->ids, more * sizeof(*s->ids));
+
+		if (!grown)
+			return -1;
+		s->ids = grown;
+		s->cap = more;
+	}
+	s->ids[s->n++] = *id;
+	return 0;
+}
+
+/* ------------------------------------------------------------ signals */
+
+/*
+ * One round: sig to every live process of roots[n] and their descendants
+ * that is not in done yet, each added to done.  Returns how many it
+ * signalled, or -1 when /proc is unreadable.
+ */
+static int _signal_round(const struct proc_id *roots, size_t n, int sig,
+			 struct id_set *done)
+{
+	struct proc_table t;
+	pid_t self = getpid();
+	int signalled = 0;
+
+	if (_table_read(&t))
+		return -1;
+	_table_mark_ids(&t, roots, n);
+	_table_mark_descendants(&t);
+	for (size_t i = 0; i < t.n; i++) {
+		struct proc_entry *e = &t.entries[i];
+		struct proc_id id = { e->pid, e->start_ticks };
+
+		/* Never ourselves, should the agent descend from a task. */
+		if (!e->marked || e->pid == self || _set_has(done, &id))
+			continue;
+		/* The pid may have been reused since the table was read. */
+		if (!proc_alive(&id) || kill(e->pid, sig))
+			continue;
+		if (_set_add(done, &id)) {
+			signalled = -1;
+			break;
+		}
+		signalled++;
+	}
+	_table_free(&t);
+	return signalled;
+}
+
+/*
+ * sig to roots and all their descendants, in rounds until one finds
+ * nothing new (a process may fork while a round runs; a stopped one
+ * cannot).  Returns 0, or -1 when /proc could not be read.
+ */
+static int _signal_tree(const struct proc_id *roots, size_t n, int sig,
+			int rounds, struct id_set *done)
+{
+	for (int round = 0; round < rounds; round++) {
+		int signalled = _signal_round(roots, n, sig, done);
+
+		if (signalled < 0)
+			return -1;
+		if (!signalled)
+			break;
+	}
+	return 0;
+}
+
+/* Whether id is stopped, or gone (nothing left to stop). */
+static bool _stopped_or_gone(const struct proc_id *id)
+{
+	struct proc_entry e;
+
+	if (_stat_brief(id->pid, &e) || e.start_ticks != id->start_ticks ||
+	    !_entry_live(&e))
+		return true;
+	return e.state == 'T' || e.state == 't';
+}
+
+/* Wait until every process of s is stopped.  0, or -1 on timeout. */
+static int _wait_stopped(const struct id_set *s)
+{
+	int64_t deadline = _now_ns() + FREEZE_WAIT_NS;
+	size_t i = 0;
+
+	for (;;) {
+		while (i < s->n && _stopped_or_gone(&s->ids[i]))
+			i++;
+		if (i == s->n)
+			return 0;
+		if (_now_ns() > deadline)
+			return -1;
+		_sleep_ns(POLL_NS);
+	}
+}
+
+/* sig to the group's processes and their descendants; 0 or -1. */
+static int _signal_group(const struct freeze_group *g, int sig, int rounds,
+			 struct id_set *done)
+{
+	struct proc_id *roots;
+	int rc;
+
+	if (!g->nmembers)
+		return 0;
+	roots = malloc(g->nmembers * sizeof(*roots));
+	if (!roots)
+		return -1;
+	for (size_t i = 0; i < g->nmembers; i++)
+		roots[i] = g->members[i].id;
+	rc = _signal_tree(roots, g->nmembers, sig, rounds, done);
+	free(roots);
+	return rc;
+}
+
+static int _signal_thaw(struct freeze_group *g)
+{
+	struct id_set done = { 0 };
+	int rc = _signal_group(g, SIGCONT, 1, &done);
+
+	free(done.ids);
+	return rc;
+}
+
+static int _signal_freeze(struct freeze_group *g)
+{
+	struct id_set done = { 0 };
+	int rc = _signal_group(g, SIGSTOP, SIGNAL_ROUNDS, &done);
+
+	if (!rc)
+		rc = _wait_stopped(&done);
+	free(done.ids);
+	if (rc)
+		_signal_thaw(g);
+	return rc;
+}
+
+int freeze_continue_pid(const struct proc_id *id)
+{
+	struct id_set done = { 0 };
+	int rc;
+
+	if (!id || !proc_alive(id) || kill(id->pid, SIGCONT))
+		return -1;
+	/* Its descendants were stopped with it. */
+	rc = _signal_tree(id, 1, SIGCONT, 1, &done);
+	free(done.ids);
+	return rc;
+}
+
+/* ------------------------------------------------------------ cgroup fs */
+
+/* A child of the mount we can make and remove, with a freezer.state. */
+static void _cgroup_probe(void)
+{
+	char probe[FREEZER_MOUNT_LEN + 64], state[sizeof(probe) + 16];
+
+	snprintf(probe, sizeof(probe), "%s/" OUR_ROOT "-probe.%d",
+		 _freezer_mount, (int)getpid());
+	if (mkdir(probe, 0755) && errno != EEXIST) {
+		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
+			 "cannot create a group in %s: %s", _freezer_mount,
+			 strerror(errno));
+		return;
+	}
+	snprintf(state, sizeof(state), "%s/freezer.state", probe);
+	if (access(state, W_OK))
+		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
+			 "%s is not a cgroup v1 freezer (no freezer.state)",
+			 _freezer_mount);
+	if (rmdir(probe) && !_cgroup_problem[0])
+		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
+			 "cannot remove a group in %s: %s", _freezer_mount,
+			 strerror(errno));
+}
+
+static void _cgroup_find(void)
+{
+	char *mount = NULL;
+	struct statfs fs;
+	int rc = cgroup_init();
+
+	if (rc) {
+		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
+			 "libcgroup: %s", cgroup_strerror(rc));
+		return;
+	}
+	rc = cgroup_get_subsys_mount_point("freezer", &mount);
+	if (rc || !mount) {
+		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
+			 "no cgroup freezer controller mounted (%s)",
+			 cgroup_strerror(rc));
+		goto out;
+	}
+	if ((size_t)snprintf(_freezer_mount, sizeof(_freezer_mount), "%s",
+			     mount) >= sizeof(_freezer_mount)) {
+		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
+			 "freezer mount point path too long");
+		goto out;
+	}
+	if (statfs(_freezer_mount, &fs) || fs.f_type != CGROUP_SUPER_MAGIC) {
+		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
+			 "%s is not a cgroup v1 hierarchy", _freezer_mount);
+		goto out;
+	}
+	_cgroup_probe();
+out:
+	free(mount);
+}
+
+/* 0 when the freezer hierarchy can be used, else -1 with the reason. */
+static int _cgroup_ready(char *err, size_t len)
+{
+	pthread_once(&_cgroup_once, _cgroup_find);
+	if (!_cgroup_problem[0])
+		return 0;
+	_set_err(err, len, "cgroup freezer unavailable: %s", _cgroup_problem);
+	return -1;
+}
+
+bool freeze_cgroup_usable(char *why, size_t len)
+{
+	return !_cgroup_ready(why, len);
+}
+
+/* mount/rel[/file] into buf; rel may start with '/'.  0 or -1. */
+static int _cg_path(char *buf, size_t len, const char *rel, const char *file)
+{
+	int n;
+
+	while (*rel == '/')
+		rel++;
+	n = snprintf(buf, len, "%s%s%s%s%s", _freezer_mount, *rel ? "/" : "",
+		     rel, file ? "/" : "", file ? file : "");
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+static bool _cg_exists(const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	return !_cg_path(path, sizeof(path), rel, NULL) && !stat(path, &st) &&
+	       S_ISDIR(st.st_mode);
+}
+
+/* Whether cgroup path cur (as /proc shows it) is rel or below it. */
+static bool _cg_within(const char *cur, const char *rel)
+{
+	size_t len = strlen(rel);
+
+	while (*cur == '/')
+		cur++;
+	return !strncmp(cur, rel, len) && (cur[len] == '\0' || cur[len] == '/');
+}
+
+/* The freezer cgroup of pid (malloc'd, "/" or "/a/b"), or NULL. */
+static char *_cg_current(pid_t pid)
+{
+	char *current = NULL;
+
+	if (cgroup_get_current_controller_path(pid, "freezer", &current)) {
+		free(current);
+		return NULL;
+	}
+	return current;
+}
+
+/*
+ * Move a whole process (every thread) into group rel through
+ * cgroup.procs: libcgroup's attach writes "tasks", one thread only.
+ * Returns 0, or -1 with errno (ESRCH: it is gone).
+ */
+static int _cg_move(pid_t pid, const char *rel)
+{
+	char path[PATH_MAX], text[32];
+	int fd, n, saved_errno;
+	ssize_t done;
+
+	if (_cg_path(path, sizeof(path), rel, "cgroup.procs")) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = snprintf(text, sizeof(text), "%d\n", (int)pid);
+	done = write(fd, text, (size_t)n);
+	saved_errno = errno;
+	close(fd);
+	errno = saved_errno;
+	return done == n ? 0 : -1;
+}
+
+/* Create group rel in the freezer hierarchy, parents too. */
+static int _cg_create(const char *rel, char *err, size_t len)
+{
+	struct cgroup *cg = cgroup_new_cgroup(rel);
+	int rc = -1;
+
+	if (!cg || !cgroup_add_controller(cg, "freezer")) {
+		_set_err(err, len, "cannot describe cgroup %s", rel);
+		goto out;
+	}
+	rc = cgroup_create_cgroup(cg, 0);
+	/* Once more: a destroy may remove the node directory meanwhile. */
+	if (rc)
+		rc = cgroup_create_cgroup(cg, 0);
+	if (rc) {
+		_set_err(err, len, "cannot create cgroup %s/%s: %s",
+			 _freezer_mount, rel, cgroup_strerror(rc));
+		rc = -1;
+	}
+out:
+	cgroup_free(&cg);
+	return rc;
+}
+
+/*
+ * Remove group rel if it is empty.  libcgroup's CGFLAG_DELETE_EMPTY_ONLY
+ * reports success for a group that still has tasks, so whether it is
+ * gone is checked on the file system.  0 when gone.
+ */
+static int _cg_remove_if_empty(const char *rel)
+{
+	struct cgroup *cg;
+
+	if (!_cg_exists(rel))
+		return 0;
+	cg = cgroup_new_cgroup(rel);
+	if (cg && cgroup_add_controller(cg, "freezer"))
+		cgroup_delete_cgroup_ext(cg, CGFLAG_DELETE_EMPTY_ONLY);
+	cgroup_free(&cg);
+	return _cg_exists(rel) ? -1 : 0;
+}
+
+/* The deepest existing group on the way up from rel ("/" at worst). */
+static void _cg_existing_ancestor(const char *rel, char *buf, size_t len)
+{
+	char *slash;
+
+	snprintf(buf, len, "%s", rel);
+	while (!_cg_exists(buf) && (slash = strrchr(buf, '/'))) {
+		if (slash == buf)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (!strcmp(buf, "/"))
+			break;
+	}
+}
+
+/* Write text to dir/freezer.state.  0 or -1. */
+static int _state_write(const char *dir, const char *text)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(text);
+	ssize_t done;
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/freezer.state", dir) >=
+	    sizeof(path))
+		return -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	done = write(fd, text, len);
+	close(fd);
+	return done == (ssize_t)len ? 0 : -1;
+}
+
+/* Whether dir/freezer.state reads FROZEN (it also updates the state). */
+static bool _state_frozen(const char *dir)
+{
+	char path[PATH_MAX], text[STATE_LEN];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/freezer.state", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	return !strncmp(text, "FROZEN", 6);
+}
+
+/* ------------------------------------------------------------ cgroup */
+
+static int _cgroup_thaw(struct freeze_group *g)
+{
+	return g->rel[0] ? _state_write(g->path, "THAWED") : 0;
+}
+
+/*
+ * Freeze and wait until every task is frozen.  Also after a task joined
+ * a frozen group, whose state then reads FREEZING until the task stops.
+ */
+static int _cgroup_freeze(struct freeze_group *g)
+{
+	int64_t deadline = _now_ns() + FREEZE_WAIT_NS;
+
+	if (!g->rel[0])
+		return 0;	/* nobody to freeze yet */
+	if (_state_write(g->path, "FROZEN"))
+		goto fail;
+	while (!_state_frozen(g->path)) {
+		if (_now_ns() > deadline)
+			goto fail;
+		_sleep_ns(POLL_NS);
+	}
+	return 0;
+fail:
+	_cgroup_thaw(g);
+	return -1;
+}
+
+/* Slurm's name of a step in cgroup paths: 0, batch, extern, ... */
+static void _step_name(uint32_t step, char *buf, size_t len)
+{
+	if (step == SLURM_BATCH_SCRIPT_ID)
+		snprintf(buf, len, "batch");
+	else if (step == SLURM_EXTERN_CONT_ID)
+		snprintf(buf, len, "extern");
+	else if (step == SLURM_INTERACTIVE_STEP_ID)
+		snprintf(buf, len, "interactive");
+	else
+		snprintf(buf, len, "%" PRIu32, step);
+}
+
+/*
+ * Whether cgroup path cur lies in Slurm's cgroup of step job.step
+ * (.../job_J/step_S, or step_S+C for a heterogeneous component, or a
+ * task cgroup below it).  If so, the step's cgroup into dir (no leading
+ * '/').
+ */
+static bool _slurm_step_cgroup(const char *cur, uint32_t job, uint32_t step,
+			       char *dir, size_t len)
+{
+	char needle[64], name[16];
+	const char *p = cur;
+
+	_step_name(step, name, sizeof(name));
+	snprintf(needle, sizeof(needle), "/job_%" PRIu32 "/step_%s", job, name);
+	while ((p = strstr(p, needle))) {
+		const char *end = p + strlen(needle);
+
+		if (end[0] == '+' && isdigit((unsigned char)end[1]))
+			for (end++; isdigit((unsigned char)*end); end++)
+				;
+		if (*end == '\0' || *end == '/') {
+			while (*cur == '/')
+				cur++;
+			return (size_t)snprintf(dir, len, "%.*s",
+						(int)(end - cur), cur) < len;
+		}
+		p++;
+	}
+	return false;
+}
+
+/* Choose the group's cgroup from the first process's, creating ours. */
+static int _cgroup_decide(struct freeze_group *g, const char *cur)
+{
+	char err[256];
+	int n;
+
+	if (_slurm_step_cgroup(cur, g->job, g->step, g->rel, sizeof(g->rel))) {
+		g->ours = false;
+	} else {
+		n = snprintf(g->rel, sizeof(g->rel),
+			     OUR_ROOT "/%s/%" PRIu32 ".%" PRIu32, g->node,
+			     g->job, g->step);
+		if (n < 0 || (size_t)n >= sizeof(g->rel) ||
+		    _cg_create(g->rel, err, sizeof(err)))
+			goto fail;
+		g->ours = true;
+	}
+	if (_cg_path(g->path, sizeof(g->path), g->rel, NULL))
+		goto fail;
+	return 0;
+fail:
+	g->rel[0] = g->path[0] = '\0';
+	return -1;
+}
+
+/* Our node directory goes once no group is left in it; OUR_ROOT stays. */
+static void _cgroup_remove_node_dir(const struct freeze_group *g)
+{
+	char node_dir[PATH_MAX];
+
+	snprintf(node_dir, sizeof(node_dir), OUR_ROOT "/%s", g->node);
+	_cg_remove_if_empty(node_dir);	/* busy: others of this node remain */
+}
+
+static bool _member_known(const struct freeze_group *g,
+			  const struct proc_id *id)
+{
+	for (size_t i = 0; i < g->nmembers; i++)
+		if (g->members[i].id.pid == id->pid &&
+		    g->members[i].id.start_ticks == id->start_ticks)
+			return true;
+	return false;
+}
+
+/* Record id (once: an origin recorded first is kept). */
+static int _member_add(struct freeze_group *g, const struct proc_id *id,
+		       const char *origin)
+{
+	struct member *m;
+
+	if (_member_known(g, id))
+		return 0;
+	if (g->nmembers == g->cap) {
+		size_t more = g->cap ? 2 * g->cap : 8;
+		void *grown = realloc(g->members, more * sizeof(*g->members));
+
+		if (!grown)
+			return -1;
+		g->members = grown;
+		g->cap = more;
+	}
+	m = &g->members[g->nmembers];
+	m->id = *id;
+	m->origin = NULL;
+	if (origin && !(m->origin = strdup(origin)))
+		return -1;
+	g->nmembers++;
+	return 0;
+}
+
+/*
+ * Move id into our group and record it with origin.  0, or -1 when it
+ * could not be moved (it may have exited).
+ */
+static int _cgroup_move_in(struct freeze_group *g, const struct proc_id *id,
+			   const char *origin)
+{
+	if (!proc_alive(id) || _cg_move(id->pid, g->rel))
+		return -1;
+	if (_member_add(g, id, origin)) {
+		_cg_move(id->pid, origin);	/* cannot remember it: undo */
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The live descendants of id that still share its original cgroup
+ * follow it, in rounds (a fork racing with a move leaves the child in
+ * the old group).  Returns 0, or -1 when one could not be moved.
+ */
+static int _cgroup_move_descendants(struct freeze_group *g,
+				    const struct proc_id *id,
+				    const char *origin)
+{
+	int rc = 0;
+
+	for (int round = 0; round < MOVE_ROUNDS; round++) {
+		struct proc_table t;
+		int moved = 0;
+
+		if (_table_read(&t))
+			return -1;
+		_table_mark_ids(&t, id, 1);
+		_table_mark_descendants(&t);
+		for (size_t i = 0; i < t.n; i++) {
+			struct proc_entry *e = &t.entries[i];
+			struct proc_id kid = { e->pid, e->start_ticks };
+			char *cur;
+
+			if (!e->marked || e->pid == id->pid)
+				continue;
+			cur = _cg_current(e->pid);
+			if (cur && !strcmp(cur, origin)) {
+				if (_cgroup_move_in(g, &kid, origin) &&
+				    proc_alive(&kid))
+					rc = -1;
+				moved++;
+			}
+			free(cur);
+		}
+		_table_free(&t);
+		if (!moved)
+			break;
+	}
+	return rc;
+}
+
+static int _cgroup_add(struct freeze_group *g, const struct proc_id *id)
+{
+	char *cur = _cg_current(id->pid), slurm_dir[PATH_MAX];
+	bool decided_now = false;
+	int rc = -1;
+
+	if (!cur)
+		goto out;
+	if (!g->rel[0]) {
+		if (_cgroup_decide(g, cur))
+			goto out;
+		decided_now = true;
+	}
+	if (_cg_within(cur, g->rel)) {
+		rc = _member_add(g, id, NULL);	/* already in it */
+		goto frozen;
+	}
+	/*
+	 * Never into Slurm's cgroup (not ours to fill), nor out of it (Slurm
+	 * would lose the process), nor out of another group of ours (its
+	 * origin would be lost).
+	 */
+	if (!g->ours ||
+	    _slurm_step_cgroup(cur, g->job, g->step, slurm_dir,
+			       sizeof(slurm_dir)) ||
+	    _cg_within(cur, OUR_ROOT))
+		goto out;
+	if (_cgroup_move_in(g, id, cur))
+		goto out;
+	rc = _cgroup_move_descendants(g, id, cur);
+frozen:
+	/* A task moved into a frozen group freezes; wait until it has. */
+	if (g->frozen && _cgroup_freeze(g)) {
+		g->frozen = false;
+		rc = -1;
+	}
+out:
+	/* A first process that could not join leaves no group behind. */
+	if (decided_now && !g->nmembers) {
+		if (g->ours)
+			_cg_remove_if_empty(g->rel);
+		g->rel[0] = g->path[0] = '\0';
+	}
+	free(cur);
+	return rc;
+}
+
+/*
+ * Where a process left in our group goes: the origin of the member it
+ * descends from, else that of the first member moved, else the root.
+ */
+static const char *_origin_for(const struct freeze_group *g, pid_t pid)
+{
+	const char *fallback = NULL;
+
+	for (size_t i = 0; i < g->nmembers; i++) {
+		const struct member *m = &g->members[i];
+
+		if (!m->origin)
+			continue;
+		if (proc_alive(&m->id) &&
+		    proc_descends_from(pid, m->id.pid) == 1)
+			return m->origin;
+		if (!fallback)
+			fallback = m->origin;
+	}
+	return fallback ? fallback : "/";
+}
+
+/* Move pid back to origin, or its deepest existing ancestor group. */
+static int _cgroup_move_back(pid_t pid, const char *origin)
+{
+	char dest[PATH_MAX];
+
+	_cg_existing_ancestor(origin, dest, sizeof(dest));
+	if (_cg_move(pid, dest) && errno != ESRCH)
+		return -1;
+	return 0;
+}
+
+/* The members we moved, back where each came from (if still in ours). */
+static void _cgroup_return_members(struct freeze_group *g)
+{
+	for (size_t i = 0; i < g->nmembers; i++) {
+		struct member *m = &g->members[i];
+		char *cur;
+
+		if (!m->origin || !proc_alive(&m->id))
+			continue;
+		cur = _cg_current(m->id.pid);
+		if (cur && _cg_within(cur, g->rel))
+			_cgroup_move_back(m->id.pid, m->origin);
+		free(cur);
+	}
+}
+
+/*
+ * Move whatever is still in our group out.  Returns how many were
+ * listed (0: empty), or -1 when one could not be moved.
+ */
+static int _cgroup_empty(struct freeze_group *g)
+{
+	char path[PATH_MAX];
+	FILE *procs;
+	int pid, listed = 0, rc = 0;
+
+	if (_cg_path(path, sizeof(path), g->rel, "cgroup.procs"))
+		return -1;
+	procs = fopen(path, "re");
+	if (!procs)
+		return errno == ENOENT ? 0 : -1;
+	while (fscanf(procs, "%d", &pid) == 1) {
+		listed++;
+		if (_cgroup_move_back(pid, _origin_for(g, pid)))
+			rc = -1;
+	}
+	fclose(procs);
+	return rc ? -1 : listed;
+}
+
+static void _cgroup_destroy(struct freeze_group *g)
+{
+	if (!g->rel[0])
+		return;
+	/* Slurm's cgroup: only undo our own freeze (Slurm suspends too). */
+	if (g->ours || g->frozen)
+		_cgroup_thaw(g);
+	if (!g->ours)
+		return;
+	_cgroup_return_members(g);
+	/* Rounds: a process forking or exiting meanwhile blocks rmdir. */
+	for (int round = 0; round < REMOVE_TRIES; round++) {
+		int listed = _cgroup_empty(g);
+
+		if (listed == 0 && !_cg_remove_if_empty(g->rel)) {
+			_cgroup_remove_node_dir(g);
+			return;
+		}
+		if (listed <= 0)
+			_sleep_ns(REMOVE_PAUSE_NS);
+	}
+}
+
+/* ------------------------------------------------------------ public */
+
+struct freeze_group *freeze_group_create(const char *node, uint32_t job,
+					 uint32_t step, enum freeze_kind want,
+					 char *err, size_t len)
+{
+	struct freeze_group *g;
+
+	if (!_valid_node(node)) {
+		_set_err(err, len,
+			 "bad node name '%s': want 1-%d of A-Z a-z 0-9 _ . -",
+			 node ? node : "(null)", NODE_NAME_MAX);
+		return NULL;
+	}
+	if (want != FREEZE_AUTO && want != FREEZE_CGROUP &&
+	    want != FREEZE_SIGNAL) {
+		_set_err(err, len, "unknown freeze mechanism %d", (int)want);
+		return NULL;
+	}
+	if (want == FREEZE_CGROUP && _cgroup_ready(err, len))
+		return NULL;
+	g = calloc(1, sizeof(*g));
+	if (!g) {
+		_set_err(err, len, "out of memory");
+		return NULL;
+	}
+	g->kind = want;
+	if (want == FREEZE_AUTO)
+		g->kind = _cgroup_ready(NULL, 0) ? FREEZE_SIGNAL
+						 : FREEZE_CGROUP;
+	snprintf(g->node, sizeof(g->node), "%s", node);
+	g->job = job;
+	g->step = step;
+	return g;
+}
+
+enum freeze_kind freeze_group_kind(const struct freeze_group *g)
+{
+	return g->kind;
+}
+
+const char *freeze_group_path(const struct freeze_group *g)
+{
+	return g->path;
+}
+
+bool freeze_group_frozen(const struct freeze_group *g)
+{
+	return g->frozen;
+}
+
+int freeze_group_add(struct freeze_group *g, const struct proc_id *id)
+{
+	if (!g || !id || !proc_alive(id))
+		return -1;
+	if (g->kind == FREEZE_CGROUP)
+		return _cgroup_add(g, id);
+	if (_member_add(g, id, NULL))
+		return -1;
+	/* Stopping the whole group again is harmless for those stopped. */
+	if (g->frozen && _signal_freeze(g)) {
+		g->frozen = false;
+		return -1;
+	}
+	return 0;
+}
+
+int freeze_group_freeze(struct freeze_group *g)
+{
+	int rc;
+
+	if (!g)
+		return -1;
+	if (g->frozen)
+		return 0;
+	rc = g->kind == FREEZE_CGROUP ? _cgroup_freeze(g) : _signal_freeze(g);
+	g->frozen = !rc;
+	return rc;
+}
+
+int freeze_group_thaw(struct freeze_group *g)
+{
+	if (!g)
+		return -1;
+	if (!g->frozen)
+		return 0;
+	g->frozen = false;
+	return g->kind == FREEZE_CGROUP ? _cgroup_thaw(g) : _signal_thaw(g);
+}
+
+void freeze_group_destroy(struct freeze_group *g)
+{
+	if (!g)
+		return;
+	if (g->kind == FREEZE_CGROUP)
+		_cgroup_destroy(g);
+	else if (g->frozen)
+		_signal_thaw(g);
+	for (size_t i = 0; i < g->nmembers; i++)
+		free(g->members[i].origin);
+	free(g->members);
+	free(g);
+}
+
+int freeze_thaw_path(const char *dir)
+{
+	struct statfs fs;
+
+	/* The path may come from a state file: only a cgroup's directory. */
+	if (!dir || !_clean_abs_path(dir) || statfs(dir, &fs) ||
+	    fs.f_type != CGROUP_SUPER_MAGIC)
+		return -1;
+	return _state_write(dir, "THAWED");
+}

@@ -1,0 +1,709 @@
+/*
+ * test_freeze.c - both freeze mechanisms on real processes.  A "family"
+ * is a child and a grandchild it forks, each counting in shared memory
+ * (a step of 200 us, gentle on a shared machine); a group is given the
+ * child, and the test checks that both counters stop while the group is
+ * frozen and run again once it is thawed or destroyed, and reads back what
+ * the kernel has: /proc states (T under signals), freezer.state, each
+ * process's freezer cgroup.
+ *
+ * The cgroup parts need a writable cgroup v1 freezer hierarchy (root) and
+ * are skipped otherwise.  Their cgroups live under coschedtest_<pid> (the
+ * processes' "original" cgroups, and a Slurm-like job_7/step_0) and
+ * coschedd/test-<pid>; at exit, even after a failure, every one is thawed
+ * and removed and every process killed.  About 1 s (3 s under valgrind).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "freeze.h"
+#include "tap.h"
+
+#define FREEZER "/sys/fs/cgroup/freezer"
+#define JOB 7u
+#define STEP 0u
+#define SLURM_BATCH_SCRIPT 0xfffffffbu
+#define MAX_FAMILIES 16
+#define WINDOW_MS 50		/* a counter that runs moves within this */
+#define COUNT_STEP_NS 200000L
+#define TESTS_NAMES 7
+#define TESTS_SIGNAL 22
+#define TESTS_CGROUP 25
+#define TESTS_SLURM 18
+#define TESTS_THAW_PATH 8
+#define TESTS_AFTER 1
+
+/* In memory shared with the children. */
+struct family {
+	volatile uint64_t count[2];	/* child, grandchild */
+	volatile pid_t child;
+	volatile pid_t grandchild;
+};
+
+static struct family *_families;
+static int _nfamilies;
+static char _node[32];		/* test-<pid> */
+static char _ours[128];		/* FREEZER/coschedd/<node> */
+static char _test_root[128];	/* FREEZER/coschedtest_<pid> */
+static char _orig[160];		/* _test_root/orig */
+static char _orig_rel[160];	/* the same as /proc shows it */
+static bool _had_coschedd;	/* FREEZER/coschedd was there before */
+static char _err[512];
+
+static void _sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* ------------------------------------------------------------ kernel view */
+
+static bool _dir_exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Read a small file into buf, without its trailing newline. */
+static const char *_read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, (int)len, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static int _write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = fputs(text, f) < 0;
+	rc |= fclose(f) != 0;
+	return rc ? -1 : 0;
+}
+
+static const char *_freezer_state(const char *dir)
+{
+	static char buf[32];
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/freezer.state", dir);
+	return _read_text(path, buf, sizeof(buf));
+}
+
+/* The /proc state letter of pid, '?' if unknown. */
+static char _proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	_read_text(path, buf, sizeof(buf));
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+/* The freezer cgroup of pid as /proc shows it ("/a/b"), "" if unknown. */
+static const char *_cgroup_of(pid_t pid)
+{
+	static char buf[PATH_MAX];
+	char path[64], line[PATH_MAX + 64];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f)) {
+		char *ctrl = strchr(line, ':'), *rest;
+
+		if (!ctrl || !(rest = strchr(++ctrl, ':')))
+			continue;
+		*rest++ = '\0';
+		rest[strcspn(rest, "\n")] = '\0';
+		for (char *c = strtok(ctrl, ","); c; c = strtok(NULL, ","))
+			if (!strcmp(c, "freezer"))
+				snprintf(buf, sizeof(buf), "%s", rest);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* ------------------------------------------------------------ families */
+
+/*
+ * Die with the parent: PR_SET_PDEATHSIG, and the check that closes the
+ * race of a parent dying before it was set.  A process left behind would
+ * hold the test's stdout open and hang prove.
+ */
+static void _die_with(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+}
+
+static void _count(volatile uint64_t *counter)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = COUNT_STEP_NS };
+
+	for (;;) {
+		(*counter)++;
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* The child: into cgroup dir (if any), a counting grandchild, count. */
+static void _child_body(struct family *f, const char *dir, bool grandchild,
+			int ready_fd)
+{
+	char procs[PATH_MAX + 16];
+	pid_t self = getpid();
+
+	if (dir) {
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+		if (_write_text(procs, "0\n"))
+			_exit(1);
+	}
+	if (grandchild) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			_die_with(self);
+			_count(&f->count[1]);
+		}
+		if (pid < 0)
+			_exit(1);
+		f->grandchild = pid;
+		while (!f->count[1])
+			_sleep_ms(1);
+	}
+	if (write(ready_fd, "r", 1) != 1)
+		_exit(1);
+	close(ready_fd);
+	_count(&f->count[0]);
+}
+
+/* A counting child (in cgroup dir if not NULL), maybe with a grandchild. */
+static struct family *_spawn(const char *dir, bool grandchild)
+{
+	struct family *f;
+	pid_t parent = getpid(), pid;
+	int fds[2];
+	char c;
+
+	if (_nfamilies == MAX_FAMILIES || pipe(fds))
+		return NULL;
+	f = &_families[_nfamilies++];
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		_die_with(parent);
+		close(fds[0]);
+		_child_body(f, dir, grandchild, fds[1]);
+		_exit(0);
+	}
+	close(fds[1]);
+	f->child = pid;
+	if (pid < 0 || read(fds[0], &c, 1) != 1)
+		f = NULL;
+	close(fds[0]);
+	return f;
+}
+
+static struct proc_id _id_of(pid_t pid)
+{
+	struct proc_id id = { 0 };
+
+	proc_identify(pid, &id);
+	return id;
+}
+
+/* A proc_id of a process that has exited and been reaped. */
+static struct proc_id _dead_id(void)
+{
+	struct proc_id id = { 0 };
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0) {
+		id.pid = pid;
+		id.start_ticks = 1;
+		waitpid(pid, NULL, 0);
+	}
+	return id;
+}
+
+/* Whether every counter of f (n of them) stays put over a window. */
+static bool _stopped(const struct family *f, int n)
+{
+	uint64_t before[2] = { f->count[0], f->count[1] };
+
+	_sleep_ms(WINDOW_MS);
+	for (int i = 0; i < n; i++)
+		if (f->count[i] != before[i]) {
+			diag("  counter %d moved: %llu -> %llu", i,
+			     (unsigned long long)before[i],
+			     (unsigned long long)f->count[i]);
+			return false;
+		}
+	return true;
+}
+
+/* Whether every counter of f (n of them) moves over a window. */
+static bool _running(const struct family *f, int n)
+{
+	uint64_t before[2] = { f->count[0], f->count[1] };
+
+	_sleep_ms(WINDOW_MS);
+	for (int i = 0; i < n; i++)
+		if (f->count[i] == before[i]) {
+			diag("  counter %d stuck at %llu", i,
+			     (unsigned long long)before[i]);
+			return false;
+		}
+	return true;
+}
+
+static void _reap(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGCONT);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+static void _kill_family(struct family *f)
+{
+	if (!f)
+		return;
+	/* The grandchild is ours too: the test is their subreaper. */
+	_reap(f->grandchild);
+	_reap(f->child);
+	f->grandchild = f->child = 0;
+}
+
+/* ------------------------------------------------------------ cleanup */
+
+/* THAWED to dir and every group below it. */
+static void _thaw_tree(const char *dir)
+{
+	char path[PATH_MAX + 16];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	snprintf(path, sizeof(path), "%s/freezer.state", dir);
+	_write_text(path, "THAWED");
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		_thaw_tree(path);
+	}
+	closedir(d);
+}
+
+/* Remove dir and the groups below it, their processes moved to the root. */
+static void _remove_tree(const char *dir)
+{
+	char path[PATH_MAX + 16];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	FILE *procs;
+	int pid;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		_remove_tree(path);
+	}
+	closedir(d);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	procs = fopen(path, "r");
+	while (procs && fscanf(procs, "%d", &pid) == 1) {
+		char text[32];
+
+		snprintf(text, sizeof(text), "%d\n", pid);
+		_write_text(FREEZER "/cgroup.procs", text);
+	}
+	if (procs)
+		fclose(procs);
+	if (rmdir(dir) && errno != ENOENT)
+		fprintf(stderr, "# cleanup: rmdir %s: %s\n", dir,
+			strerror(errno));
+}
+
+/* Whatever a failed test left behind: frozen groups, processes, groups. */
+static void _cleanup(void)
+{
+	if (_test_root[0])
+		_thaw_tree(_test_root);
+	if (_ours[0])
+		_thaw_tree(_ours);
+	for (int i = 0; i < _nfamilies; i++)
+		_kill_family(&_families[i]);
+	/* Orphans (the test is their subreaper), should any be left. */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	if (_test_root[0])
+		_remove_tree(_test_root);
+	if (_ours[0])
+		_remove_tree(_ours);
+	if (!_had_coschedd)
+		rmdir(FREEZER "/coschedd");
+}
+
+static int _mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ tests */
+
+static void test_names(void)
+{
+	struct freeze_group *g;
+	char why[256] = "";
+	bool usable = freeze_cgroup_usable(why, sizeof(why));
+
+	is_str(freeze_kind_name(FREEZE_AUTO), "auto", "name of auto");
+	is_str(freeze_kind_name(FREEZE_CGROUP), "cgroup", "name of cgroup");
+	is_str(freeze_kind_name(FREEZE_SIGNAL), "signal", "name of signal");
+	_err[0] = '\0';
+	g = freeze_group_create("a/b", JOB, STEP, FREEZE_SIGNAL, _err,
+				sizeof(_err));
+	ok(!g && strstr(_err, "bad node name"),
+	   "a bad node name is refused: %s", _err);
+	_err[0] = '\0';
+	g = freeze_group_create(_node, JOB, STEP, (enum freeze_kind)9, _err,
+				sizeof(_err));
+	ok(!g && _err[0], "an unknown mechanism is refused: %s", _err);
+	g = freeze_group_create(_node, JOB, STEP, FREEZE_AUTO, _err,
+				sizeof(_err));
+	ok(g && freeze_group_kind(g) ==
+			(usable ? FREEZE_CGROUP : FREEZE_SIGNAL),
+	   "auto picks %s%s%s", usable ? "cgroup" : "signal",
+	   usable ? "" : ": ", why);
+	freeze_group_destroy(g);
+	freeze_group_destroy(NULL);
+	ok(1, "freeze_group_destroy(NULL) is harmless");
+}
+
+static void test_signal(void)
+{
+	struct freeze_group *g;
+	struct family *f, *late;
+	struct proc_id id, dead = _dead_id();
+
+	g = freeze_group_create(_node, JOB, STEP, FREEZE_SIGNAL, _err,
+				sizeof(_err));
+	if (!ok(g && freeze_group_kind(g) == FREEZE_SIGNAL,
+		"signal: create")) {
+		diag("  %s", _err);
+		skip(TESTS_SIGNAL - 1, "no group");
+		return;
+	}
+	is_str(freeze_group_path(g), "", "signal: no cgroup path");
+	is_int(freeze_group_add(g, &dead), -1, "add of a dead process fails");
+	f = _spawn(NULL, true);
+	id = _id_of(f ? f->child : 0);
+	is_int(freeze_group_add(g, &id), 0, "add a child with a grandchild");
+	is_int(freeze_group_add(g, &id), 0, "adding it twice is fine");
+
+	ok(!freeze_group_freeze(g) && freeze_group_frozen(g), "freeze");
+	ok(_proc_state(f->child) == 'T' && _proc_state(f->grandchild) == 'T',
+	   "child and grandchild are stopped (T): %c %c",
+	   _proc_state(f->child), _proc_state(f->grandchild));
+	ok(_stopped(f, 2), "both counters stand still");
+	ok(!freeze_group_freeze(g) && freeze_group_frozen(g),
+	   "freeze again is fine");
+	ok(!freeze_group_thaw(g) && !freeze_group_frozen(g), "thaw");
+	ok(_running(f, 2), "both counters move again");
+	ok(_proc_state(f->child) != 'T' && _proc_state(f->grandchild) != 'T',
+	   "neither is stopped");
+	is_int(freeze_group_thaw(g), 0, "thaw again is fine");
+
+	is_int(freeze_group_freeze(g), 0, "freeze once more");
+	late = _spawn(NULL, false);
+	id = _id_of(late ? late->child : 0);
+	is_int(freeze_group_add(g, &id), 0,
+	       "add a process to the frozen group");
+	is_int(_proc_state(late->child), 'T', "it is stopped at once");
+	ok(_stopped(late, 1), "its counter stands still");
+
+	id = _id_of(f->child);
+	is_int(freeze_continue_pid(&id), 0, "freeze_continue_pid");
+	ok(_running(f, 2), "continues the process and its grandchild");
+	ok(_stopped(late, 1), "and nothing else of the group");
+	is_int(freeze_continue_pid(&dead), -1,
+	       "freeze_continue_pid of a dead process fails");
+
+	freeze_group_destroy(g);
+	ok(_running(f, 2) && _running(late, 1),
+	   "destroy continues every process");
+	_kill_family(f);
+	_kill_family(late);
+}
+
+/* A group of the cgroup mechanism, or NULL with the reason why. */
+static struct freeze_group *_cgroup_group(uint32_t job, uint32_t step)
+{
+	return freeze_group_create(_node, job, step, FREEZE_CGROUP, _err,
+				   sizeof(_err));
+}
+
+static void test_cgroup(void)
+{
+	struct freeze_group *g;
+	struct family *f, *late;
+	struct proc_id id, dead = _dead_id();
+	char ours[PATH_MAX + 32], ours_rel[PATH_MAX + 32];
+
+	g = _cgroup_group(JOB, STEP);
+	if (!ok(g && freeze_group_kind(g) == FREEZE_CGROUP, "cgroup: create")) {
+		diag("  %s", _err);
+		skip(TESTS_CGROUP - 1, "no group");
+		return;
+	}
+	snprintf(ours, sizeof(ours), "%s/%u.%u", _ours, JOB, STEP);
+	snprintf(ours_rel, sizeof(ours_rel), "/coschedd/%s/%u.%u", _node, JOB,
+		 STEP);
+	is_str(freeze_group_path(g), "", "no path before the first process");
+	is_int(freeze_group_add(g, &dead), -1, "add of a dead process fails");
+	ok(!freeze_group_path(g)[0] && !_dir_exists(ours),
+	   "and creates no cgroup");
+	f = _spawn(_orig, true);
+	id = _id_of(f ? f->child : 0);
+	is_str(_cgroup_of(id.pid), _orig_rel, "the child starts in %s",
+	       _orig_rel);
+	is_int(freeze_group_add(g, &id), 0, "add a child with a grandchild");
+	is_str(freeze_group_path(g), ours, "the path is ours");
+	is_str(_cgroup_of(f->child), ours_rel, "the child is in it");
+	is_str(_cgroup_of(f->grandchild), ours_rel, "and its grandchild");
+	ok(!freeze_group_add(g, &id) && !strcmp(_cgroup_of(f->child), ours_rel),
+	   "adding it twice is fine");
+
+	ok(!freeze_group_freeze(g) && freeze_group_frozen(g), "freeze");
+	is_str(_freezer_state(ours), "FROZEN", "freezer.state is FROZEN");
+	ok(_stopped(f, 2), "both counters stand still");
+	ok(!freeze_group_freeze(g) && freeze_group_frozen(g),
+	   "freeze again is fine");
+	ok(!freeze_group_thaw(g) && !freeze_group_frozen(g), "thaw");
+	is_str(_freezer_state(ours), "THAWED", "freezer.state is THAWED");
+	ok(_running(f, 2), "both counters move again");
+
+	is_int(freeze_group_freeze(g), 0, "freeze once more");
+	late = _spawn(_orig, false);
+	id = _id_of(late ? late->child : 0);
+	is_int(freeze_group_add(g, &id), 0,
+	       "add a process to the frozen group");
+	is_str(_cgroup_of(late->child), ours_rel, "it is in our cgroup");
+	ok(_stopped(late, 1) && !strcmp(_freezer_state(ours), "FROZEN"),
+	   "it is frozen, and so is the group");
+
+	freeze_group_destroy(g);
+	ok(_running(f, 2) && _running(late, 1),
+	   "destroy thaws every process");
+	ok(!strcmp(_cgroup_of(f->child), _orig_rel) &&
+	   !strcmp(_cgroup_of(f->grandchild), _orig_rel) &&
+	   !strcmp(_cgroup_of(late->child), _orig_rel),
+	   "each is back in %s", _orig_rel);
+	ok(!_dir_exists(ours), "our cgroup is gone");
+	ok(!_dir_exists(_ours), "and our node directory");
+	_kill_family(f);
+	_kill_family(late);
+}
+
+/* Slurm's proctrack/cgroup layout: the step's own cgroup is used. */
+static void test_slurm(void)
+{
+	char step_dir[PATH_MAX + 32], step_rel[PATH_MAX + 32];
+	char batch_dir[PATH_MAX + 32], ours[PATH_MAX + 32];
+	struct freeze_group *g;
+	struct family *f, *other;
+	struct proc_id id, other_id;
+
+	snprintf(step_dir, sizeof(step_dir), "%s/job_%u/step_%u", _test_root,
+		 JOB, STEP);
+	snprintf(step_rel, sizeof(step_rel), "%s", step_dir + strlen(FREEZER));
+	snprintf(batch_dir, sizeof(batch_dir), "%s/job_%u/step_batch",
+		 _test_root, JOB);
+	snprintf(ours, sizeof(ours), "%s/%u.%u", _ours, JOB, STEP + 1);
+	g = _cgroup_group(JOB, STEP);
+	if (!ok(g && !_mkdir_p(step_dir) && !_mkdir_p(batch_dir),
+		"slurm: create a group and job_%u/step_%u", JOB, STEP)) {
+		diag("  %s", _err);
+		freeze_group_destroy(g);
+		skip(TESTS_SLURM - 1, "no group");
+		return;
+	}
+	f = _spawn(step_dir, true);
+	id = _id_of(f ? f->child : 0);
+	is_int(freeze_group_add(g, &id), 0, "add a child in the step's cgroup");
+	is_str(freeze_group_path(g), step_dir, "the path is the step's cgroup");
+	other = _spawn(_orig, false);
+	other_id = _id_of(other ? other->child : 0);
+	is_int(freeze_group_add(g, &other_id), -1,
+	       "a process outside it is refused");
+	is_str(_cgroup_of(other->child), _orig_rel, "and left where it was");
+	ok(!freeze_group_freeze(g) && !strcmp(_freezer_state(step_dir),
+					      "FROZEN"),
+	   "freeze freezes the step's cgroup");
+	ok(_stopped(f, 2), "both counters stand still");
+	ok(!freeze_group_thaw(g) && _running(f, 2), "thaw");
+	freeze_group_freeze(g);
+	freeze_group_destroy(g);
+	ok(_dir_exists(step_dir) && !strcmp(_freezer_state(step_dir),
+					    "THAWED"),
+	   "destroy thaws it and leaves it");
+	is_str(_cgroup_of(f->child), step_rel, "the child is still in it");
+	ok(_running(f, 2), "both counters move");
+	ok(!_dir_exists(_ours), "no cgroup of ours was made");
+
+	/* Another step of the job: not its cgroup. */
+	g = _cgroup_group(JOB, STEP + 1);
+	is_int(g ? freeze_group_add(g, &id) : -2, 0,
+	       "a group for step %u takes the child", STEP + 1);
+	is_str(g ? freeze_group_path(g) : "", ours, "into a cgroup of ours");
+	freeze_group_destroy(g);
+	ok(!strcmp(_cgroup_of(f->child), step_rel) &&
+	   !strcmp(_cgroup_of(f->grandchild), step_rel),
+	   "destroy moves both back to job_%u/step_%u", JOB, STEP);
+	_kill_family(f);
+
+	f = _spawn(batch_dir, false);
+	id = _id_of(f ? f->child : 0);
+	g = _cgroup_group(JOB, SLURM_BATCH_SCRIPT);
+	is_int(g ? freeze_group_add(g, &id) : -2, 0,
+	       "the batch step: add a child in step_batch");
+	is_str(g ? freeze_group_path(g) : "", batch_dir,
+	       "the path is step_batch");
+	freeze_group_destroy(g);
+	ok(_dir_exists(batch_dir), "destroy leaves it");
+	_kill_family(f);
+	_kill_family(other);
+}
+
+static void test_thaw_path(void)
+{
+	struct freeze_group *g = _cgroup_group(JOB, STEP);
+	char path[PATH_MAX];
+	struct family *f;
+	struct proc_id id;
+
+	if (!ok(g != NULL, "thaw_path: create")) {
+		diag("  %s", _err);
+		skip(TESTS_THAW_PATH - 1, "no group");
+		return;
+	}
+	f = _spawn(_orig, false);
+	id = _id_of(f ? f->child : 0);
+	ok(!freeze_group_add(g, &id) && !freeze_group_freeze(g) &&
+	   _stopped(f, 1), "a frozen group");
+	snprintf(path, sizeof(path), "%s", freeze_group_path(g));
+	is_int(freeze_thaw_path(path), 0, "freeze_thaw_path");
+	is_str(_freezer_state(path), "THAWED", "freezer.state is THAWED");
+	ok(_running(f, 1), "the counter moves");
+	freeze_group_destroy(g);
+	is_int(freeze_thaw_path("/tmp"), -1, "a directory not of cgroupfs: -1");
+	is_int(freeze_thaw_path("sys/fs/cgroup/freezer/x"), -1,
+	       "a relative path: -1");
+	snprintf(path, sizeof(path), "%s/../..", _orig);
+	is_int(freeze_thaw_path(path), -1, "a path with '..': -1");
+	_kill_family(f);
+}
+
+int main(void)
+{
+	char why[256];
+	bool cgroup;
+
+	snprintf(_node, sizeof(_node), "test-%d", (int)getpid());
+	snprintf(_ours, sizeof(_ours), FREEZER "/coschedd/%s", _node);
+	snprintf(_test_root, sizeof(_test_root), FREEZER "/coschedtest_%d",
+		 (int)getpid());
+	snprintf(_orig, sizeof(_orig), "%s/orig", _test_root);
+	snprintf(_orig_rel, sizeof(_orig_rel), "%s", _orig + strlen(FREEZER));
+	_had_coschedd = _dir_exists(FREEZER "/coschedd");
+	_families = mmap(NULL, MAX_FAMILIES * sizeof(*_families),
+			 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+			 0);
+	if (_families == MAP_FAILED)
+		return 2;
+	/* Grandchildren orphaned by a kill come back to be reaped. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	atexit(_cleanup);
+
+	plan(TESTS_NAMES + TESTS_SIGNAL + TESTS_CGROUP + TESTS_SLURM +
+	     TESTS_THAW_PATH + TESTS_AFTER);
+	test_names();
+	test_signal();
+	cgroup = freeze_cgroup_usable(why, sizeof(why));
+	if (cgroup && _mkdir_p(_orig)) {
+		snprintf(why, sizeof(why), "cannot create %s", _orig);
+		cgroup = false;
+	}
+	if (cgroup) {
+		test_cgroup();
+		test_slurm();
+		test_thaw_path();
+	} else {
+		skip(TESTS_CGROUP + TESTS_SLURM + TESTS_THAW_PATH, why);
+	}
+	_cleanup();
+	ok(!_dir_exists(_ours) && !_dir_exists(_test_root),
+	   "no cgroup of the test is left");
+	munmap(_families, MAX_FAMILIES * sizeof(*_families));
+	_families = NULL;
+	_nfamilies = 0;
+	return done_testing();
+}

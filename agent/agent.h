@@ -9,9 +9,13 @@
  *   status.c    status as text or JSON
  *   guardian.c  a watcher process that restores everything if we die
  *   proc.c, boost.c  /proc and the boost mechanisms (proc.h, boost.h)
+ *   membus.c    --cosched=membus: quanta, sampling, selection, switching
+ *   peer.c      membus messages between agents (UDP, munge, JSON)
+ *   bw.c, freeze.c   bandwidth sources and step freezing (bw.h, freeze.h)
  *
- * The agent is single-threaded: the socket and the tick timer are served
- * by one poll loop, so nothing here needs a lock.
+ * The agent is single-threaded: the socket, the tick timer and membus's
+ * quantum timer and peer socket are served by one poll loop, so nothing
+ * here needs a lock.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -25,12 +29,15 @@
 #include <sys/types.h>
 
 #include "boost.h"
+#include "bw.h"
+#include "freeze.h"
 #include "client.h"
 #include "cosched/mode.h"
 #include "cosched/pb.h"
 #include "cosched/shm.h"
 #include "cosched/tick.h"
 #include "cosched_opts/cosched_opts.h"
+#include "membus/membus.h"
 #include "proc.h"
 
 #define AGENT_PATH_LEN 1024
@@ -51,6 +58,13 @@ struct agent_conf {
 	bool allow_uid_set;
 	uid_t allow_uid;		/* SlurmUser, besides root */
 	struct cosched_tick_params tick;
+	/* membus */
+	uint32_t membus_quantum_ms;
+	uint32_t membus_window;
+	double membus_mem, membus_net;	/* bytes/s, 0: measure */
+	uint32_t cpus;			/* P, 0: our affinity mask */
+	enum freeze_kind freeze;
+	char munge_socket[AGENT_PATH_LEN];	/* "": munge's default */
 };
 
 struct agent_proc {
@@ -69,6 +83,9 @@ struct agent_proc {
 	double energy;
 	enum cosched_reason reason;	/* of the level applied */
 	uint64_t msgs_seen, bytes_seen;	/* for f and m */
+	/* membus: this process's bandwidth counters */
+	struct bw_tcp_track tcp;
+	struct bw_perf perf;		/* fd -1 when not used */
 };
 
 struct agent_counters {
@@ -78,6 +95,21 @@ struct agent_counters {
 	/* the shim's counters, summed over the step's processes */
 	uint64_t msgs, bytes, blocks, yields, spins_satisfied;
 	uint32_t shim_procs;		/* processes whose page was found */
+};
+
+/* What a membus step has besides its processes (membus.c). */
+struct agent_mb_step {
+	uint32_t nnodes;		/* nodes the step spans */
+	double hint_mem, hint_net;	/* declared, bytes/s per process */
+	bool hint_mem_set, hint_net_set;
+	enum bw_source mem_src, net_src;
+	struct bw_resctrl resctrl;
+	struct membus_window win;	/* per-process means, quanta it ran */
+	struct membus_sample estimate;	/* the window's mean, last vote */
+	struct freeze_group *freeze;	/* NULL: cannot be frozen, runs */
+	uint64_t seq;			/* place in the node's list */
+	bool runs;			/* in the set of the current quantum */
+	uint64_t quanta_run, quanta_frozen;
 };
 
 struct agent_step {
@@ -91,9 +123,12 @@ struct agent_step {
 	struct agent_proc *procs;
 	size_t nprocs, cap;
 	struct agent_counters count;
+	struct agent_mb_step *mb;	/* membus steps only */
 	uint64_t started_ns, ended_ns;
 	struct agent_step *next;
 };
+
+struct agent_membus;	/* membus.c: the node's MemBUS scheduler */
 
 struct agent {
 	struct agent_conf conf;
@@ -110,6 +145,7 @@ struct agent {
 	uint64_t last_tick_ns;
 	int last_boosted;
 	uint64_t ticks, tick_ns_sum, tick_ns_max;
+	struct agent_membus *mb;	/* NULL until a membus step comes */
 	bool stop;
 };
 
@@ -146,6 +182,27 @@ uint32_t agent_wanted_tick_us(const struct agent *a); /* 0: no tick */
 /* sched.c */
 void agent_tick(struct agent *a);
 void agent_shm_unmap(struct cosched_shm *shm);
+
+/* membus.c */
+int agent_membus_request(struct agent *a, const char *request, char *reply,
+			 size_t len);
+/* make s a membus step: declared hints (bytes/s per process, < 0: none),
+ * sources, freezer group, its place in the node's list */
+int agent_membus_step_init(struct agent *a, struct agent_step *s,
+			   double hint_mem, double hint_net, char *why,
+			   size_t len);
+int agent_membus_proc_add(struct agent *a, struct agent_step *s,
+			  struct agent_proc *p, char *why, size_t len);
+void agent_membus_proc_release(struct agent_proc *p);
+void agent_membus_step_release(struct agent_step *s);	/* thaws */
+/* poll: the fds membus wants watched (-1: none), and their service */
+int agent_membus_timer_fd(const struct agent *a);
+int agent_membus_peer_fd(const struct agent *a);
+void agent_membus_timer(struct agent *a);
+void agent_membus_peer(struct agent *a);
+void agent_membus_close(struct agent *a);
+struct json_object *agent_membus_status(const struct agent *a);
+struct json_object *agent_membus_step_status(const struct agent_step *s);
 
 /* status.c */
 int agent_status(const struct agent *a, bool json, char **out);

@@ -21,6 +21,8 @@ enum {
 	OPT_TICK = 256, OPT_BOOST, OPT_IDLE, OPT_ALLOW, OPT_LOG,
 	OPT_BOOST_LEVEL, OPT_DEMOTE_LEVEL, OPT_MAX_LEVEL,
 	OPT_ALPHA, OPT_BETA, OPT_GAMMA, OPT_EPSILON, OPT_DETACH,
+	OPT_MB_QUANTUM, OPT_MB_WINDOW, OPT_MB_MEM, OPT_MB_NET, OPT_CPUS,
+	OPT_FREEZE, OPT_MUNGE,
 };
 
 static const struct option options[] = {
@@ -40,6 +42,13 @@ static const struct option options[] = {
 	{ "edm-gamma", required_argument, NULL, OPT_GAMMA },
 	{ "edm-epsilon", required_argument, NULL, OPT_EPSILON },
 	{ "detach", no_argument, NULL, OPT_DETACH },
+	{ "membus-quantum-ms", required_argument, NULL, OPT_MB_QUANTUM },
+	{ "membus-window", required_argument, NULL, OPT_MB_WINDOW },
+	{ "membus-mem", required_argument, NULL, OPT_MB_MEM },
+	{ "membus-net", required_argument, NULL, OPT_MB_NET },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "freeze", required_argument, NULL, OPT_FREEZE },
+	{ "munge-socket", required_argument, NULL, OPT_MUNGE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -51,6 +60,9 @@ void agent_usage(FILE *to)
 		"                [--idle-exit SECS] [--allow-user NAME] [--log FILE|-] [--detach]\n"
 		"                [--boost-level N] [--demote-level N] [--max-level N]\n"
 		"                [--ecm-alpha X] [--ecm-beta X] [--edm-gamma X] [--edm-epsilon X]\n"
+		"                [--membus-quantum-ms N] [--membus-window N] [--membus-mem RATE]\n"
+		"                [--membus-net RATE] [--cpus N] [--freeze auto|cgroup|signal]\n"
+		"                [--munge-socket PATH]\n"
 		"See coschedd(8).\n");
 }
 
@@ -61,7 +73,11 @@ static void _defaults(struct agent_conf *conf)
 	conf->tick_us = 1000;
 	conf->idle_exit = 0;
 	conf->tick = cosched_tick_defaults();
+	conf->membus_quantum_ms = 500;	/* q of the paper */
+	conf->membus_window = 2;	/* w of the paper */
+	conf->freeze = FREEZE_AUTO;
 }
+
 
 static int _fail(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -72,6 +88,25 @@ static int _fail(char *err, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+static int _rate(const char *opt, const char *text, double *out, char *err,
+		 size_t len)
+{
+	if (num_parse_rate(text, out))
+		return _fail(err, len, "--%s '%s': expected bytes per second, e.g. 600M",
+			     opt, text);
+	return 0;
+}
+
+static int _freeze_kind(const char *text, enum freeze_kind *kind)
+{
+	for (int k = FREEZE_AUTO; k <= FREEZE_SIGNAL; k++)
+		if (!strcmp(text, freeze_kind_name((enum freeze_kind)k))) {
+			*kind = (enum freeze_kind)k;
+			return 0;
+		}
 	return -1;
 }
 
@@ -180,6 +215,34 @@ static int _option(int c, const char *arg, struct agent_conf *conf,
 		return _double(name, arg, &conf->tick.energy.gamma, err, len);
 	case OPT_EPSILON:
 		return _double(name, arg, &conf->tick.energy.epsilon, err, len);
+	case OPT_MB_QUANTUM:
+		if (_long(name, arg, 50, 60000, &v, err, len))
+			return -1;
+		conf->membus_quantum_ms = (uint32_t)v;
+		return 0;
+	case OPT_MB_WINDOW:
+		if (_long(name, arg, 1, MEMBUS_WINDOW_MAX, &v, err, len))
+			return -1;
+		conf->membus_window = (uint32_t)v;
+		return 0;
+	case OPT_MB_MEM:
+		return _rate(name, arg, &conf->membus_mem, err, len);
+	case OPT_MB_NET:
+		return _rate(name, arg, &conf->membus_net, err, len);
+	case OPT_CPUS:
+		if (_long(name, arg, 1, 65536, &v, err, len))
+			return -1;
+		conf->cpus = (uint32_t)v;
+		return 0;
+	case OPT_FREEZE:
+		if (_freeze_kind(arg, &conf->freeze))
+			return _fail(err, len, "--freeze '%s': expected auto, cgroup or signal", arg);
+		return 0;
+	case OPT_MUNGE:
+		if (arg[0] != '/' || strlen(arg) >= sizeof(conf->munge_socket))
+			return _fail(err, len, "--munge-socket '%s': expected an absolute path", arg);
+		snprintf(conf->munge_socket, sizeof(conf->munge_socket), "%s", arg);
+		return 0;
 	default:
 		return _fail(err, len, "unknown option (see --help)");
 	}

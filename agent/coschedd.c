@@ -219,21 +219,28 @@ static bool _idle_too_long(const struct agent *a)
 
 static void _loop(struct agent *a, int sig_fd)
 {
-	struct pollfd fds[3] = {
-		{ .fd = a->listen_fd, .events = POLLIN },
-		{ .fd = a->timer_fd, .events = POLLIN },
-		{ .fd = sig_fd, .events = POLLIN },
-	};
-
 	while (!a->stop) {
+		/* membus's timer and socket come with its first step */
+		struct pollfd fds[5] = {
+			{ .fd = a->listen_fd, .events = POLLIN },
+			{ .fd = a->timer_fd, .events = POLLIN },
+			{ .fd = sig_fd, .events = POLLIN },
+			{ .fd = agent_membus_timer_fd(a), .events = POLLIN },
+			{ .fd = agent_membus_peer_fd(a), .events = POLLIN },
+		};
 		uint64_t expirations;
 
-		if (poll(fds, 3, IDLE_POLL_MS) < 0 && errno != EINTR)
+		if (poll(fds, 5, IDLE_POLL_MS) < 0 && errno != EINTR)
 			break;
 		if (fds[2].revents) {
 			agent_log("signal: stopping");
 			break;
 		}
+		/* peers first: a decision must be in before our switch */
+		if (fds[4].fd >= 0 && fds[4].revents)
+			agent_membus_peer(a);
+		if (fds[3].fd >= 0 && fds[3].revents)
+			agent_membus_timer(a);
 		if (fds[0].revents)
 			agent_accept(a);
 		if (fds[1].revents &&
@@ -313,6 +320,7 @@ fail_guardian:
 	agent_guardian_stop(&a);
 fail_boost:
 	agent_steps_free(&a);
+	agent_membus_close(&a);
 	boost_close(a.boost);
 fail:
 	if (err[0])

@@ -5,8 +5,8 @@
  * end only the agent holds.  However the agent dies (SIGKILL, a crash, the
  * OOM killer), the kernel closes that end and the guardian's read returns
  * 0: it then restores every process the state file lists (priorities and
- * cgroups as they were before the agent touched them) and exits, so no job
- * stays demoted or boosted.  On a clean shutdown the agent has restored
+ * cgroups as they were before the agent touched them, membus steps
+ * thawed) and exits, so no job stays demoted, boosted or frozen.  On a clean shutdown the agent has restored
  * everything and written an empty state first, so the guardian finds
  * nothing to do.  It ignores SIGTERM/SIGINT/SIGHUP: a signal to the whole
  * process group must not take it down together with the agent.
@@ -30,7 +30,13 @@ static int _restore(const struct state_entry *e, void *arg)
 {
 	int *restored = arg;
 
-	if (e->attached && !boost_restore(&e->id, &e->saved))
+	bool ok = true;
+
+	if (e->attached && boost_restore(&e->id, &e->saved))
+		ok = false;
+	if (state_thaw(e))
+		ok = false;
+	if (ok && (e->attached || e->freeze[0]))
 		(*restored)++;
 	return 0;
 }

@@ -93,8 +93,10 @@ static int _attach(struct agent *a, struct agent_step *s,
 	return 0;
 }
 
-static void _release(struct agent_proc *p)
+static void _release(struct agent_step *s, struct agent_proc *p)
 {
+	if (s->mb)
+		agent_membus_proc_release(p);
 	if (p->attached && boost_restore(&p->id, &p->saved))
 		agent_log("could not fully restore pid %d", (int)p->id.pid);
 	p->attached = false;
@@ -129,8 +131,9 @@ static void _retire(struct agent *a, struct agent_step *s)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = s->next;
+	agent_membus_step_release(s);	/* thaws it */
 	for (size_t i = 0; i < s->nprocs; i++)
-		_release(&s->procs[i]);
+		_release(s, &s->procs[i]);
 	s->ended_ns = agent_now_ns();
 	s->next = a->ended;
 	a->ended = s;
@@ -143,6 +146,7 @@ static void _retire(struct agent *a, struct agent_step *s)
 		}
 		*pp = old->next;
 		free(old->procs);
+		free(old->mb);
 		free(old);
 	}
 	a->last_job_ns = agent_now_ns();
@@ -151,9 +155,32 @@ static void _retire(struct agent *a, struct agent_step *s)
 /* The parsed fields of a register request. */
 struct reg {
 	uint64_t job, step, uid, pid, rank, tick_us, spin_ns;
+	double bw_mem, bw_net;		/* membus hints, < 0: none */
 	enum cosched_mode mode;
 	struct cosched_pb_rule pb;
 };
+
+/* bw_mem=N bw_net=N: what a membus job declared, bytes/s per process */
+static int _parse_hints(const char *line, struct reg *r, char *why, size_t len)
+{
+	const char *keys[] = { "bw_mem", "bw_net" };
+	double *vals[] = { &r->bw_mem, &r->bw_net };
+	char word[32];
+	uint64_t v;
+
+	for (size_t i = 0; i < 2; i++) {
+		*vals[i] = -1;
+		if (_word(line, keys[i], word, sizeof(word)))
+			continue;
+		if (num_parse_u64(word, &v)) {
+			snprintf(why, len, "register: %s must be whole bytes per second",
+				 keys[i]);
+			return -1;
+		}
+		*vals[i] = (double)v;
+	}
+	return 0;
+}
 
 static int _parse_register(const char *line, struct reg *r, char *why,
 			   size_t len)
@@ -184,7 +211,7 @@ static int _parse_register(const char *line, struct reg *r, char *why,
 		r->tick_us = 0;
 	if (_u64(line, "spin_ns", UINT64_MAX, &r->spin_ns))
 		r->spin_ns = 0;
-	return 0;
+	return _parse_hints(line, r, why, len);
 }
 
 /* Is r->pid the job's: a descendant of the caller, with the job's uid. */
@@ -211,6 +238,13 @@ static int _fill_step(struct agent_step *s, const struct reg *r,
 	if (s->nprocs && s->uid != (uid_t)r->uid) {
 		snprintf(why, len, "job %u step %u belongs to uid %u",
 			 s->job, s->step, (unsigned)s->uid);
+		return -1;
+	}
+	if (s->nprocs && (s->mode == COSCHED_MODE_MEMBUS) !=
+			 (r->mode == COSCHED_MODE_MEMBUS)) {
+		/* a step is gang-switched whole or not at all */
+		snprintf(why, len, "job %u step %u is registered with mode %s",
+			 s->job, s->step, cosched_mode_name(s->mode));
 		return -1;
 	}
 	s->uid = (uid_t)r->uid;
@@ -244,6 +278,16 @@ static int _add(struct agent *a, const struct reg *r, const struct proc_id *id,
 	p->id = *id;
 	p->rank = (int)r->rank;
 	p->energy = -1;		/* not started */
+	p->perf.fd = -1;
+	if (r->mode == COSCHED_MODE_MEMBUS &&
+	    ((!s->mb && agent_membus_step_init(a, s, r->bw_mem, r->bw_net,
+					       why, len)) ||
+	     agent_membus_proc_add(a, s, p, why, len))) {
+		s->nprocs--;
+		if (fresh && !s->nprocs)
+			_retire(a, s);
+		return -1;
+	}
 	if (_attach(a, s, p, why, len)) {
 		s->nprocs--;
 		if (fresh && !s->nprocs)
@@ -265,7 +309,7 @@ int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 
 	if (_parse_register(request, &r, why, sizeof(why)))
 		goto fail;
-	if (r.mode == COSCHED_MODE_NONE || r.mode == COSCHED_MODE_MEMBUS) {
+	if (r.mode == COSCHED_MODE_NONE) {
 		snprintf(why, sizeof(why), "mode %s has nothing for this agent to do",
 			 cosched_mode_name(r.mode));
 		goto fail;
@@ -326,7 +370,7 @@ void agent_prune(struct agent *a)
 				i++;
 				continue;
 			}
-			_release(&s->procs[i]);
+			_release(s, &s->procs[i]);
 			s->procs[i] = s->procs[--s->nprocs];
 			changed = true;
 		}
@@ -353,9 +397,11 @@ void agent_steps_free(struct agent *a)
 	for (size_t l = 0; l < 2; l++) {
 		for (struct agent_step *s = lists[l], *next; s; s = next) {
 			next = s->next;
+			agent_membus_step_release(s);
 			for (size_t i = 0; i < s->nprocs; i++)
-				_release(&s->procs[i]);
+				_release(s, &s->procs[i]);
 			free(s->procs);
+			free(s->mb);
 			free(s);
 		}
 	}
@@ -399,6 +445,12 @@ static json_object *_proc_json(const struct agent_step *s,
 	json_object_object_add(o, "rank", json_object_new_int64(p->rank));
 	json_object_object_add(o, "attached", json_object_new_boolean(p->attached));
 	json_object_object_add(o, "saved", state_saved_json(&p->saved));
+	if (s->mb && s->mb->freeze) {
+		json_object_object_add(o, "freeze", json_object_new_string(
+			freeze_kind_name(freeze_group_kind(s->mb->freeze))));
+		json_object_object_add(o, "freezer", json_object_new_string(
+			freeze_group_path(s->mb->freeze)));
+	}
 	return o;
 }
 
@@ -435,8 +487,16 @@ static int _adopt(const struct state_entry *e, void *arg)
 	if (e->attached && boost_restore(&e->id, &e->saved))
 		agent_log("recovery: could not fully restore pid %d",
 			  (int)e->id.pid);
+	if (state_thaw(e))
+		agent_log("recovery: could not thaw pid %d", (int)e->id.pid);
 	if (!proc_alive(&e->id))
 		return 0;
+	if (e->mode == COSCHED_MODE_MEMBUS) {
+		/* its peers and span came with the step: it runs unpaired */
+		agent_log("recovery: pid %d (membus) thawed, not re-adopted",
+			  (int)e->id.pid);
+		return 0;
+	}
 	if (_add(a, &r, &e->id, why, sizeof(why)))
 		agent_log("recovery: pid %d not re-adopted: %s",
 			  (int)e->id.pid, why);

@@ -8,10 +8,12 @@ CFLAGS_agent := $(JSONC_CFLAGS)
 
 COSCHEDD := $(O)/sbin/coschedd
 COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
-	state.c sched.c status.c guardian.c proc.c boost.c client.c)
+	state.c sched.c status.c guardian.c proc.c boost.c client.c membus.c \
+	peer.c bw.c freeze.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.
-COSCHEDD_LIBS := $(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a $(LIBNUM)
-$(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS),-lcgroup $(JSONC_LIBS) -lm))
+COSCHEDD_LIBS := $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
+	$(O)/lib/libcosched_opts.a $(LIBNUM)
+$(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS),-lcgroup -lmunge -pthread $(JSONC_LIBS) -lm))
 TARGETS += $(COSCHEDD)
 INSTALL_SBINS += $(COSCHEDD)
 
@@ -21,6 +23,8 @@ TARGETS += $(COSCHEDCTL)
 INSTALL_BINS += $(COSCHEDCTL)
 
 -include agent/boost.mk
+-include agent/bw.mk
+-include agent/freeze.mk
 INSTALL_MAN += doc/man/coschedd.8 doc/man/coschedctl.1
 
 # The agent as a program (needs root; it runs the coschedd built here).

@@ -193,6 +193,8 @@ static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
 		return 0;
 	n = 0;
 	for (struct agent_step *s = a->steps; s; s = s->next) {
+		if (s->mb)
+			continue;	/* switched by quanta (membus.c) */
 		for (size_t i = 0; i < s->nprocs; i++) {
 			struct agent_proc *p = &s->procs[i];
 			uint64_t before = p->exec_ns;

@@ -153,8 +153,9 @@ static void _serve(struct agent *a, int fd)
 		_status(a, fd, line);
 		return;
 	}
-	if (!_verb(line, "register") && !_verb(line, "end")) {
-		_send_text(fd, "error: unknown request (ping, register, end, status)\n");
+	if (!_verb(line, "register") && !_verb(line, "end") &&
+	    !_verb(line, "membus")) {
+		_send_text(fd, "error: unknown request (ping, register, membus, end, status)\n");
 		return;
 	}
 	if (!_privileged(a, cred.uid)) {
@@ -165,6 +166,8 @@ static void _serve(struct agent *a, int fd)
 	}
 	if (_verb(line, "register"))
 		(void)agent_register(a, line, cred.pid, reply, sizeof(reply));
+	else if (_verb(line, "membus"))
+		(void)agent_membus_request(a, line, reply, sizeof(reply));
 	else
 		(void)agent_end(a, line, reply, sizeof(reply));
 	_send_text(fd, reply);

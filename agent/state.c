@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "freeze.h"
 #include "state.h"
 
 json_object *state_saved_json(const struct boost_saved *saved)
@@ -131,6 +132,19 @@ static int _entry(json_object *o, struct state_entry *e)
 	e->id.start_ticks = (uint64_t)v[6];
 	e->rank = (int)v[7];
 	e->attached = json_object_get_boolean(att);
+	/* optional: only membus processes have them */
+	if (!_str(o, "freeze", e->freeze, sizeof(e->freeze)) &&
+	    _str(o, "freezer", e->freezer, sizeof(e->freezer)))
+		e->freezer[0] = '\0';
+	return 0;
+}
+
+int state_thaw(const struct state_entry *e)
+{
+	if (!strcmp(e->freeze, "cgroup") && e->freezer[0])
+		return freeze_thaw_path(e->freezer);
+	if (!strcmp(e->freeze, "signal"))
+		return freeze_continue_pid(&e->id);
 	return 0;
 }
 

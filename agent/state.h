@@ -26,7 +26,14 @@ struct state_entry {
 	int rank;
 	bool attached;
 	struct boost_saved saved;
+	/* membus: how the step may have been frozen ("" not at all) */
+	char freeze[16];		/* "cgroup" or "signal" */
+	char freezer[1024];		/* the cgroup's directory */
 };
+
+/* Undo a membus freeze the entry records (thaw its cgroup, or SIGCONT
+ * the process).  Returns 0, or -1 when that failed. */
+int state_thaw(const struct state_entry *e);
 
 /* The JSON object of saved. */
 json_object *state_saved_json(const struct boost_saved *saved);

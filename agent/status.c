@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <json-c/json.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -93,6 +94,8 @@ static json_object *_step(const struct agent_step *s, bool ended)
 	}
 	json_object_object_add(o, "procs", procs);
 	json_object_object_add(o, "boosts", _counters(&s->count));
+	if (s->mb)
+		json_object_object_add(o, "membus", agent_membus_step_status(s));
 	return o;
 }
 
@@ -124,7 +127,103 @@ static json_object *_agent(const struct agent *a)
 	for (const struct agent_step *s = a->ended; s; s = s->next)
 		json_object_array_add(ended, _step(s, true));
 	json_object_object_add(o, "ended", ended);
+	if (a->mb)
+		json_object_object_add(o, "membus", agent_membus_status(a));
 	return o;
+}
+
+/* printf onto a growing buffer; -1 (buffer freed) when out of memory */
+static int _put(char **buf, size_t *cap, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int _put(char **buf, size_t *cap, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(*buf + *used, *cap - *used, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return 0;
+		if ((size_t)n < *cap - *used)
+			break;
+		char *b = realloc(*buf, *cap * 2);
+		if (!b) {
+			free(*buf);
+			*buf = NULL;
+			return -1;
+		}
+		*buf = b;
+		*cap *= 2;
+	}
+	*used += (size_t)n;
+	return 0;
+}
+
+static const char *_get(json_object *o, const char *key)
+{
+	return json_object_get_string(json_object_object_get(o, key));
+}
+
+static double _dbl(json_object *o, const char *key)
+{
+	return json_object_get_double(json_object_object_get(o, key));
+}
+
+/* A membus step: its sources, estimate and quanta. */
+static int _membus_step_text(json_object *s, char **buf, size_t *cap,
+			     size_t *used)
+{
+	json_object *m = json_object_object_get(s, "membus");
+
+	if (!m)
+		return 0;
+	return _put(buf, cap, used,
+		    "  membus: %s now, ran %s quanta, frozen %s; per process mem %.1f MB/s (%s) net %.1f MB/s (%s); freeze by %s; spans %s node(s)\n",
+		    json_object_get_boolean(json_object_object_get(m, "running")) ?
+		    "running" : "frozen", _get(m, "quanta_run"),
+		    _get(m, "quanta_frozen"), _dbl(m, "mem_per_proc") / 1e6,
+		    _get(m, "mem_source"), _dbl(m, "net_per_proc") / 1e6,
+		    _get(m, "net_source"), _get(m, "freeze"), _get(m, "nnodes"));
+}
+
+/* The node's MemBUS scheduler and its last quanta. */
+static int _membus_text(json_object *m, char **buf, size_t *cap,
+			size_t *used)
+{
+	json_object *hist, *src;
+	size_t n, from;
+
+	if (!m || !json_object_object_get(m, "quantum_ms"))
+		return 0;
+	src = json_object_object_get(m, "sources");
+	hist = json_object_object_get(m, "history");
+	if (_put(buf, cap, used,
+		 "membus: quantum %s ms, window %s, P %s, M %.0f MB/s (%s), N %.0f MB/s (%s)\n"
+		 "  sources: perf %s; resctrl %s; tcp %s\n"
+		 "  at %s, coordinator %s; %s quanta, %s without a decision, %s coordinated here\n",
+		 _get(m, "quantum_ms"), _get(m, "window"), _get(m, "cpus"),
+		 _dbl(m, "mem_capacity") / 1e6, _get(m, "mem_capacity_from"),
+		 _dbl(m, "net_capacity") / 1e6, _get(m, "net_capacity_from"),
+		 _get(src, "perf"), _get(src, "resctrl"), _get(src, "tcp"),
+		 _get(m, "self"),
+		 *_get(m, "coordinator") ? _get(m, "coordinator") : "(none)",
+		 _get(m, "quanta"), _get(m, "fallbacks"), _get(m, "coordinated")))
+		return -1;
+	n = json_object_array_length(hist);
+	from = n > 8 ? n - 8 : 0;
+	for (size_t i = from; i < n; i++) {
+		json_object *q = json_object_array_get_idx(hist, i);
+
+		if (_put(buf, cap, used, "  quantum %s: ran [%s] by %s; MB/s mem/net per process: %s\n",
+			 _get(q, "q"), _get(q, "run"),
+			 *_get(q, "coordinator") ? _get(q, "coordinator") :
+						   "fallback (everything)",
+			 _get(q, "estimates_mbs")))
+			return -1;
+	}
+	return 0;
 }
 
 /* Text: a few lines per step, built from the same JSON. */
@@ -188,6 +287,8 @@ static char *_text(json_object *o)
 			    json_object_get_string(json_object_object_get(b, "sy-boost")),
 			    json_object_get_string(json_object_object_get(b, "sy-demote")),
 			    json_object_get_string(json_object_object_get(b, "energy")));
+			if (_membus_step_text(s, &buf, &cap, &used))
+				return NULL;
 			PUT("  shim: %s procs, %s messages, %s blocks, %s yields; dcs detection %.0f us mean\n",
 			    json_object_get_string(json_object_object_get(sh, "procs")),
 			    json_object_get_string(json_object_object_get(sh, "messages")),
@@ -196,6 +297,8 @@ static char *_text(json_object *o)
 			    json_object_get_double(json_object_object_get(b, "dcs_detect_us_mean")));
 		}
 	}
+	if (_membus_text(json_object_object_get(o, "membus"), &buf, &cap, &used))
+		return NULL;
 #undef PUT
 	return buf;
 }

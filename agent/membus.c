@@ -1,0 +1,1152 @@
+/*
+ * membus.c - --cosched=membus in the node agent: bandwidth-aware gang
+ * pairing (002_*, sections 4-5), one quantum at a time.
+ *
+ * Quanta are aligned on the wall clock, so every agent numbers them alike:
+ * quantum k starts at k x q (CLOCK_REALTIME; hosts keep their clocks in
+ * step with NTP as Slurm needs anyway).  For each k an agent
+ *   VOTE    (at start - 0.4 q) selects candidates by Algorithm 2 from its
+ *           window averages and sends its vector S_l to the coordinator;
+ *   DECIDE  (at start - 0.2 q) if votes came to it, sums them (S_total),
+ *           sorts, and sends the order back to every voter;
+ *   SWITCH  (at start) samples the quantum just ended, then freezes the
+ *           steps the decision leaves out and thaws the ones it runs
+ *           (Algorithm 1's stop/resume); no decision: everything runs.
+ * The coordinator is the first live candidate (Slurm's node order, the
+ * first three nodes of each step) by natural name order, so all agents
+ * of the same jobs pick the same one.  A candidate that sends no decision
+ * is passed over for DEAD_QUANTA quanta, which elects the next one; an
+ * application some of whose nodes did not vote runs everywhere that
+ * quantum (membus_tally_decide): a dead agent never leaves a job stopped.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <json-c/json.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "num/num.h"
+#include "peer.h"
+
+#define CANDIDATES_MAX 16
+#define DEAD_QUANTA 10		/* a silent coordinator is skipped so long */
+#define HISTORY 64		/* quanta kept for status */
+#define VOTERS_MAX 256
+#define SPANS_MAX 64		/* steps announced, not yet registered */
+
+enum phase { PHASE_VOTE, PHASE_DECIDE, PHASE_SWITCH };
+
+struct candidate {
+	struct peer_addr addr;
+	uint64_t dead_until;	/* quantum from which it is tried again */
+};
+
+/* One quantum as status shows it. */
+struct quantum_record {
+	uint64_t q;
+	char run[256];		/* the steps that ran, "J.S J.S" */
+	char coordinator[COSCHED_NODE_NAME_LEN];	/* "" fallback */
+	char estimates[512];	/* "J.S=mem/net ..." per process, MB/s */
+};
+
+struct span {
+	uint32_t job, step, nnodes;
+};
+
+struct agent_membus {
+	uint64_t q_ns;
+	struct span spans[SPANS_MAX];
+	size_t nspans;
+	struct peer_ctx peer;
+	struct peer_addr self;
+	bool bound;
+	int timer_fd;
+	enum phase next_phase;
+	uint64_t next_q;		/* quantum of the next phase */
+	struct candidate cand[CANDIDATES_MAX];
+	size_t ncand;
+	/* capacities of this node */
+	uint32_t cpus;
+	double mem_cap, net_cap;
+	const char *mem_cap_how, *net_cap_how;
+	bool measured;
+	struct bw_sources have;
+	struct bw_tcp_table tcp;
+	/* as a voter */
+	uint64_t voted_q;		/* the quantum our last vote was for */
+	char voted_to[COSCHED_NODE_NAME_LEN];
+	int voted_cand;			/* index, -1: none */
+	uint64_t decision_q;		/* quantum of the decision held */
+	json_object *decision;		/* {order, forced, from} */
+	/* as a coordinator */
+	uint64_t tally_q;
+	bool tally_decided;
+	struct membus_tally tally;
+	struct sockaddr_storage voters[VOTERS_MAX];
+	socklen_t voter_len[VOTERS_MAX];
+	bool voter_self[VOTERS_MAX];
+	size_t nvoters;
+	/* counters and history */
+	uint64_t list_seq;
+	uint64_t quanta, fallbacks, coordinated, late, refused;
+	struct quantum_record hist[HISTORY];
+	size_t hist_n, hist_next;
+	char coordinator[COSCHED_NODE_NAME_LEN];
+	bool in_fallback;
+};
+
+/* ---- time ---- */
+
+static uint64_t _wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* When phase of quantum q happens (wall clock, ns). */
+static uint64_t _phase_at(const struct agent_membus *m, enum phase ph,
+			  uint64_t q)
+{
+	uint64_t start = q * m->q_ns;
+
+	switch (ph) {
+	case PHASE_VOTE:
+		return start - m->q_ns * 2 / 5;
+	case PHASE_DECIDE:
+		return start - m->q_ns / 5;
+	default:
+		return start;
+	}
+}
+
+static void _arm_at(struct agent_membus *m, uint64_t at_ns)
+{
+	struct itimerspec its = { 0 };
+
+	its.it_value.tv_sec = (time_t)(at_ns / 1000000000ull);
+	its.it_value.tv_nsec = (long)(at_ns % 1000000000ull);
+	(void)timerfd_settime(m->timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static void _disarm(struct agent_membus *m)
+{
+	struct itimerspec its = { 0 };
+
+	(void)timerfd_settime(m->timer_fd, 0, &its, NULL);
+}
+
+/* Schedule the next VOTE far enough ahead to keep every phase's order. */
+static void _schedule_first(struct agent_membus *m)
+{
+	uint64_t now = _wall_ns();
+	uint64_t q = now / m->q_ns + 1;
+
+	if (_phase_at(m, PHASE_VOTE, q) <= now)
+		q++;
+	m->next_q = q;
+	m->next_phase = PHASE_VOTE;
+	_arm_at(m, _phase_at(m, PHASE_VOTE, q));
+}
+
+/* ---- the node's membus steps ---- */
+
+static size_t _steps(struct agent *a, struct agent_step **out, size_t max)
+{
+	size_t n = 0;
+
+	for (struct agent_step *s = a->steps; s && n < max; s = s->next)
+		if (s->mb && s->nprocs)
+			out[n++] = s;
+	/* the node's list (Algorithm 1): by place, oldest place first */
+	for (size_t i = 1; i < n; i++) {
+		struct agent_step *cur = out[i];
+		size_t j = i;
+
+		while (j > 0 && out[j - 1]->mb->seq > cur->mb->seq) {
+			out[j] = out[j - 1];
+			j--;
+		}
+		out[j] = cur;
+	}
+	return n;
+}
+
+static void _step_id(const struct agent_step *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u", s->job, s->step);
+}
+
+static struct membus_app _app(const struct agent_step *s)
+{
+	struct membus_app app = { .procs = (uint32_t)s->nprocs };
+
+	app.per_proc = s->mb->estimate;
+	return app;
+}
+
+/* ---- capacities, measured once, when the first membus step comes ---- */
+
+static uint32_t _affinity_cpus(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	return (uint32_t)CPU_COUNT(&set);
+}
+
+static void _measure(struct agent *a, struct agent_membus *m)
+{
+	char host[PEER_ADDR_TEXT_LEN], *at, *colon;
+
+	if (m->measured)
+		return;
+	m->measured = true;
+	m->cpus = a->conf.cpus ? a->conf.cpus : _affinity_cpus();
+	bw_detect(&m->have);
+	m->mem_cap = a->conf.membus_mem;
+	m->mem_cap_how = "configured";
+	if (!m->mem_cap) {
+		m->mem_cap = bw_probe_memory(m->cpus, 0.2);
+		m->mem_cap_how = "probed";
+	}
+	m->net_cap = a->conf.membus_net;
+	m->net_cap_how = "configured";
+	if (!m->net_cap && m->bound) {
+		snprintf(host, sizeof(host), "%s", m->self.text);
+		at = strchr(host, '@');
+		colon = strrchr(host, ':');
+		if (at && colon && colon > at) {
+			*colon = '\0';
+			m->net_cap = bw_link_speed(at + 1);
+			m->net_cap_how = "link speed";
+		}
+	}
+	if (!m->net_cap) {
+		m->net_cap = bw_probe_loopback(0.1);
+		m->net_cap_how = "loopback probe";
+	}
+	agent_log("membus: P=%u CPUs, M=%.0f MB/s (%s), N=%.0f MB/s (%s); sources: perf %s, resctrl %s, tcp %s",
+		  m->cpus, m->mem_cap / 1e6, m->mem_cap_how, m->net_cap / 1e6,
+		  m->net_cap_how, m->have.perf ? "yes" : m->have.perf_why,
+		  m->have.resctrl ? "yes" : m->have.resctrl_why,
+		  m->have.tcp ? "yes" : m->have.tcp_why);
+}
+
+/* ---- set-up: the agent's membus state and the "membus" request ---- */
+
+static struct agent_membus *_membus(struct agent *a, char *why, size_t len)
+{
+	struct agent_membus *m = a->mb;
+
+	if (m)
+		return m;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	m->q_ns = (uint64_t)a->conf.membus_quantum_ms * 1000000ull;
+	m->peer.fd = -1;
+	m->voted_cand = -1;
+	membus_tally_init(&m->tally);
+	m->timer_fd = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (m->timer_fd < 0) {
+		snprintf(why, len, "timerfd: %s", strerror(errno));
+		free(m);
+		return NULL;
+	}
+	a->mb = m;
+	return m;
+}
+
+/* Bind our UDP socket on self the first time. */
+static int _bind_self(struct agent *a, struct agent_membus *m,
+		      const char *self_text, char *why, size_t len)
+{
+	struct peer_addr self;
+
+	if (peer_parse(self_text, &self, why, len))
+		return -1;
+	if (strcmp(self.name, a->conf.node)) {
+		snprintf(why, len, "self=%s is not this agent's node %s",
+			 self.name, a->conf.node);
+		return -1;
+	}
+	if (m->bound) {
+		if (strcmp(self.text, m->self.text))
+			agent_log("membus: keeping %s (a step said %s)",
+				  m->self.text, self.text);
+		return 0;
+	}
+	if (peer_open(&m->peer, &self, a->conf.munge_socket, why, len))
+		return -1;
+	m->peer.allow_set = a->conf.allow_uid_set;
+	m->peer.allow_uid = a->conf.allow_uid;
+	m->self = self;
+	m->bound = true;
+	agent_log("membus: peers reach us at %s", self.text);
+	return 0;
+}
+
+static void _add_candidate(struct agent_membus *m, const struct peer_addr *p)
+{
+	for (size_t i = 0; i < m->ncand; i++)
+		if (!strcmp(m->cand[i].addr.name, p->name)) {
+			m->cand[i].addr = *p;	/* the latest address wins */
+			return;
+		}
+	if (m->ncand == CANDIDATES_MAX) {
+		agent_log("membus: more than %d coordinator candidates, %s ignored",
+			  CANDIDATES_MAX, p->name);
+		return;
+	}
+	m->cand[m->ncand].addr = *p;
+	m->cand[m->ncand].dead_until = 0;
+	m->ncand++;
+}
+
+static int _add_candidates(struct agent_membus *m, char *list, char *why,
+			   size_t len)
+{
+	char *save = NULL;
+	int added = 0;
+
+	for (char *tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct peer_addr p;
+
+		if (peer_parse(tok, &p, why, len))
+			return -1;
+		_add_candidate(m, &p);
+		added++;
+	}
+	if (!added) {
+		snprintf(why, len, "coord= names no node");
+		return -1;
+	}
+	return 0;
+}
+
+/* The value of KEY in "verb k=v k=v" (as jobs.c reads requests). */
+static int _word(const char *line, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = strchr(line, ' '); p; p = strchr(p + 1, ' ')) {
+		const char *w = p + 1;
+		size_t vlen;
+
+		if (strncmp(w, key, klen) || w[klen] != '=')
+			continue;
+		vlen = strcspn(w + klen + 1, " ");
+		if (vlen >= len)
+			return -1;
+		memcpy(buf, w + klen + 1, vlen);
+		buf[vlen] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+static struct agent_step *_find_step(struct agent *a, uint32_t job,
+				     uint32_t step)
+{
+	for (struct agent_step *s = a->steps; s; s = s->next)
+		if (s->job == job && s->step == step)
+			return s;
+	return NULL;
+}
+
+/* The span of a step announced before its first process registers. */
+static void _remember_span(struct agent_membus *m, uint32_t job,
+			   uint32_t step, uint32_t nnodes)
+{
+	struct span *slot = &m->spans[m->nspans++ % SPANS_MAX];
+
+	slot->job = job;
+	slot->step = step;
+	slot->nnodes = nnodes;
+}
+
+static uint32_t _recall_span(const struct agent_membus *m, uint32_t job,
+			     uint32_t step)
+{
+	for (size_t i = 0; i < SPANS_MAX && i < m->nspans; i++)
+		if (m->spans[i].job == job && m->spans[i].step == step)
+			return m->spans[i].nnodes;
+	return 0;
+}
+
+/*
+ * "membus job=J step=S nnodes=K self=NAME@HOST:PORT coord=A@H:P,..."
+ * (root only, from the step's slurmstepd before it registers the tasks):
+ * where this agent listens, who may coordinate, how many nodes the step
+ * spans.  The step itself appears with its first registered process.
+ */
+int agent_membus_request(struct agent *a, const char *request, char *reply,
+			 size_t len)
+{
+	char why[AGENT_ERR_LEN], self[PEER_ADDR_TEXT_LEN], coord[1024], num[32];
+	uint64_t job, step, nnodes;
+	struct agent_membus *m;
+	struct agent_step *s;
+
+	if (_word(request, "job", num, sizeof(num)) ||
+	    num_parse_range(num, 0, UINT32_MAX, &job) ||
+	    _word(request, "step", num, sizeof(num)) ||
+	    num_parse_range(num, 0, UINT32_MAX, &step) ||
+	    _word(request, "nnodes", num, sizeof(num)) ||
+	    num_parse_range(num, 1, UINT32_MAX, &nnodes) ||
+	    _word(request, "self", self, sizeof(self)) ||
+	    _word(request, "coord", coord, sizeof(coord))) {
+		snprintf(why, sizeof(why), "membus needs job, step, nnodes (>0), self and coord");
+		goto fail;
+	}
+	if (!(m = _membus(a, why, sizeof(why))) ||
+	    _bind_self(a, m, self, why, sizeof(why)) ||
+	    _add_candidates(m, coord, why, sizeof(why)))
+		goto fail;
+	s = _find_step(a, (uint32_t)job, (uint32_t)step);
+	if (s && s->mb)
+		s->mb->nnodes = (uint32_t)nnodes;
+	else
+		_remember_span(m, (uint32_t)job, (uint32_t)step,
+			       (uint32_t)nnodes);
+	snprintf(reply, len, "ok membus job=%u step=%u nnodes=%u\n",
+		 (unsigned)job, (unsigned)step, (unsigned)nnodes);
+	return 0;
+fail:
+	agent_log("refused membus request: %s", why);
+	snprintf(reply, len, "error: %s\n", why);
+	return -1;
+}
+
+/* ---- steps and processes ---- */
+
+static void _choose_sources(const struct agent_membus *m,
+			    struct agent_mb_step *mb)
+{
+	mb->mem_src = mb->hint_mem_set ? BW_SRC_HINT : BW_SRC_NONE;
+	if (m->have.resctrl)
+		mb->mem_src = BW_SRC_RESCTRL;
+	if (m->have.perf)
+		mb->mem_src = BW_SRC_PERF;
+	mb->net_src = mb->hint_net_set ? BW_SRC_HINT : BW_SRC_NONE;
+	if (m->have.tcp)
+		mb->net_src = BW_SRC_TCP;
+}
+
+int agent_membus_step_init(struct agent *a, struct agent_step *s,
+			   double hint_mem, double hint_net, char *why,
+			   size_t len)
+{
+	struct agent_membus *m = _membus(a, why, len);
+	struct agent_mb_step *mb;
+	char err[AGENT_ERR_LEN], name[96];
+
+	if (!m)
+		return -1;
+	if (s->mb)
+		return 0;
+	_measure(a, m);
+	mb = calloc(1, sizeof(*mb));
+	if (!mb) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	mb->hint_mem_set = hint_mem >= 0;
+	mb->hint_mem = mb->hint_mem_set ? hint_mem : 0;
+	mb->hint_net_set = hint_net >= 0;
+	mb->hint_net = mb->hint_net_set ? hint_net : 0;
+	mb->nnodes = _recall_span(m, s->job, s->step);
+	if (!mb->nnodes)
+		mb->nnodes = 1;
+	membus_window_init(&mb->win, a->conf.membus_window);
+	if (mb->hint_mem_set || mb->hint_net_set) {
+		/* the first vote already knows what the job declared */
+		membus_window_add(&mb->win, (struct membus_sample){
+					  mb->hint_mem, mb->hint_net });
+		mb->estimate = membus_window_mean(&mb->win);
+	}
+	_choose_sources(m, mb);
+	if (mb->mem_src == BW_SRC_RESCTRL) {
+		snprintf(name, sizeof(name), "coschedd.%s.%u.%u", a->conf.node,
+			 s->job, s->step);
+		if (bw_resctrl_open(name, &mb->resctrl, err, sizeof(err))) {
+			agent_log("job %u step %u: resctrl: %s", s->job, s->step, err);
+			mb->mem_src = mb->hint_mem_set ? BW_SRC_HINT : BW_SRC_NONE;
+		}
+	}
+	mb->freeze = freeze_group_create(a->conf.node, s->job, s->step,
+					 a->conf.freeze, err, sizeof(err));
+	if (!mb->freeze)
+		agent_log("job %u step %u: cannot freeze it (%s): it runs in every quantum",
+			  s->job, s->step, err);
+	mb->seq = ++m->list_seq;	/* a new application joins the list's end */
+	mb->runs = true;
+	s->mb = mb;
+	agent_log("job %u step %u: membus on %u node(s), memory from %s, network from %s, freezing by %s",
+		  s->job, s->step, mb->nnodes, bw_source_name(mb->mem_src),
+		  bw_source_name(mb->net_src),
+		  mb->freeze ? freeze_kind_name(freeze_group_kind(mb->freeze)) : "nothing");
+	if (m->timer_fd >= 0 && m->next_q == 0)
+		_schedule_first(m);
+	return 0;
+}
+
+int agent_membus_proc_add(struct agent *a, struct agent_step *s,
+			  struct agent_proc *p, char *why, size_t len)
+{
+	struct agent_mb_step *mb = s->mb;
+	char err[AGENT_ERR_LEN];
+
+	(void)a;
+	p->perf.fd = -1;
+	if (mb->freeze && freeze_group_add(mb->freeze, &p->id)) {
+		snprintf(why, len, "pid %d: cannot be added to the step's freezer group",
+			 (int)p->id.pid);
+		return -1;
+	}
+	if (mb->mem_src == BW_SRC_PERF &&
+	    bw_perf_open(p->id.pid, &p->perf, err, sizeof(err)))
+		agent_log("job %u step %u: pid %d: perf: %s", s->job, s->step,
+			  (int)p->id.pid, err);
+	if (mb->mem_src == BW_SRC_RESCTRL &&
+	    bw_resctrl_add(&mb->resctrl, p->id.pid))
+		agent_log("job %u step %u: pid %d: resctrl: cannot add",
+			  s->job, s->step, (int)p->id.pid);
+	return 0;
+}
+
+void agent_membus_proc_release(struct agent_proc *p)
+{
+	bw_tcp_track_free(&p->tcp);
+	if (p->perf.fd >= 0)
+		bw_perf_close(&p->perf);
+	p->perf.fd = -1;
+}
+
+void agent_membus_step_release(struct agent_step *s)
+{
+	struct agent_mb_step *mb = s->mb;
+
+	if (!mb)
+		return;
+	freeze_group_destroy(mb->freeze);	/* thaws */
+	mb->freeze = NULL;
+	if (mb->mem_src == BW_SRC_RESCTRL)
+		bw_resctrl_close(&mb->resctrl);
+	mb->runs = true;
+}
+
+/* ---- sampling (at SWITCH: the quantum just ended) ---- */
+
+static double _per_second(uint64_t bytes, uint64_t ns)
+{
+	return ns ? (double)bytes * 1e9 / (double)ns : 0;
+}
+
+/* Mean bandwidth per process of s over the quantum just ended. */
+static struct membus_sample _sample(struct agent_membus *m,
+				    struct agent_step *s, uint64_t q_ns)
+{
+	struct agent_mb_step *mb = s->mb;
+	struct membus_sample sum = { 0, 0 };
+	uint64_t bytes, group = 0;
+	size_t n = s->nprocs ? s->nprocs : 1;
+
+	if (mb->mem_src == BW_SRC_RESCTRL &&
+	    !bw_resctrl_delta(&mb->resctrl, &bytes))
+		group = bytes;
+	for (size_t i = 0; i < s->nprocs; i++) {
+		struct agent_proc *p = &s->procs[i];
+
+		if (mb->net_src == BW_SRC_TCP &&
+		    !bw_tcp_delta(&m->tcp, p->id.pid, &p->tcp, &bytes))
+			sum.net += _per_second(bytes, q_ns);
+		if (mb->mem_src == BW_SRC_PERF && p->perf.fd >= 0 &&
+		    !bw_perf_delta(&p->perf, &bytes))
+			sum.mem += _per_second(bytes, q_ns);
+	}
+	sum.mem += _per_second(group, q_ns);
+	sum.mem /= (double)n;
+	sum.net /= (double)n;
+	if (mb->mem_src == BW_SRC_HINT)
+		sum.mem = mb->hint_mem;
+	if (mb->net_src == BW_SRC_HINT)
+		sum.net = mb->hint_net;
+	/* the NIC's transfers cross the memory bus too (BW^M = BW^C + BW^N) */
+	if (mb->mem_src != BW_SRC_HINT)
+		sum.mem += sum.net;
+	return sum;
+}
+
+static void _sample_all(struct agent *a, struct agent_membus *m)
+{
+	struct agent_step *steps[VOTERS_MAX];
+	size_t n = _steps(a, steps, VOTERS_MAX);
+	char err[AGENT_ERR_LEN];
+	bool tcp = false;
+
+	for (size_t i = 0; i < n; i++)
+		tcp |= steps[i]->mb->net_src == BW_SRC_TCP;
+	if (tcp && bw_tcp_dump(&m->tcp, err, sizeof(err)))
+		agent_log("membus: sock_diag: %s", err);
+	for (size_t i = 0; i < n; i++) {
+		struct agent_mb_step *mb = steps[i]->mb;
+		struct membus_sample smp = _sample(m, steps[i], m->q_ns);
+
+		/* the window holds the quanta it ran (a frozen quantum says
+		 * nothing of its needs); a declared figure holds always */
+		if (mb->runs || (mb->mem_src == BW_SRC_HINT &&
+				 mb->net_src != BW_SRC_TCP))
+			membus_window_add(&mb->win, smp);
+		mb->estimate = membus_window_mean(&mb->win);
+	}
+}
+
+/* ---- the coordinator ---- */
+
+/* The first live candidate in natural name order (n2 before n10). */
+static int _coordinator(const struct agent_membus *m, uint64_t q)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < m->ncand; i++) {
+		if (m->cand[i].dead_until > q)
+			continue;
+		if (best < 0 || strverscmp(m->cand[i].addr.name,
+					   m->cand[best].addr.name) < 0)
+			best = (int)i;
+	}
+	return best;
+}
+
+static bool _is_self(const struct agent_membus *m, int cand)
+{
+	return cand >= 0 && !strcmp(m->cand[cand].addr.name, m->self.name);
+}
+
+/* A new quantum's tally: votes for an older one are late from now on. */
+static void _tally_start(struct agent_membus *m, uint64_t q)
+{
+	membus_tally_free(&m->tally);
+	m->tally_q = q;
+	m->tally_decided = false;
+	m->nvoters = 0;
+}
+
+static bool _known_voter(const struct agent_membus *m,
+			 const struct sockaddr_storage *from, socklen_t len,
+			 bool self)
+{
+	for (size_t i = 0; i < m->nvoters; i++)
+		if (m->voter_self[i] == self &&
+		    (self || (m->voter_len[i] == len &&
+			      !memcmp(&m->voters[i], from, len))))
+			return true;
+	return false;
+}
+
+/* Add one node's vote {q, apps: [{id, sel, nodes}]} to the tally. */
+static void _tally_vote(struct agent_membus *m, json_object *vote,
+			const struct sockaddr_storage *from, socklen_t len,
+			bool self)
+{
+	json_object *apps = json_object_object_get(vote, "apps");
+
+	if (m->nvoters == VOTERS_MAX || _known_voter(m, from, len, self))
+		return;
+	if (!self) {
+		memcpy(&m->voters[m->nvoters], from, len);
+		m->voter_len[m->nvoters] = len;
+	}
+	m->voter_self[m->nvoters++] = self;
+	for (size_t i = 0; i < json_object_array_length(apps); i++) {
+		json_object *app = json_object_array_get_idx(apps, i);
+		const char *id = json_object_get_string(
+			json_object_object_get(app, "id"));
+		int sel = json_object_get_int(json_object_object_get(app, "sel"));
+		int64_t nodes = json_object_get_int64(
+			json_object_object_get(app, "nodes"));
+
+		if (id && nodes > 0 && nodes <= UINT32_MAX)
+			(void)membus_tally_add(&m->tally, id, sel != 0,
+					       (uint32_t)nodes);
+	}
+}
+
+static json_object *_decision_json(const struct agent_membus *m)
+{
+	json_object *d = json_object_new_object();
+	json_object *order = json_object_new_array();
+	json_object *forced = json_object_new_array();
+	size_t *idx = calloc(m->tally.n + 1, sizeof(*idx));
+	uint8_t *complete = calloc(m->tally.n + 1, 1);
+
+	if (idx && complete) {
+		membus_tally_decide(&m->tally, idx, complete);
+		for (size_t k = 0; k < m->tally.n; k++) {
+			const struct membus_tally_app *app = &m->tally.apps[idx[k]];
+
+			json_object_array_add(order, json_object_new_string(app->id));
+			if (!complete[idx[k]])
+				json_object_array_add(forced,
+						      json_object_new_string(app->id));
+		}
+	}
+	free(idx);
+	free(complete);
+	json_object_object_add(d, "t", json_object_new_string("decision"));
+	json_object_object_add(d, "q", json_object_new_int64((int64_t)m->tally_q));
+	json_object_object_add(d, "from", json_object_new_string(m->self.name));
+	json_object_object_add(d, "order", order);
+	json_object_object_add(d, "forced", forced);
+	return d;
+}
+
+static void _hold_decision(struct agent_membus *m, json_object *d, uint64_t q)
+{
+	json_object_put(m->decision);
+	m->decision = json_object_get(d);
+	m->decision_q = q;
+}
+
+static void _decide(struct agent_membus *m, uint64_t q)
+{
+	json_object *d;
+
+	if (m->tally_q != q || m->tally_decided || !m->nvoters)
+		return;
+	m->tally_decided = true;
+	d = _decision_json(m);
+	for (size_t i = 0; i < m->nvoters; i++) {
+		if (m->voter_self[i])
+			_hold_decision(m, d, q);
+		else if (peer_send(&m->peer, &m->voters[i], m->voter_len[i], d))
+			agent_log("membus: quantum %llu: cannot send the decision: %s",
+				  (unsigned long long)q, strerror(errno));
+	}
+	m->coordinated++;
+	json_object_put(d);
+}
+
+/* ---- the phases ---- */
+
+static void _vote(struct agent *a, struct agent_membus *m, uint64_t q)
+{
+	struct agent_step *steps[VOTERS_MAX];
+	struct membus_app apps[VOTERS_MAX];
+	uint8_t sel[VOTERS_MAX];
+	size_t n = _steps(a, steps, VOTERS_MAX);
+	json_object *vote, *list;
+	int cand = _coordinator(m, q);
+	char id[MEMBUS_ID_LEN];
+
+	m->voted_q = q;
+	m->voted_cand = cand;
+	m->voted_to[0] = '\0';
+	if (!n || cand < 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		apps[i] = _app(steps[i]);
+	(void)membus_select(apps, n, m->cpus, m->mem_cap, m->net_cap, sel);
+	vote = json_object_new_object();
+	list = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		json_object *app = json_object_new_object();
+
+		_step_id(steps[i], id, sizeof(id));
+		json_object_object_add(app, "id", json_object_new_string(id));
+		json_object_object_add(app, "sel", json_object_new_int(sel[i]));
+		json_object_object_add(app, "nodes",
+				       json_object_new_int64(steps[i]->mb->nnodes));
+		json_object_array_add(list, app);
+	}
+	json_object_object_add(vote, "t", json_object_new_string("vote"));
+	json_object_object_add(vote, "q", json_object_new_int64((int64_t)q));
+	json_object_object_add(vote, "from", json_object_new_string(m->self.name));
+	json_object_object_add(vote, "apps", list);
+	snprintf(m->voted_to, sizeof(m->voted_to), "%s", m->cand[cand].addr.name);
+	if (_is_self(m, cand)) {
+		if (m->tally_q != q)
+			_tally_start(m, q);
+		_tally_vote(m, vote, NULL, 0, true);
+	} else if (!m->bound ||
+		   peer_send(&m->peer, &m->cand[cand].addr.sa,
+			     m->cand[cand].addr.len, vote)) {
+		agent_log("membus: quantum %llu: cannot send our vote to %s",
+			  (unsigned long long)q, m->cand[cand].addr.name);
+	}
+	json_object_put(vote);
+}
+
+/* rank[i] of local step i in the decision's order, forced[i] */
+static void _ranks(json_object *d, struct agent_step **steps, size_t n,
+		   int *rank, uint8_t *forced)
+{
+	json_object *order = json_object_object_get(d, "order");
+	json_object *force = json_object_object_get(d, "forced");
+	char id[MEMBUS_ID_LEN];
+
+	for (size_t i = 0; i < n; i++) {
+		rank[i] = -1;
+		forced[i] = 0;
+		_step_id(steps[i], id, sizeof(id));
+		for (size_t k = 0; k < json_object_array_length(order); k++)
+			if (!strcmp(id, json_object_get_string(
+					   json_object_array_get_idx(order, k))))
+				rank[i] = (int)k;
+		for (size_t k = 0; k < json_object_array_length(force); k++)
+			if (!strcmp(id, json_object_get_string(
+					   json_object_array_get_idx(force, k))))
+				forced[i] = 1;
+	}
+}
+
+static void _record(struct agent_membus *m, uint64_t q,
+		    struct agent_step **steps, size_t n, const char *coord)
+{
+	struct quantum_record *r = &m->hist[m->hist_next];
+	char id[MEMBUS_ID_LEN];
+	size_t used = 0, eused = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->q = q;
+	snprintf(r->coordinator, sizeof(r->coordinator), "%s", coord);
+	for (size_t i = 0; i < n; i++) {
+		const struct agent_mb_step *mb = steps[i]->mb;
+		int w;
+
+		_step_id(steps[i], id, sizeof(id));
+		if (mb->runs && used < sizeof(r->run)) {
+			w = snprintf(r->run + used, sizeof(r->run) - used,
+				     "%s%s", used ? " " : "", id);
+			used += w > 0 ? (size_t)w : 0;
+		}
+		if (eused < sizeof(r->estimates)) {
+			w = snprintf(r->estimates + eused,
+				     sizeof(r->estimates) - eused,
+				     "%s%s=%.1f/%.1f", eused ? " " : "", id,
+				     mb->estimate.mem / 1e6, mb->estimate.net / 1e6);
+			eused += w > 0 ? (size_t)w : 0;
+		}
+	}
+	m->hist_next = (m->hist_next + 1) % HISTORY;
+	if (m->hist_n < HISTORY)
+		m->hist_n++;
+}
+
+/* Freeze first, then thaw: never more running than P (Algorithm 1). */
+static void _enforce(struct agent_step **steps, size_t n, const uint8_t *run)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			struct agent_mb_step *mb = steps[i]->mb;
+			bool want = run[i] || !mb->freeze;
+
+			if (pass == 0 && !want &&
+			    freeze_group_freeze(mb->freeze)) {
+				agent_log("job %u step %u: freezing failed: it runs from now on",
+					  steps[i]->job, steps[i]->step);
+				freeze_group_destroy(mb->freeze);
+				mb->freeze = NULL;
+				want = true;
+			}
+			if (pass == 1 && want && mb->freeze &&
+			    freeze_group_thaw(mb->freeze))
+				agent_log("job %u step %u: thawing failed",
+					  steps[i]->job, steps[i]->step);
+			if (pass == 1) {
+				mb->runs = want;
+				if (want)
+					mb->quanta_run++;
+				else
+					mb->quanta_frozen++;
+			}
+		}
+	}
+}
+
+static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
+{
+	struct agent_step *steps[VOTERS_MAX];
+	struct membus_app apps[VOTERS_MAX];
+	uint8_t run[VOTERS_MAX], forced[VOTERS_MAX];
+	int rank[VOTERS_MAX];
+	size_t n;
+	bool decided = m->decision && m->decision_q == q;
+	const char *from = "";
+
+	_sample_all(a, m);
+	n = _steps(a, steps, VOTERS_MAX);
+	for (size_t i = 0; i < n; i++)
+		apps[i] = _app(steps[i]);
+	if (decided) {
+		from = json_object_get_string(json_object_object_get(m->decision,
+								      "from"));
+		_ranks(m->decision, steps, n, rank, forced);
+		(void)membus_apply(apps, rank, forced, n, m->cpus, run);
+		if (m->in_fallback)
+			agent_log("membus: quantum %llu: decisions from %s again",
+				  (unsigned long long)q, from ? from : "?");
+		m->in_fallback = false;
+		snprintf(m->coordinator, sizeof(m->coordinator), "%s",
+			 from ? from : "");
+	} else {
+		memset(run, 1, n);
+		if (n && m->voted_q == q) {
+			m->fallbacks++;
+			if (m->voted_cand >= 0 && !_is_self(m, m->voted_cand))
+				m->cand[m->voted_cand].dead_until = q + DEAD_QUANTA;
+			if (!m->in_fallback)
+				agent_log("membus: quantum %llu: no decision from %s: everything runs; electing another coordinator",
+					  (unsigned long long)q,
+					  m->voted_to[0] ? m->voted_to : "anyone");
+			m->in_fallback = true;
+			m->coordinator[0] = '\0';
+		}
+	}
+	_enforce(steps, n, run);
+	/* Algorithm 1, lines 3-5: what ran goes to the end of the list */
+	for (size_t i = 0; i < n; i++)
+		if (steps[i]->mb->runs)
+			steps[i]->mb->seq = ++m->list_seq;
+	if (n) {
+		m->quanta++;
+		_record(m, q, steps, n, decided && from ? from : "");
+	}
+	json_object_put(m->decision);
+	m->decision = NULL;
+}
+
+void agent_membus_timer(struct agent *a)
+{
+	struct agent_membus *m = a->mb;
+	uint64_t expirations, q;
+	struct agent_step *steps[1];
+
+	if (!m || read(m->timer_fd, &expirations, sizeof(expirations)) <= 0)
+		return;
+	if (!_steps(a, steps, 1)) {
+		_disarm(m);	/* no membus step left: sleep until one comes */
+		m->next_q = 0;
+		return;
+	}
+	/* late by more than a phase (a stall): start over at the next one */
+	if (_wall_ns() > _phase_at(m, m->next_phase, m->next_q) + m->q_ns / 5) {
+		_schedule_first(m);
+		return;
+	}
+	q = m->next_q;
+	switch (m->next_phase) {
+	case PHASE_VOTE:
+		_vote(a, m, q);
+		m->next_phase = PHASE_DECIDE;
+		break;
+	case PHASE_DECIDE:
+		_decide(m, q);
+		m->next_phase = PHASE_SWITCH;
+		break;
+	case PHASE_SWITCH:
+		_switch(a, m, q);
+		m->next_phase = PHASE_VOTE;
+		m->next_q = q + 1;
+		break;
+	}
+	_arm_at(m, _phase_at(m, m->next_phase, m->next_q));
+}
+
+/* ---- messages from peers ---- */
+
+static void _on_vote(struct agent_membus *m, json_object *msg, uint64_t q,
+		     const struct sockaddr_storage *from, socklen_t len)
+{
+	if (q < m->tally_q || (q == m->tally_q && m->tally_decided)) {
+		m->late++;	/* for a quantum already decided */
+		return;
+	}
+	if (q > m->tally_q)
+		_tally_start(m, q);
+	_tally_vote(m, msg, from, len, false);
+}
+
+static void _on_decision(struct agent_membus *m, json_object *msg, uint64_t q)
+{
+	/* only for the quantum we voted in, before its switch */
+	if (q != m->voted_q || (m->decision && m->decision_q == q)) {
+		m->late++;
+		return;
+	}
+	_hold_decision(m, msg, q);
+}
+
+void agent_membus_peer(struct agent *a)
+{
+	struct agent_membus *m = a->mb;
+	struct sockaddr_storage from;
+	socklen_t len;
+	const char *why;
+	json_object *msg;
+
+	if (!m || !m->bound)
+		return;
+	for (;;) {
+		const char *type;
+		int64_t q;
+
+		msg = peer_recv(&m->peer, &from, &len, &why);
+		if (!msg) {
+			if (!*why)
+				return;
+			m->refused++;
+			agent_log("membus: refused a message: %s", why);
+			continue;
+		}
+		type = json_object_get_string(json_object_object_get(msg, "t"));
+		q = json_object_get_int64(json_object_object_get(msg, "q"));
+		if (type && q > 0 && !strcmp(type, "vote"))
+			_on_vote(m, msg, (uint64_t)q, &from, len);
+		else if (type && q > 0 && !strcmp(type, "decision"))
+			_on_decision(m, msg, (uint64_t)q);
+		else
+			m->refused++;
+		json_object_put(msg);
+	}
+}
+
+int agent_membus_timer_fd(const struct agent *a)
+{
+	return a->mb ? a->mb->timer_fd : -1;
+}
+
+int agent_membus_peer_fd(const struct agent *a)
+{
+	return a->mb && a->mb->bound ? a->mb->peer.fd : -1;
+}
+
+void agent_membus_close(struct agent *a)
+{
+	struct agent_membus *m = a->mb;
+
+	if (!m)
+		return;
+	peer_close(&m->peer);
+	if (m->timer_fd >= 0)
+		close(m->timer_fd);
+	membus_tally_free(&m->tally);
+	bw_tcp_table_free(&m->tcp);
+	json_object_put(m->decision);
+	free(m);
+	a->mb = NULL;
+}
+
+/* ---- status ---- */
+
+static json_object *_str(const char *s)
+{
+	return json_object_new_string(s ? s : "");
+}
+
+static json_object *_sources(const struct bw_sources *h)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "perf", _str(h->perf ? "yes" : h->perf_why));
+	json_object_object_add(o, "resctrl",
+			       _str(h->resctrl ? "yes" : h->resctrl_why));
+	json_object_object_add(o, "tcp", _str(h->tcp ? "yes" : h->tcp_why));
+	return o;
+}
+
+static json_object *_history(const struct agent_membus *m)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t k = 0; k < m->hist_n; k++) {
+		size_t i = (m->hist_next + HISTORY - m->hist_n + k) % HISTORY;
+		const struct quantum_record *r = &m->hist[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "q", json_object_new_int64((int64_t)r->q));
+		json_object_object_add(o, "run", _str(r->run));
+		json_object_object_add(o, "coordinator", _str(r->coordinator));
+		json_object_object_add(o, "estimates_mbs", _str(r->estimates));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+json_object *agent_membus_status(const struct agent *a)
+{
+	const struct agent_membus *m = a->mb;
+	json_object *o = json_object_new_object(), *cands;
+
+	if (!m)
+		return o;
+	json_object_object_add(o, "quantum_ms",
+			       json_object_new_int64((int64_t)(m->q_ns / 1000000)));
+	json_object_object_add(o, "window",
+			       json_object_new_int64(a->conf.membus_window));
+	json_object_object_add(o, "cpus", json_object_new_int64(m->cpus));
+	json_object_object_add(o, "mem_capacity", json_object_new_double(m->mem_cap));
+	json_object_object_add(o, "mem_capacity_from", _str(m->mem_cap_how));
+	json_object_object_add(o, "net_capacity", json_object_new_double(m->net_cap));
+	json_object_object_add(o, "net_capacity_from", _str(m->net_cap_how));
+	json_object_object_add(o, "sources", _sources(&m->have));
+	json_object_object_add(o, "self", _str(m->bound ? m->self.text : ""));
+	json_object_object_add(o, "coordinator", _str(m->coordinator));
+	cands = json_object_new_array();
+	for (size_t i = 0; i < m->ncand; i++)
+		json_object_array_add(cands, _str(m->cand[i].addr.text));
+	json_object_object_add(o, "candidates", cands);
+	json_object_object_add(o, "quanta", json_object_new_int64((int64_t)m->quanta));
+	json_object_object_add(o, "fallbacks", json_object_new_int64((int64_t)m->fallbacks));
+	json_object_object_add(o, "coordinated",
+			       json_object_new_int64((int64_t)m->coordinated));
+	json_object_object_add(o, "late", json_object_new_int64((int64_t)m->late));
+	json_object_object_add(o, "refused", json_object_new_int64((int64_t)m->refused));
+	json_object_object_add(o, "messages_sent",
+			       json_object_new_int64((int64_t)m->peer.sent));
+	json_object_object_add(o, "messages_received",
+			       json_object_new_int64((int64_t)m->peer.received));
+	json_object_object_add(o, "history", _history(m));
+	return o;
+}
+
+json_object *agent_membus_step_status(const struct agent_step *s)
+{
+	const struct agent_mb_step *mb = s->mb;
+	json_object *o = json_object_new_object();
+
+	if (!mb)
+		return o;
+	json_object_object_add(o, "nnodes", json_object_new_int64(mb->nnodes));
+	json_object_object_add(o, "mem_source", _str(bw_source_name(mb->mem_src)));
+	json_object_object_add(o, "net_source", _str(bw_source_name(mb->net_src)));
+	if (mb->hint_mem_set)
+		json_object_object_add(o, "hint_mem", json_object_new_double(mb->hint_mem));
+	if (mb->hint_net_set)
+		json_object_object_add(o, "hint_net", json_object_new_double(mb->hint_net));
+	json_object_object_add(o, "mem_per_proc", json_object_new_double(mb->estimate.mem));
+	json_object_object_add(o, "net_per_proc", json_object_new_double(mb->estimate.net));
+	json_object_object_add(o, "freeze", _str(mb->freeze ?
+		freeze_kind_name(freeze_group_kind(mb->freeze)) : "none"));
+	json_object_object_add(o, "running", json_object_new_boolean(mb->runs));
+	json_object_object_add(o, "quanta_run",
+			       json_object_new_int64((int64_t)mb->quanta_run));
+	json_object_object_add(o, "quanta_frozen",
+			       json_object_new_int64((int64_t)mb->quanta_frozen));
+	return o;
+}

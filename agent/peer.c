@@ -1,0 +1,195 @@
+/*
+ * peer.c - MemBUS messages between node agents (see peer.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "peer.h"
+
+#define DATAGRAM_MAX 65507
+
+/* Split NAME@HOST:PORT; brackets around an IPv6 HOST are removed. */
+static int _split(const char *text, struct peer_addr *p, char *host,
+		  size_t hlen, char *port, size_t plen)
+{
+	const char *at = strchr(text, '@'), *h, *colon;
+	size_t nlen, len;
+
+	if (!at || at == text)
+		return -1;
+	nlen = (size_t)(at - text);
+	if (nlen >= sizeof(p->name))
+		return -1;
+	memcpy(p->name, text, nlen);
+	p->name[nlen] = '\0';
+	h = at + 1;
+	if (*h == '[') {
+		const char *close = strchr(h, ']');
+
+		if (!close || close[1] != ':')
+			return -1;
+		len = (size_t)(close - h - 1);
+		h++;
+		colon = close + 1;
+	} else {
+		colon = strrchr(h, ':');
+		if (!colon)
+			return -1;
+		len = (size_t)(colon - h);
+	}
+	if (!len || len >= hlen || strlen(colon + 1) >= plen || !colon[1])
+		return -1;
+	memcpy(host, h, len);
+	host[len] = '\0';
+	snprintf(port, plen, "%s", colon + 1);
+	return 0;
+}
+
+int peer_parse(const char *text, struct peer_addr *p, char *err, size_t len)
+{
+	char host[256], port[8];
+	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM,
+				  .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *res = NULL;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if (strlen(text) >= sizeof(p->text) ||
+	    _split(text, p, host, sizeof(host), port, sizeof(port))) {
+		snprintf(err, len, "'%.80s': expected NAME@HOST:PORT", text);
+		return -1;
+	}
+	rc = getaddrinfo(host, port, &hints, &res);
+	if (rc || !res) {
+		snprintf(err, len, "'%.80s': %s", text, gai_strerror(rc));
+		return -1;
+	}
+	memcpy(&p->sa, res->ai_addr, res->ai_addrlen);
+	p->len = res->ai_addrlen;
+	snprintf(p->text, sizeof(p->text), "%s", text);
+	freeaddrinfo(res);
+	return 0;
+}
+
+int peer_open(struct peer_ctx *c, const struct peer_addr *self,
+	      const char *munge_socket, char *err, size_t len)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->munge = munge_ctx_create();
+	if (!c->munge) {
+		snprintf(err, len, "munge_ctx_create failed");
+		return -1;
+	}
+	if (munge_socket && munge_socket[0] &&
+	    munge_ctx_set(c->munge, MUNGE_OPT_SOCKET, munge_socket) != EMUNGE_SUCCESS) {
+		snprintf(err, len, "munge socket %s: %s", munge_socket,
+			 munge_ctx_strerror(c->munge));
+		goto fail;
+	}
+	c->fd = socket(self->sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC |
+		       SOCK_NONBLOCK, 0);
+	if (c->fd < 0 || bind(c->fd, (const struct sockaddr *)&self->sa,
+			      self->len)) {
+		snprintf(err, len, "UDP %s: %s", self->text, strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	peer_close(c);
+	return -1;
+}
+
+void peer_close(struct peer_ctx *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	if (c->munge)
+		munge_ctx_destroy(c->munge);
+	c->munge = NULL;
+}
+
+int peer_send(struct peer_ctx *c, const struct sockaddr_storage *to,
+	      socklen_t to_len, json_object *msg)
+{
+	const char *text = json_object_to_json_string_ext(msg,
+							  JSON_C_TO_STRING_PLAIN);
+	char *cred = NULL;
+	int rc = -1;
+
+	if (c->fd < 0 || munge_encode(&cred, c->munge, text,
+				      (int)strlen(text)) != EMUNGE_SUCCESS)
+		goto fail;
+	if (strlen(cred) > DATAGRAM_MAX)
+		goto fail;
+	if (sendto(c->fd, cred, strlen(cred), 0,
+		   (const struct sockaddr *)to, to_len) < 0)
+		goto fail;
+	c->sent++;
+	rc = 0;
+fail:
+	free(cred);
+	return rc;
+}
+
+static bool _trusted(const struct peer_ctx *c, uid_t uid)
+{
+	return uid == 0 || (c->allow_set && uid == c->allow_uid);
+}
+
+json_object *peer_recv(struct peer_ctx *c, struct sockaddr_storage *from,
+		       socklen_t *from_len, const char **why)
+{
+	static char buf[DATAGRAM_MAX + 1];
+	json_object *msg = NULL;
+	void *payload = NULL;
+	int plen = 0;
+	uid_t uid;
+	gid_t gid;
+	ssize_t n;
+
+	*why = "";
+	*from_len = sizeof(*from);
+	n = recvfrom(c->fd, buf, sizeof(buf) - 1, 0, (struct sockaddr *)from,
+		     from_len);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	c->received++;
+	switch (munge_decode(buf, c->munge, &payload, &plen, &uid, &gid)) {
+	case EMUNGE_SUCCESS:
+		break;
+	case EMUNGE_CRED_REPLAYED:
+		*why = "replayed credential";
+		goto refused;
+	default:
+		*why = "invalid credential";
+		goto refused;
+	}
+	if (!_trusted(c, uid)) {
+		*why = "sender is not root or the allowed user";
+		goto refused;
+	}
+	msg = payload && plen > 0 ? json_tokener_parse((const char *)payload) :
+				    NULL;
+	if (!msg || !json_object_is_type(msg, json_type_object)) {
+		json_object_put(msg);
+		msg = NULL;
+		*why = "not a JSON object";
+		c->dropped_bad++;
+	}
+	free(payload);
+	return msg;
+refused:
+	free(payload);
+	c->dropped_auth++;
+	return NULL;
+}

@@ -1,0 +1,62 @@
+/*
+ * peer.h - messages between the node agents of MemBUS (peer.c): one UDP
+ * datagram per message, the JSON text inside a munge credential, so that
+ * a receiver knows the sender is root (or the allowed user) on a host of
+ * the same munge realm, and munge itself refuses a credential replayed.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COSCHEDD_PEER_H
+#define COSCHEDD_PEER_H
+
+#include <json-c/json.h>
+#include <munge.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "client.h"
+
+#define PEER_ADDR_TEXT_LEN 320
+
+/* An agent: node name and where its UDP socket listens. */
+struct peer_addr {
+	char name[COSCHED_NODE_NAME_LEN];
+	char text[PEER_ADDR_TEXT_LEN];	/* NAME@HOST:PORT as given */
+	struct sockaddr_storage sa;
+	socklen_t len;
+};
+
+/* Parse NAME@HOST:PORT (HOST a name, IPv4, or [IPv6]) and resolve HOST.
+ * Returns 0, or -1 with err filled. */
+int peer_parse(const char *text, struct peer_addr *p, char *err, size_t len);
+
+struct peer_ctx {
+	int fd;				/* -1: closed */
+	munge_ctx_t munge;
+	uid_t allow_uid;		/* besides root */
+	bool allow_set;
+	uint64_t sent, received, dropped_auth, dropped_bad;
+};
+
+/* Bind a UDP socket on self's address.  Returns 0 or -1 with err. */
+int peer_open(struct peer_ctx *c, const struct peer_addr *self,
+	      const char *munge_socket, char *err, size_t len);
+void peer_close(struct peer_ctx *c);
+
+/* Encode msg in a credential and send it to `to`.  Returns 0 or -1. */
+int peer_send(struct peer_ctx *c, const struct sockaddr_storage *to,
+	      socklen_t to_len, json_object *msg);
+
+/*
+ * Receive one datagram (non-blocking).  Returns the message (the caller
+ * puts it) and the sender's address, or NULL when there is nothing or
+ * it was refused: a bad or replayed credential, a sender neither root nor
+ * the allowed user, or a payload that is not a JSON object.  *why says
+ * which (static text, "" when there was nothing).
+ */
+json_object *peer_recv(struct peer_ctx *c, struct sockaddr_storage *from,
+		       socklen_t *from_len, const char **why);
+
+#endif /* COSCHEDD_PEER_H */

@@ -1,7 +1,7 @@
 /*
  * cosched_opts.h - the user-facing co-allocation/coscheduling request:
- * --coalloc=SIZES and --cosched=MODE, parsed and validated without any
- * Slurm header.
+ * --coalloc=SIZES, --cosched=MODE and --cosched-bw=mem=RATE,net=RATE,
+ * parsed and validated without any Slurm header.
  *
  * The SPANK plugin validates at submit time with these functions; the
  * select plugin (slurmctld) and the node agent parse the recorded values
@@ -18,6 +18,7 @@
 #ifndef COALLOC_COSCHED_OPTS_H
 #define COALLOC_COSCHED_OPTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -113,5 +114,45 @@ const char *cosched_mode_name(enum cosched_mode mode);
 
 /* Every mode name, comma-separated, in enum order (for help texts). */
 const char *cosched_mode_names(void);
+
+/* ---- --cosched-bw (cosched_bw.c; its users link lib/num too) ---- */
+
+/*
+ * Largest declared rate, bytes per second per process (1000T): beyond any
+ * machine, and small enough that the canonical text stays short and every
+ * value is a whole number a double holds exactly.
+ */
+#define COSCHED_BW_MAX 1e15
+
+/* Room for the canonical text of any valid hint ("mem=N,net=N"). */
+#define COSCHED_BW_TEXT_LEN 48
+
+/*
+ * The bandwidth a membus job declares per process, in bytes per second,
+ * for the node agent to use when it cannot measure its processes.
+ * Each field counts only when its _set flag is.
+ */
+struct cosched_bw {
+	double mem;	/* memory bus */
+	double net;	/* network */
+	bool mem_set, net_set;
+};
+
+/*
+ * Parse mem=RATE,net=RATE: either item or both, in any order, each at most
+ * once, comma-separated, keys in lower case, no spaces.  RATE is a
+ * number >= 0 with an optional decimal suffix k/K, M, G or T (num_parse_rate:
+ * "600M" is 6e8), at most COSCHED_BW_MAX, rounded to whole bytes per second.
+ */
+int cosched_parse_bw(const char *text, struct cosched_bw *bw, char *err,
+		     size_t err_len);
+
+/*
+ * The canonical text of a hint into buf: "mem=600000000,net=40000000",
+ * whole numbers, mem first, only the items set.  Returns 0, or -1 when
+ * nothing is set, a value is out of range or buf is too small (buf is then
+ * left an empty string when buf_len > 0).
+ */
+int cosched_format_bw(const struct cosched_bw *bw, char *buf, size_t buf_len);
 
 #endif /* COALLOC_COSCHED_OPTS_H */

@@ -33,7 +33,7 @@ struct arg_key {
 	arg_setter set;
 	size_t offset;		/* of the field set (for the generic setters) */
 	size_t size;		/* of a string field */
-	uint32_t min, max;	/* of a number field */
+	uint32_t min, max;	/* of a whole-number field */
 };
 
 void cosched_args_defaults(struct cosched_args *args)
@@ -53,6 +53,13 @@ void cosched_args_defaults(struct cosched_args *args)
 	args->max_spin_us = 10000;
 	snprintf(args->boost, sizeof(args->boost), "auto");
 	args->idle_exit = 600;
+	args->membus_quantum_ms = 500;
+	args->membus_window = 2;
+	args->membus_mem = 0;		/* the agent measures it */
+	args->membus_net = 0;		/* the agent finds or probes it */
+	args->membus_port_offset = 1000;
+	snprintf(args->freeze, sizeof(args->freeze), "auto");
+	args->munge_socket[0] = '\0';	/* munge's default socket */
 }
 
 static const struct arg_key *_key(const char *name);
@@ -86,6 +93,24 @@ static int _set_u32(struct cosched_args *args, const char *key,
 	cosched_set_err(err, err_len,
 			"plugstack.conf: %s='%.*s': expected a whole number from %u to %u",
 			key, QUOTE_ARG_MAX, value, k->min, k->max);
+	return -1;
+}
+
+/* A capacity in bytes per second (0: the agent finds it), whole. */
+static int _set_rate(struct cosched_args *args, const char *key,
+		     const char *value, char *err, size_t err_len)
+{
+	const struct arg_key *k = _key(key);
+	double v;
+
+	if (!num_parse_rate(value, &v) && v <= COSCHED_BW_MAX) {
+		/* whole bytes: the agent gets it as an integer (<= 1e15) */
+		*(double *)((char *)args + k->offset) = (double)(uint64_t)(v + 0.5);
+		return 0;
+	}
+	cosched_set_err(err, err_len,
+			"plugstack.conf: %s='%.*s': expected bytes per second, a number with an optional k, M, G or T suffix, at most 1000T (0: found by the agent)",
+			key, QUOTE_ARG_MAX, value);
 	return -1;
 }
 
@@ -159,6 +184,20 @@ static int _set_boost(struct cosched_args *args, const char *key,
 	return 0;
 }
 
+static int _set_freeze(struct cosched_args *args, const char *key,
+		       const char *value, char *err, size_t err_len)
+{
+	if (strcmp(value, "auto") && strcmp(value, "cgroup") &&
+	    strcmp(value, "signal")) {
+		cosched_set_err(err, err_len,
+				"plugstack.conf: %s='%.*s': expected auto, cgroup or signal",
+				key, QUOTE_ARG_MAX, value);
+		return -1;
+	}
+	snprintf(args->freeze, sizeof(args->freeze), "%s", value);
+	return 0;
+}
+
 static int _set_user(struct cosched_args *args, const char *key,
 		     const char *value, char *err, size_t err_len)
 {
@@ -179,6 +218,7 @@ static int _set_user(struct cosched_args *args, const char *key,
 		      sizeof(((struct cosched_args *)0)->n), 0, 0 }
 #define U32_KEY(n, lo, hi) { #n, _set_u32, offsetof(struct cosched_args, n), \
 			     0, lo, hi }
+#define RATE_KEY(n) { #n, _set_rate, offsetof(struct cosched_args, n), 0, 0, 0 }
 
 static const struct arg_key arg_keys[] = {
 	PATH_KEY(agent),
@@ -194,6 +234,14 @@ static const struct arg_key arg_keys[] = {
 	{ "boost", _set_boost, 0, 0, 0, 0 },
 	U32_KEY(idle_exit, 0, 86400 * 365),
 	{ "allow_user", _set_user, 0, 0, 0, 0 },
+	U32_KEY(membus_quantum_ms, 50, 60000),
+	U32_KEY(membus_window, 1, 64),
+	RATE_KEY(membus_mem),
+	RATE_KEY(membus_net),
+	/* slurmd's port + offset must stay a port; checked per node too */
+	U32_KEY(membus_port_offset, 1, 64511),
+	{ "freeze", _set_freeze, 0, 0, 0, 0 },
+	PATH_KEY(munge_socket),
 	{ NULL, NULL, 0, 0, 0, 0 },
 };
 
@@ -224,7 +272,7 @@ static int _parse_one(const char *arg, struct cosched_args *args, char *err,
 	int len = (int)strnlen(arg, QUOTE_ARG_MAX + 1);
 	const char *more = len > QUOTE_ARG_MAX ? "..." : "";
 	const struct arg_key *key = NULL;
-	char known[256], name[32];
+	char known[COSCHED_ARGS_ERR_LEN], name[32];
 
 	if (len > QUOTE_ARG_MAX)
 		len = QUOTE_ARG_MAX - 3;

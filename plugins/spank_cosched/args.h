@@ -15,6 +15,17 @@
  *   idle_exit=SECS      agent exits after SECS without jobs, 0 never (600)
  *   allow_user=NAME     besides root, who may register jobs, e.g. the
  *                       SlurmUser (none: root only)
+ *   membus_quantum_ms=N   membus: length of a gang quantum (500)
+ *   membus_window=N     membus: quanta bandwidth is averaged over (2)
+ *   membus_mem=RATE     membus: the node's memory bandwidth, bytes/s
+ *                       (0: the agent measures it)
+ *   membus_net=RATE     membus: the node's network bandwidth, bytes/s
+ *                       (0: the agent finds or probes it)
+ *   membus_port_offset=N  membus: an agent's UDP port is its slurmd's
+ *                       port + N (1000)
+ *   freeze=auto|cgroup|signal   how the agent stops membus steps (auto)
+ *   munge_socket=PATH   munged's socket for the agents' messages
+ *                       (none: munge's default)
  *
  * Free of Slurm headers so the parser is unit-tested on its own
  * (testsuite/unit/cosched_opts/test_cosched_args.c).
@@ -34,6 +45,9 @@
 #define COSCHED_ARG_PATH_LEN 1024
 #define COSCHED_ARG_NAME_LEN 64
 
+/* Room for any message cosched_args_parse() writes (it lists the keys). */
+#define COSCHED_ARGS_ERR_LEN 512
+
 struct cosched_args {
 	int given;		/* how many arguments were accepted */
 	char agent[COSCHED_ARG_PATH_LEN];
@@ -49,6 +63,13 @@ struct cosched_args {
 	char boost[COSCHED_ARG_NAME_LEN];
 	uint32_t idle_exit;
 	char allow_user[COSCHED_ARG_NAME_LEN];
+	uint32_t membus_quantum_ms;
+	uint32_t membus_window;
+	double membus_mem;	/* bytes per second, 0: measured */
+	double membus_net;	/* bytes per second, 0: found or probed */
+	uint32_t membus_port_offset;
+	char freeze[COSCHED_ARG_NAME_LEN];
+	char munge_socket[COSCHED_ARG_PATH_LEN];	/* "": munge's default */
 };
 
 /* The defaults (the build's install paths, see module.mk). */
@@ -57,7 +78,7 @@ void cosched_args_defaults(struct cosched_args *args);
 /*
  * Parse the arguments over the defaults, strictly: a word that is not
  * KEY=VALUE, an unknown KEY or a bad VALUE is an error whose message
- * (written to err, at most COSCHED_ERR_LEN bytes needed) names the
+ * (written to err, at most COSCHED_ARGS_ERR_LEN bytes needed) names the
  * argument.  A default_mode outside allowed_modes is an error too.
  * Returns 0 or -1; args is only written on success.
  */

@@ -3,7 +3,8 @@
  * looks up, each dispatching on the SPANK context to a topic file.
  *
  * Loaded through plugstack.conf ("required /path/to/cosched.so"), it adds
- * --coalloc=SIZES and --cosched=MODE to sbatch, salloc and srun, rejects
+ * --coalloc=SIZES, --cosched=MODE and the --cosched-* settings (-pb,
+ * -spin, -tick, -bw) to sbatch, salloc and srun, rejects
  * bad values where the user submits, and records good ones with the job
  * for the select plugin (slurmctld) and the node side; see cosched(8).
  *
@@ -38,7 +39,7 @@ static bool _has_options(spank_context_t ctx)
  */
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
-	char err[COSCHED_ERR_LEN];
+	char err[COSCHED_ARGS_ERR_LEN];
 	spank_context_t ctx = spank_context();
 	int rc = -1;
 

@@ -3,9 +3,11 @@
  *
  *   cosched.c   the symbols Slurm looks up; dispatches on the context
  *   args.c      plugstack.conf arguments (args.h, no Slurm header)
- *   options.c   --coalloc and --cosched: registration, validation
+ *   options.c   --coalloc, --cosched, --cosched-*: registration, validation
  *   submit.c    sbatch/salloc/srun: records the request with the job
  *   stepd.c     slurmstepd: the node agent and the MPI shim for the step
+ *   peers.c     slurmstepd: a membus step's nodes and their agents' ports
+ *   membus_req.c  the membus requests' text (membus_req.h, no Slurm header)
  *   layout.c    slurmstepd tasks: SLURM_COALLOC_LAYOUT
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -31,17 +33,20 @@ struct cosched_request {
 	struct cosched_pb_rule pb;
 	uint32_t spin_us;		/* --cosched-spin, 0: measured */
 	uint32_t tick_us;		/* --cosched-tick, 0: default */
+	bool bw_set;			/* --cosched-bw was given */
+	struct cosched_bw bw;
 };
 
 /* Names of the further settings recorded with the job (see submit.c). */
 #define COSCHED_ENV_PB "COSCHED_PB"
 #define COSCHED_ENV_SPIN "COSCHED_SPIN_US"
 #define COSCHED_ENV_TICK "COSCHED_TICK_US"
+#define COSCHED_ENV_BW "COSCHED_BW"	/* "mem=600000000,net=40000000" */
 
 /* cosched.c: the plugstack.conf arguments of this process. */
 const struct cosched_args *cosched_config(void);
 
-/* options.c: register --coalloc and --cosched (slurm_spank_init only). */
+/* options.c: register the options (slurm_spank_init only). */
 int cosched_options_register(spank_t sp);
 
 /* options.c: what the options set so far (validated values only). */
@@ -67,5 +72,14 @@ int cosched_stepd_task_post_fork(spank_t sp);
 
 /* stepd.c: slurmstepd's end of the step: deregister. */
 int cosched_stepd_exit(spank_t sp);
+
+/*
+ * peers.c: the membus join request of step job.step for this node, self
+ * (see membus_req.h), from the step's node list and slurmctld's node
+ * records.  Returns 0, or -1 with why in err.
+ */
+int cosched_peers_request(spank_t sp, uint32_t job, uint32_t step,
+			  const char *self, char *request, size_t len,
+			  char *err, size_t err_len);
 
 #endif /* COALLOC_SPANK_COSCHED_H */

@@ -1,6 +1,7 @@
 # plugins/spank_cosched - the cosched SPANK plugin (cosched.so): the
-# --coalloc and --cosched options of sbatch/salloc/srun, validated at
-# submit time and recorded with the job.  See doc/man/cosched.8.
+# --coalloc, --cosched and --cosched-* options of sbatch/salloc/srun,
+# validated at submit time and recorded with the job, and the node side
+# (the shim, the node agent, membus peers).  See doc/man/cosched.8.
 #
 # Uses only the installed public <slurm/spank.h>, never the Slurm source;
 # only the symbols in cosched.map are exported.
@@ -8,7 +9,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
-	cosched.c args.c options.c submit.c stepd.c layout.c) agent/client.c
+	cosched.c args.c options.c submit.c stepd.c layout.c peers.c \
+	membus_req.c) agent/client.c
 SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
 SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
 
@@ -36,4 +38,6 @@ INSTALL_MAN += doc/man/cosched.8
 
 # The plugstack.conf argument parser has no Slurm dependency: tested alone.
 $(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,$(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) $(LIBNUM),))
+# So is the text of the membus requests (membus_req.c).
+$(eval $(call unit_test,cosched_opts/test_membus_req,testsuite/unit/cosched_opts/test_membus_req.c plugins/spank_cosched/membus_req.c agent/client.c,$(LIBCOSCHED_OPTS),))
 CFLAGS_testsuite/unit/cosched_opts := -Iplugins/spank_cosched

@@ -1,6 +1,6 @@
 /*
- * options.c - --coalloc=SIZES and --cosched=MODE: registration and
- * validation.
+ * options.c - --coalloc=SIZES, --cosched=MODE and the --cosched-*
+ * settings: registration and validation.
  *
  * Slurm calls the callbacks where the user submits (sbatch, also for each
  * #SBATCH line, salloc, srun: remote == 0) and again in slurmstepd with
@@ -12,6 +12,8 @@
  * The callbacks get no spank_t, hence the request lives in this file;
  * a later occurrence of an option replaces an earlier one, which gives the
  * command line precedence over #SBATCH lines (Slurm processes those first).
+ * What depends on two options (--cosched-bw needs the membus mode) is
+ * checked once all are known, in submit.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -27,6 +29,7 @@ enum option_id {
 	OPT_PB,
 	OPT_SPIN,
 	OPT_TICK,
+	OPT_BW,
 };
 
 static struct cosched_request request;
@@ -121,6 +124,22 @@ static int _tick_cb(int val, const char *optarg, int remote)
 		   conf->max_tick_us, &request.tick_us);
 }
 
+static int _bw_cb(int val, const char *optarg, int remote)
+{
+	char err[COSCHED_ERR_LEN];
+	struct cosched_bw bw;
+
+	(void)val;
+	(void)remote;
+	if (cosched_parse_bw(optarg, &bw, err, sizeof(err))) {
+		slurm_error("cosched: %s", err);
+		return -1;
+	}
+	request.bw = bw;
+	request.bw_set = true;
+	return 0;
+}
+
 /*
  * The usage texts are built once from the library's tables so that the
  * help never lists a mode the parser would reject (Slurm copies them).
@@ -130,6 +149,7 @@ static char cosched_usage[200];
 static char pb_usage[160];
 static char spin_usage[160];
 static char tick_usage[160];
+static char bw_usage[200];
 
 static struct spank_option cosched_options[] = {
 	{ "coalloc", "SIZES", coalloc_usage, 1, OPT_COALLOC, _coalloc_cb },
@@ -137,6 +157,7 @@ static struct spank_option cosched_options[] = {
 	{ "cosched-pb", "H", pb_usage, 1, OPT_PB, _pb_cb },
 	{ "cosched-spin", "US", spin_usage, 1, OPT_SPIN, _spin_cb },
 	{ "cosched-tick", "US", tick_usage, 1, OPT_TICK, _tick_cb },
+	{ "cosched-bw", "mem=RATE,net=RATE", bw_usage, 1, OPT_BW, _bw_cb },
 	SPANK_OPTIONS_TABLE_END
 };
 
@@ -159,6 +180,8 @@ static void _build_usage(void)
 	snprintf(tick_usage, sizeof(tick_usage),
 		 "[cosched] node agent tick in microseconds, %u to %u (default: %u)",
 		 conf->min_tick_us, conf->max_tick_us, conf->tick_us);
+	snprintf(bw_usage, sizeof(bw_usage),
+		 "[cosched] membus: bandwidth per process in bytes/s when it cannot be measured, memory and/or network (e.g. mem=600M,net=40M)");
 }
 
 int cosched_options_register(spank_t sp)

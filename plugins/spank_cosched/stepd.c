@@ -1,14 +1,18 @@
 /*
  * stepd.c - slurmstepd (remote context): the node side of --cosched.
  *
- * For a step whose mode needs it (everything but none and membus; the
- * batch and extern steps never do):
+ * For a step whose mode is not none (the batch and extern steps never
+ * are coscheduled):
  *   task_init       (in the task, as the user, before exec) preloads the
  *                   MPI shim and gives it its settings: COSCHED_WAIT,
  *                   COSCHED_SPIN_NS, and Open MPI's yield-when-idle for SY;
+ *                   not for membus, which needs nothing in the tasks;
  *   task_post_fork  (slurmstepd, root) registers the task with the node's
- *                   agent, starting the agent if none answers;
- *   exit            ends the step at the agent, which restores priorities.
+ *                   agent, starting the agent if none answers; for membus
+ *                   it first tells the agent, once, the step's nodes and
+ *                   their agents' addresses (peers.c);
+ *   exit            ends the step at the agent, which restores priorities
+ *                   (or, for membus, resumes the step for good).
  * Every failure here is logged and the step runs on uncoordinated: a job
  * never fails because coscheduling could not be set up (fail open).
  *
@@ -32,6 +36,7 @@
 #include "cosched.h"
 #include "cosched/mode.h"
 #include "cosched/shm.h"
+#include "membus_req.h"
 #include "num/num.h"
 #include "../../agent/client.h"
 
@@ -39,7 +44,8 @@
 #define REPLY_LEN 512
 
 static struct {
-	bool active;
+	bool active;		/* the agent takes the step's tasks */
+	bool shim;		/* and the tasks get the MPI shim */
 	enum cosched_mode mode;
 	struct cosched_mode_parts parts;
 	struct cosched_pb_rule pb;
@@ -47,7 +53,9 @@ static struct {
 	uint32_t job, step;
 	uid_t uid;
 	char socket[COSCHED_ARG_PATH_LEN + COSCHED_NODE_NAME_LEN + 8];
+	struct cosched_bw bw;	/* membus: declared bandwidth per process */
 	bool agent_up, agent_failed;
+	bool membus_joined, membus_failed;
 	int registered;
 } step;
 
@@ -69,6 +77,21 @@ static uint32_t _job_env_u32(spank_t sp, const char *name, uint32_t dflt)
 	    num_parse_range(buf, 0, UINT32_MAX, &v))
 		return dflt;
 	return (uint32_t)v;
+}
+
+/* --cosched-bw: option, else job record, else none declared. */
+static void _resolve_bw(spank_t sp)
+{
+	const struct cosched_request *req = cosched_request();
+	char buf[COSCHED_BW_TEXT_LEN + 16], err[COSCHED_ERR_LEN];
+
+	memset(&step.bw, 0, sizeof(step.bw));
+	if (req->bw_set)
+		step.bw = req->bw;
+	else if (_job_env(sp, COSCHED_ENV_BW, buf, sizeof(buf)) &&
+		 cosched_parse_bw(buf, &step.bw, err, sizeof(err)))
+		slurm_error("cosched: job %u: recorded %s: %s: ignored",
+			    step.job, COSCHED_ENV_BW, err);
 }
 
 /* The step's mode and parameters: option, else job record, else default. */
@@ -98,6 +121,17 @@ static void _resolve(spank_t sp)
 		step.spin_us = conf->max_spin_us;
 	if (step.tick_us < conf->min_tick_us || step.tick_us > conf->max_tick_us)
 		step.tick_us = conf->tick_us;
+	_resolve_bw(sp);
+}
+
+static void _debug_membus(void)
+{
+	char bw[COSCHED_BW_TEXT_LEN];
+
+	if (cosched_format_bw(&step.bw, bw, sizeof(bw)))
+		snprintf(bw, sizeof(bw), "none");
+	slurm_debug("cosched: job %u step %u: mode %s, declared bandwidth %s",
+		    step.job, step.step, cosched_mode_name(step.mode), bw);
 }
 
 int cosched_stepd_post_opt(spank_t sp)
@@ -116,11 +150,14 @@ int cosched_stepd_post_opt(spank_t sp)
 		return 0;
 	}
 	(void)cosched_mode_split(step.mode, &step.parts);
-	step.active = cosched_mode_needs_shim(step.mode);
-	if (step.active)
+	step.shim = cosched_mode_needs_shim(step.mode);
+	step.active = step.shim || step.mode == COSCHED_MODE_MEMBUS;
+	if (step.shim)
 		slurm_debug("cosched: job %u step %u: mode %s, pb %s, tick %u us, spin %u us",
 			    step.job, step.step, cosched_mode_name(step.mode),
 			    cosched_pb_name(&step.pb), step.tick_us, step.spin_us);
+	else if (step.active)
+		_debug_membus();
 	return 0;
 }
 
@@ -142,7 +179,7 @@ int cosched_stepd_task_init(spank_t sp)
 	const char *shim = cosched_config()->shim;
 	char spin[32];
 
-	if (!step.active)
+	if (!step.shim)
 		return 0;
 	if (access(shim, R_OK)) {
 		slurm_error("cosched: job %u: MPI shim %s: %s: running without it",
@@ -163,14 +200,81 @@ int cosched_stepd_task_init(spank_t sp)
 	return 0;
 }
 
+/*
+ * The agent's command line: AGENT_ARGS words always, two more for each
+ * of allow_user, membus_mem, membus_net and munge_socket when set, and the
+ * NULL.
+ */
+#define AGENT_ARGS 18
+#define AGENT_ARGV_MAX 32
+_Static_assert(AGENT_ARGS + 2 * 4 + 1 <= AGENT_ARGV_MAX,
+	       "the agent's argv must hold every argument");
+
+/* Numbers of the command line, kept alive while it is used. */
+struct agent_numbers {
+	char tick[16], idle[16], quantum[16], window[16];
+	char mem[32], net[32];	/* whole bytes/s, at most 1e15 */
+};
+
+static int _agent_argv(const char *node, struct agent_numbers *num,
+		       char *argv[AGENT_ARGV_MAX])
+{
+	const struct cosched_args *conf = cosched_config();
+	int argc = 0;
+
+	snprintf(num->tick, sizeof(num->tick), "%u", conf->tick_us);
+	snprintf(num->idle, sizeof(num->idle), "%u", conf->idle_exit);
+	snprintf(num->quantum, sizeof(num->quantum), "%u",
+		 conf->membus_quantum_ms);
+	snprintf(num->window, sizeof(num->window), "%u", conf->membus_window);
+	snprintf(num->mem, sizeof(num->mem), "%.0f", conf->membus_mem);
+	snprintf(num->net, sizeof(num->net), "%.0f", conf->membus_net);
+	argv[argc++] = (char *)conf->agent;
+	argv[argc++] = "--node";
+	argv[argc++] = (char *)node;
+	argv[argc++] = "--run-dir";
+	argv[argc++] = (char *)conf->run_dir;
+	argv[argc++] = "--boost";
+	argv[argc++] = (char *)conf->boost;
+	argv[argc++] = "--tick-us";
+	argv[argc++] = num->tick;
+	argv[argc++] = "--idle-exit";
+	argv[argc++] = num->idle;
+	argv[argc++] = "--detach";
+	argv[argc++] = "--membus-quantum-ms";
+	argv[argc++] = num->quantum;
+	argv[argc++] = "--membus-window";
+	argv[argc++] = num->window;
+	argv[argc++] = "--freeze";
+	argv[argc++] = (char *)conf->freeze;
+	if (conf->allow_user[0]) {
+		argv[argc++] = "--allow-user";
+		argv[argc++] = (char *)conf->allow_user;
+	}
+	if (conf->membus_mem > 0) {
+		argv[argc++] = "--membus-mem";
+		argv[argc++] = num->mem;
+	}
+	if (conf->membus_net > 0) {
+		argv[argc++] = "--membus-net";
+		argv[argc++] = num->net;
+	}
+	if (conf->munge_socket[0]) {
+		argv[argc++] = "--munge-socket";
+		argv[argc++] = (char *)conf->munge_socket;
+	}
+	argv[argc] = NULL;
+	return argc;
+}
+
 /* The agent of this node answers, or was started; false: run without. */
 static bool _agent(void)
 {
 	const struct cosched_args *conf = cosched_config();
 	const char *node = getenv("SLURMD_NODENAME");
-	char err[256], reply[64], tick[16], idle[16];
-	char *argv[18];
-	int argc = 0;
+	char err[256], reply[64];
+	char *argv[AGENT_ARGV_MAX];
+	struct agent_numbers num;
 
 	if (step.agent_up || step.agent_failed)
 		return step.agent_up;
@@ -184,25 +288,7 @@ static bool _agent(void)
 	if (!cosched_agent_request(step.socket, "ping", reply, sizeof(reply), 1000) &&
 	    !strncmp(reply, "ok", 2))
 		goto up;
-	snprintf(tick, sizeof(tick), "%u", conf->tick_us);
-	snprintf(idle, sizeof(idle), "%u", conf->idle_exit);
-	argv[argc++] = (char *)conf->agent;
-	argv[argc++] = "--node";
-	argv[argc++] = (char *)node;
-	argv[argc++] = "--run-dir";
-	argv[argc++] = (char *)conf->run_dir;
-	argv[argc++] = "--boost";
-	argv[argc++] = (char *)conf->boost;
-	argv[argc++] = "--tick-us";
-	argv[argc++] = tick;
-	argv[argc++] = "--idle-exit";
-	argv[argc++] = idle;
-	argv[argc++] = "--detach";
-	if (conf->allow_user[0]) {
-		argv[argc++] = "--allow-user";
-		argv[argc++] = (char *)conf->allow_user;
-	}
-	argv[argc] = NULL;
+	(void)_agent_argv(node, &num, argv);
 	if (cosched_agent_start(argv, step.socket, AGENT_TIMEOUT_MS, err,
 				sizeof(err))) {
 		slurm_error("cosched: job %u: %s: running without coscheduling",
@@ -216,6 +302,63 @@ up:
 	return true;
 }
 
+/*
+ * membus: tell the agent, once per step, which nodes the step spans and
+ * where their agents listen; until it has accepted, no task registers.
+ * False: the step runs without coscheduling on this node.
+ */
+static bool _membus_joined(spank_t sp)
+{
+	const char *node = getenv("SLURMD_NODENAME");
+	char request[COSCHED_REQUEST_LEN], reply[REPLY_LEN], err[512];
+
+	if (step.membus_joined || step.membus_failed)
+		return step.membus_joined;
+	step.membus_failed = true;
+	/* _agent() checked the node name already */
+	if (cosched_peers_request(sp, step.job, step.step, node, request,
+				  sizeof(request), err, sizeof(err))) {
+		slurm_error("cosched: job %u: membus: %s: running without coscheduling",
+			    step.job, err);
+		return false;
+	}
+	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
+				  AGENT_TIMEOUT_MS)) {
+		slurm_error("cosched: job %u: membus: node agent did not answer: %s: running without coscheduling",
+			    step.job, strerror(errno));
+		return false;
+	}
+	if (strncmp(reply, "ok", 2)) {
+		reply[strcspn(reply, "\n")] = '\0';
+		slurm_error("cosched: job %u: membus: node agent: %s: running without coscheduling",
+			    step.job, reply);
+		return false;
+	}
+	slurm_debug("cosched: job %u step %u: %s", step.job, step.step,
+		    request);
+	step.membus_failed = false;
+	step.membus_joined = true;
+	return true;
+}
+
+/* The register request of task pid, rank into buf: 0, or -1 (too long). */
+static int _register_request(pid_t pid, uint32_t rank, char *buf, size_t len)
+{
+	char bw[64];
+	int n;
+
+	if (cosched_bw_words(step.mode == COSCHED_MODE_MEMBUS ? &step.bw : NULL,
+			     bw, sizeof(bw)))
+		return -1;
+	n = snprintf(buf, len,
+		     "register job=%u step=%u uid=%u mode=%s pb=%s tick_us=%u spin_ns=%llu pid=%d rank=%u%s",
+		     step.job, step.step, (unsigned)step.uid,
+		     cosched_mode_name(step.mode), cosched_pb_name(&step.pb),
+		     step.tick_us, (unsigned long long)step.spin_us * 1000ull,
+		     (int)pid, rank, bw);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 int cosched_stepd_task_post_fork(spank_t sp)
 {
 	char request[COSCHED_REQUEST_LEN], reply[REPLY_LEN];
@@ -224,15 +367,19 @@ int cosched_stepd_task_post_fork(spank_t sp)
 
 	if (!step.active || !_agent())
 		return 0;
-	if (spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS ||
-	    spank_get_item(sp, S_TASK_GLOBAL_ID, &rank) != ESPANK_SUCCESS)
+	if (step.mode == COSCHED_MODE_MEMBUS && !_membus_joined(sp))
 		return 0;
-	snprintf(request, sizeof(request),
-		 "register job=%u step=%u uid=%u mode=%s pb=%s tick_us=%u spin_ns=%llu pid=%d rank=%u",
-		 step.job, step.step, (unsigned)step.uid,
-		 cosched_mode_name(step.mode), cosched_pb_name(&step.pb),
-		 step.tick_us, (unsigned long long)step.spin_us * 1000ull,
-		 (int)pid, rank);
+	if (spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS ||
+	    spank_get_item(sp, S_TASK_GLOBAL_ID, &rank) != ESPANK_SUCCESS) {
+		slurm_error("cosched: job %u: cannot get a task's pid or rank: it runs without coscheduling",
+			    step.job);
+		return 0;
+	}
+	if (_register_request(pid, rank, request, sizeof(request))) {
+		slurm_error("cosched: job %u task %u: internal error: register request too long",
+			    step.job, rank);
+		return 0;
+	}
 	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
 			    AGENT_TIMEOUT_MS)) {
 		slurm_error("cosched: job %u: node agent did not answer: %s",
@@ -282,9 +429,10 @@ int cosched_stepd_exit(spank_t sp)
 	char request[64], reply[REPLY_LEN];
 
 	(void)sp;
-	if (step.active)
+	if (step.shim)
 		_remove_pages();
-	if (!step.registered)
+	/* a membus step the agent knows of ends even without tasks */
+	if (!step.registered && !step.membus_joined)
 		return 0;
 	snprintf(request, sizeof(request), "end job=%u step=%u", step.job,
 		 step.step);
@@ -293,5 +441,6 @@ int cosched_stepd_exit(spank_t sp)
 		slurm_error("cosched: job %u: could not end the step at the node agent (it restores exited processes itself): %s",
 			    step.job, strerror(errno));
 	step.registered = 0;
+	step.membus_joined = false;
 	return 0;
 }

@@ -11,9 +11,14 @@
  * the same library without surprises; nothing is stored for an option
  * that was not given, so a job without them looks exactly as before.
  *
+ * Checks that need every option are made here, once Slurm has processed
+ * them all (#SBATCH lines and the command line, in any order): a failure
+ * makes the command exit before it contacts slurmctld.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cosched.h"
 
@@ -51,11 +56,56 @@ static int _record_sizes(spank_t sp, const struct cosched_sizes *sizes)
 	return _setenv(sp, COSCHED_ENV_SIZES, text);
 }
 
+static int _record_bw(spank_t sp, const struct cosched_bw *bw)
+{
+	char text[COSCHED_BW_TEXT_LEN];
+
+	if (cosched_format_bw(bw, text, sizeof(text))) {
+		slurm_error("cosched: internal error: cannot format --cosched-bw");
+		return -1;
+	}
+	return _setenv(sp, COSCHED_ENV_BW, text);
+}
+
+/*
+ * The mode the job or step will run in: --cosched, else (srun in an
+ * existing job) the mode recorded with the job, as slurmstepd resolves
+ * it, else default_mode.  sbatch and salloc create a job of their own, so
+ * for them a recorded mode in the environment belongs to another job.
+ */
+static enum cosched_mode _effective_mode(const struct cosched_request *req)
+{
+	enum cosched_mode mode = cosched_config()->default_mode;
+	const char *recorded = getenv("SLURM_SPANK_" COSCHED_ENV_MODE);
+
+	if (req->mode_set)
+		return req->mode;
+	/* a bad recorded value leaves mode alone: slurmstepd does the same */
+	if (spank_context() == S_CTX_LOCAL && recorded)
+		(void)cosched_parse_mode(recorded, &mode, NULL, 0);
+	return mode;
+}
+
+/* The settings that only mean something in one mode. */
+static int _check_mode_settings(const struct cosched_request *req)
+{
+	enum cosched_mode mode = _effective_mode(req);
+
+	if (req->bw_set && mode != COSCHED_MODE_MEMBUS) {
+		slurm_error("cosched: --cosched-bw only applies to --cosched=membus (this job's mode is %s)",
+			    cosched_mode_name(mode));
+		return -1;
+	}
+	return 0;
+}
+
 int cosched_submit_record(spank_t sp)
 {
 	const struct cosched_request *req = cosched_request();
 	int rc = -1;
 
+	if (_check_mode_settings(req))
+		goto fail;
 	if (req->sizes_set && _record_sizes(sp, &req->sizes))
 		goto fail;
 	if (req->mode_set &&
@@ -66,6 +116,8 @@ int cosched_submit_record(spank_t sp)
 	if (req->spin_us && _setenv_u32(sp, COSCHED_ENV_SPIN, req->spin_us))
 		goto fail;
 	if (req->tick_us && _setenv_u32(sp, COSCHED_ENV_TICK, req->tick_us))
+		goto fail;
+	if (req->bw_set && _record_bw(sp, &req->bw))
 		goto fail;
 	rc = 0;
 fail:

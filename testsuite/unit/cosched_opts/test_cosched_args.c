@@ -11,9 +11,9 @@
 #include "cosched_opts/cosched_opts.h"
 #include "tap.h"
 
-#define KNOWN "; known keys: agent, shim, run_dir, default_mode, allowed_modes, default_pb, tick_us, min_tick_us, max_tick_us, max_spin_us, boost, idle_exit, allow_user"
+#define KNOWN "; known keys: agent, shim, run_dir, default_mode, allowed_modes, default_pb, tick_us, min_tick_us, max_tick_us, max_spin_us, boost, idle_exit, allow_user, membus_quantum_ms, membus_window, membus_mem, membus_net, membus_port_offset, freeze, munge_socket"
 
-static char err[COSCHED_ERR_LEN];
+static char err[COSCHED_ARGS_ERR_LEN];
 static struct cosched_args args;
 
 static int parse1(const char *arg)
@@ -52,6 +52,13 @@ static void test_defaults(void)
 	is_str(args.boost, "auto", "boost auto");
 	is_str(args.run_dir, "/run/coschedd", "run dir");
 	is_int(args.idle_exit, 600, "idle exit");
+	is_int(args.membus_quantum_ms, 500, "membus quantum 500 ms");
+	is_int(args.membus_window, 2, "membus window 2 quanta");
+	is_double(args.membus_mem, 0, 0, "membus memory capacity: measured");
+	is_double(args.membus_net, 0, 0, "membus network capacity: found");
+	is_int(args.membus_port_offset, 1000, "membus port offset");
+	is_str(args.freeze, "auto", "freeze auto");
+	is_str(args.munge_socket, "", "munge's default socket");
 	for (int m = 0; m < COSCHED_MODE_COUNT; m++)
 		ok(cosched_args_allows(&args, (enum cosched_mode)m),
 		   "mode %s allowed by default", cosched_mode_name((enum cosched_mode)m));
@@ -90,6 +97,40 @@ static void test_values(void)
 	is_str(args.allow_user, "slurm", "allow_user");
 }
 
+static void test_membus_values(void)
+{
+	char *argv[] = { "membus_quantum_ms=250", "membus_window=8",
+			 "membus_mem=12.5G", "membus_net=1.25G",
+			 "membus_port_offset=64511", "freeze=signal",
+			 "munge_socket=/run/munge/munge.socket.2", NULL };
+
+	is_int(cosched_args_parse(7, argv, &args, err, sizeof(err)), 0,
+	       "every membus key accepted (%s)", err);
+	is_int(args.given, 7, "all counted");
+	is_int(args.membus_quantum_ms, 250, "quantum");
+	is_int(args.membus_window, 8, "window");
+	is_double(args.membus_mem, 12.5e9, 0, "memory capacity 12.5G");
+	is_double(args.membus_net, 1.25e9, 0, "network capacity 1.25G");
+	is_int(args.membus_port_offset, 64511, "largest port offset");
+	is_str(args.freeze, "signal", "freeze signal");
+	is_str(args.munge_socket, "/run/munge/munge.socket.2", "munge socket");
+
+	ok(!parse1("freeze=cgroup") && !strcmp(args.freeze, "cgroup"),
+	   "freeze cgroup");
+	ok(!parse1("membus_quantum_ms=50") && args.membus_quantum_ms == 50,
+	   "shortest quantum");
+	ok(!parse1("membus_quantum_ms=60000") &&
+	   args.membus_quantum_ms == 60000, "longest quantum");
+	ok(!parse1("membus_window=64") && args.membus_window == 64,
+	   "longest window");
+	ok(!parse1("membus_mem=0") && args.membus_mem == 0,
+	   "membus_mem=0: measured");
+	ok(!parse1("membus_net=1000T") && args.membus_net == 1e15,
+	   "largest capacity");
+	ok(!parse1("membus_mem=2.6") && args.membus_mem == 3,
+	   "rounded to whole bytes");
+}
+
 static void test_rejections(void)
 {
 	char long_arg[100];
@@ -115,6 +156,30 @@ static void test_rejections(void)
 	rejects_mentioning("default_pb=F", "default_pb");
 	rejects_mentioning("allow_user=a b", "expected a user name");
 	rejects_mentioning("idle_exit=", "idle_exit");
+	rejects_with("membus_quantum_ms=49",
+		     "plugstack.conf: membus_quantum_ms='49': expected a whole number from 50 to 60000");
+	rejects_mentioning("membus_quantum_ms=60001", "from 50 to 60000");
+	rejects_mentioning("membus_quantum_ms=0.5s", "membus_quantum_ms='0.5s'");
+	rejects_with("membus_window=0",
+		     "plugstack.conf: membus_window='0': expected a whole number from 1 to 64");
+	rejects_mentioning("membus_window=65", "from 1 to 64");
+	rejects_with("membus_mem=fast",
+		     "plugstack.conf: membus_mem='fast': expected bytes per second, a number with an optional k, M, G or T suffix, at most 1000T (0: found by the agent)");
+	rejects_mentioning("membus_mem=-1G", "membus_mem='-1G'");
+	rejects_mentioning("membus_net=10Gb", "membus_net='10Gb'");
+	rejects_mentioning("membus_net=1001T", "at most 1000T");
+	rejects_mentioning("membus_net=", "membus_net=''");
+	rejects_with("membus_port_offset=0",
+		     "plugstack.conf: membus_port_offset='0': expected a whole number from 1 to 64511");
+	rejects_mentioning("membus_port_offset=64512", "from 1 to 64511");
+	rejects_with("freeze=stop",
+		     "plugstack.conf: freeze='stop': expected auto, cgroup or signal");
+	rejects_mentioning("freeze=", "freeze=''");
+	rejects_mentioning("freeze=Signal", "expected auto, cgroup or signal");
+	rejects_with("munge_socket=munge.socket.2",
+		     "plugstack.conf: munge_socket='munge.socket.2': expected an absolute path shorter than 1024 bytes");
+	rejects_mentioning("munge_socket=", "munge_socket=''");
+	rejects_mentioning("membus_quantum=500", "unknown argument 'membus_quantum=500'");
 
 	is_int(cosched_args_parse(2, two, &args, err, sizeof(err)), -1,
 	       "a default mode outside allowed_modes is refused");
@@ -129,6 +194,8 @@ static void test_rejections(void)
 	long_arg[sizeof(long_arg) - 1] = '\0';
 	is_int(parse1(long_arg), -1, "a long argument is rejected");
 	ok(strstr(err, "kkk...'") != NULL, "and quoted abridged");
+	ok(strlen(err) < sizeof(err) - 1 && strstr(err, KNOWN),
+	   "with every key listed, untruncated");
 }
 
 static void test_untouched(void)
@@ -149,6 +216,7 @@ int main(void)
 {
 	test_defaults();
 	test_values();
+	test_membus_values();
 	test_rejections();
 	test_untouched();
 	return done_testing();

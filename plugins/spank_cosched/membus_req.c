@@ -1,0 +1,130 @@
+/*
+ * membus_req.c - the text of the membus and register requests of a
+ * membus step (see membus_req.h).
+ *
+ * Every snprintf is checked: a request cut short would reach the agent as
+ * a different, valid-looking request (a coordinator list missing a digit
+ * of a port), so a text that does not fit is an error, or, for the
+ * coordinator list, a shorter list.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../agent/client.h"
+#include "membus_req.h"
+
+#define ADDR_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
+		   "0123456789.-_:%"
+
+/* Append to buf at *used; false (buf unchanged past *used) if it does not fit. */
+static bool _append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static bool _append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= len)
+		return false;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *used) {
+		buf[*used] = '\0';
+		return false;
+	}
+	*used += (size_t)n;
+	return true;
+}
+
+/* Clear buf (when there is one) and fail. */
+static int _fail(char *buf, size_t len)
+{
+	if (buf && len)
+		buf[0] = '\0';
+	return -1;
+}
+
+int cosched_membus_port(uint32_t slurmd_port, uint32_t offset,
+			uint16_t *port)
+{
+	uint64_t sum = (uint64_t)slurmd_port + offset;
+
+	if (!slurmd_port || !offset || sum > 65535)
+		return -1;
+	*port = (uint16_t)sum;
+	return 0;
+}
+
+static bool _addr_ok(const char *addr)
+{
+	size_t len = addr ? strlen(addr) : 0;
+
+	return len > 0 && len <= COSCHED_PEER_ADDR_MAX &&
+	       strspn(addr, ADDR_CHARS) == len;
+}
+
+int cosched_peer_format(const char *name, const char *addr, uint16_t port,
+			char *buf, size_t len)
+{
+	bool v6 = addr && strchr(addr, ':');
+	size_t used = 0;
+
+	if (!buf || !len || !cosched_node_name_ok(name) || !_addr_ok(addr) ||
+	    !port)
+		return _fail(buf, len);
+	if (!_append(buf, len, &used, v6 ? "%s@[%s]:%u" : "%s@%s:%u", name,
+		     addr, (unsigned int)port))
+		return _fail(buf, len);
+	return 0;
+}
+
+int cosched_membus_request(char *buf, size_t len, uint32_t job, uint32_t step,
+			   uint32_t nnodes, const char *self,
+			   const char *const coord[], size_t ncoord)
+{
+	size_t used = 0;
+	int named = 0;
+
+	if (!buf || !len || !self || !*self || !coord || !ncoord)
+		return _fail(buf, len);
+	if (!_append(buf, len, &used, "membus job=%u step=%u nnodes=%u self=%s coord=",
+		     (unsigned int)job, (unsigned int)step,
+		     (unsigned int)nnodes, self))
+		return _fail(buf, len);
+	/* _append leaves the text whole when an entry does not fit */
+	for (size_t i = 0; i < ncoord && i < COSCHED_COORD_MAX; i++) {
+		if (!coord[i] || !*coord[i] ||
+		    !_append(buf, len, &used, "%s%s", named ? "," : "",
+			     coord[i]))
+			break;
+		named++;
+	}
+	if (!named)
+		return _fail(buf, len);
+	return named;
+}
+
+int cosched_bw_words(const struct cosched_bw *bw, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (!buf || !len)
+		return -1;
+	buf[0] = '\0';
+	if (!bw)
+		return 0;
+	if (bw->mem_set && !(bw->mem >= 0 && bw->mem <= COSCHED_BW_MAX))
+		return -1;
+	if (bw->net_set && !(bw->net >= 0 && bw->net <= COSCHED_BW_MAX))
+		return -1;
+	if (bw->mem_set && !_append(buf, len, &used, " bw_mem=%.0f", bw->mem))
+		return _fail(buf, len);
+	if (bw->net_set && !_append(buf, len, &used, " bw_net=%.0f", bw->net))
+		return _fail(buf, len);
+	return 0;
+}

@@ -1,0 +1,194 @@
+/*
+ * peers.c - slurmstepd: who the node agents of a membus step are.
+ *
+ * The agents of a step's nodes gang-switch the step together: each needs
+ * the number of nodes the step spans, its own UDP address and those of the
+ * coordinators, the first nodes of the step's node list (every node
+ * computes the same list, so all pick the same coordinators without
+ * talking first).  A node's address is the one slurmctld has for its
+ * slurmd (NodeAddr, else NodeHostname, else the name), its port the
+ * slurmd's plus membus_port_offset, so that no port needs configuring.
+ *
+ * Only Slurm's public API: the hostlist functions of <slurm/slurm.h> and
+ * one slurm_load_node_single() RPC per node named.  The text itself is
+ * built by membus_req.c.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <slurm/slurm.h>
+
+#include "../../agent/client.h"
+#include "cosched.h"
+#include "membus_req.h"
+
+/* Large enough for the node list of any step (Slurm compresses it). */
+#define NODELIST_LEN 65536
+
+/* What the step's node list says. */
+struct step_nodes {
+	uint32_t count;
+	size_t ncoord;
+	char coord[COSCHED_COORD_MAX][COSCHED_NODE_NAME_LEN];
+	bool has_self;
+};
+
+/* The step's node list: the step's, else the job's (first one set). */
+static int _nodelist(spank_t sp, char *buf, size_t len, char *err,
+		     size_t err_len)
+{
+	static const char *const vars[] = {
+		"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST",
+	};
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		spank_err_t e = spank_getenv(sp, vars[i], buf, (int)len);
+
+		if (e == ESPANK_SUCCESS && *buf)
+			return 0;
+		if (e == ESPANK_NOSPACE) {
+			snprintf(err, err_len, "%s longer than %zu bytes",
+				 vars[i], len - 1);
+			return -1;
+		}
+	}
+	snprintf(err, err_len, "no node list (SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, SLURM_NODELIST)");
+	return -1;
+}
+
+/* Count the nodes of list, keep the first ones, look for self. */
+static int _expand(const char *list, const char *self, struct step_nodes *out,
+		   char *err, size_t err_len)
+{
+	hostlist_t hl = slurm_hostlist_create(list);
+	bool bad_name = false;
+	char *host;
+	int count;
+
+	memset(out, 0, sizeof(*out));
+	if (!hl || (count = slurm_hostlist_count(hl)) <= 0) {
+		snprintf(err, err_len, "cannot expand node list '%.64s'", list);
+		if (hl)
+			slurm_hostlist_destroy(hl);
+		return -1;
+	}
+	out->count = (uint32_t)count;
+	while ((host = slurm_hostlist_shift(hl))) {
+		if (!strcmp(host, self))
+			out->has_self = true;
+		/* a bad name fails every node alike: none ever picks other
+		 * coordinators than the rest */
+		if (out->ncoord < COSCHED_COORD_MAX && !bad_name) {
+			bad_name = !cosched_node_name_ok(host);
+			if (bad_name)
+				snprintf(err, err_len,
+					 "unusable node name '%.64s'", host);
+			else
+				memcpy(out->coord[out->ncoord++], host,
+				       strlen(host) + 1);
+		}
+		free(host);
+	}
+	slurm_hostlist_destroy(hl);
+	if (bad_name)
+		return -1;
+	if (!out->has_self) {
+		snprintf(err, err_len, "this node is not in node list '%.64s'",
+			 list);
+		return -1;
+	}
+	return 0;
+}
+
+/* NAME@ADDR:PORT of node name, from slurmctld's record of it. */
+static int _peer(const char *name, uint32_t offset, char *buf, size_t len,
+		 char *err, size_t err_len)
+{
+	char node[COSCHED_NODE_NAME_LEN];
+	node_info_msg_t *msg = NULL;
+	const node_info_t *info;
+	const char *addr;
+	uint16_t port;
+	int rc = -1;
+
+	snprintf(node, sizeof(node), "%s", name);
+	if (slurm_load_node_single(&msg, node, SHOW_ALL) != SLURM_SUCCESS ||
+	    !msg || msg->record_count < 1 || !msg->node_array) {
+		snprintf(err, err_len, "cannot load node %s from slurmctld: %s",
+			 name, slurm_strerror(slurm_get_errno()));
+		goto fail;
+	}
+	info = &msg->node_array[0];
+	addr = info->node_addr && *info->node_addr ? info->node_addr :
+	       info->node_hostname && *info->node_hostname ?
+	       info->node_hostname : name;
+	if (cosched_membus_port(info->port, offset, &port)) {
+		snprintf(err, err_len, "node %s: slurmd port %u + membus_port_offset %u is not a port",
+			 name, (unsigned int)info->port, (unsigned int)offset);
+		goto fail;
+	}
+	if (cosched_peer_format(name, addr, port, buf, len)) {
+		snprintf(err, err_len, "node %s: unusable address '%.64s'", name,
+			 addr);
+		goto fail;
+	}
+	rc = 0;
+fail:
+	if (msg)
+		slurm_free_node_info_msg(msg);
+	return rc;
+}
+
+/* The coordinators' PEERs; self's is reused rather than loaded again. */
+static int _coord_peers(const struct step_nodes *nodes, const char *self,
+			const char *self_peer, uint32_t offset,
+			char peers[][COSCHED_PEER_LEN], char *err,
+			size_t err_len)
+{
+	for (size_t i = 0; i < nodes->ncoord; i++) {
+		if (!strcmp(nodes->coord[i], self))
+			memcpy(peers[i], self_peer, strlen(self_peer) + 1);
+		else if (_peer(nodes->coord[i], offset, peers[i],
+			       COSCHED_PEER_LEN, err, err_len))
+			return -1;
+	}
+	return 0;
+}
+
+int cosched_peers_request(spank_t sp, uint32_t job, uint32_t step,
+			  const char *self, char *request, size_t len,
+			  char *err, size_t err_len)
+{
+	uint32_t offset = cosched_config()->membus_port_offset;
+	char self_peer[COSCHED_PEER_LEN];
+	char peers[COSCHED_COORD_MAX][COSCHED_PEER_LEN];
+	const char *coord[COSCHED_COORD_MAX];
+	struct step_nodes nodes;
+	char *list = malloc(NODELIST_LEN);
+	int rc = -1;
+
+	if (!list) {
+		snprintf(err, err_len, "out of memory");
+		goto fail;
+	}
+	if (_nodelist(sp, list, NODELIST_LEN, err, err_len) ||
+	    _expand(list, self, &nodes, err, err_len) ||
+	    _peer(self, offset, self_peer, sizeof(self_peer), err, err_len) ||
+	    _coord_peers(&nodes, self, self_peer, offset, peers, err, err_len))
+		goto fail;
+	for (size_t i = 0; i < nodes.ncoord; i++)
+		coord[i] = peers[i];
+	if (cosched_membus_request(request, len, job, step, nodes.count,
+				   self_peer, coord, nodes.ncoord) < 0) {
+		snprintf(err, err_len, "the membus request for %s does not fit %zu bytes",
+			 self_peer, len);
+		goto fail;
+	}
+	rc = 0;
+fail:
+	free(list);
+	return rc;
+}

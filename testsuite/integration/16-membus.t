@@ -1,0 +1,160 @@
+#!/bin/bash
+# Bandwidth-aware gang pairing (--cosched=membus) on the embedded cluster:
+# two nodes with two CPUs each, select/coalloc Matrix=local MPL 4, so four
+# 2-node jobs share both nodes: two memory-heavy (membench max, declared
+# mem=800M per process) and two light (membench min, mem=50M), on nodes of
+# M = 1 GB/s.  The agents' quanta show: every node runs the same set in
+# every quantum, each heavy job beside a light one in most quanta, every
+# job runs at least once in every 4 quanta, the jobs that do not run are
+# frozen (cgroup freezer).  A message a user forges is refused.  Killing
+# any agent (here n2) and then the coordinator (n1) thaws everything and
+# the jobs finish normally.
+source "$(dirname "$0")/lib/tap.sh"
+
+MEMBENCH=$REPO/build/release/bin/membench
+CTL=$REPO/build/release/bin/coschedctl
+for f in "$MEMBENCH" "$CTL" "$REPO/build/release/sbin/coschedd"; do
+	[[ -x $f ]] || skip_all "$f is missing: run make"
+done
+[[ -w /sys/fs/cgroup/freezer ]] || skip_all "no writable cgroup v1 freezer"
+
+plan 18
+
+QUANTUM_MS=250
+OFFSET=50	# membus port = slurmd port + 50: inside this test's ports
+cluster_start --sites 2 --nodes-per-site 1 --select coalloc --matrix local \
+	--mpl 4 --cpus 2 --cosched-args \
+	"membus_quantum_ms=$QUANTUM_MS membus_mem=1G membus_net=1G membus_port_offset=$OFFSET"
+RUN_DIR=$TEST_DIR/cluster/run/cosched
+FREEZER=/sys/fs/cgroup/freezer/coschedd
+
+ctl() { "$CTL" --run-dir "$RUN_DIR" --node "$1" status --json; }
+# py NODE CODE: run python on the agent's status as d
+py() { ctl "$1" | python3 -c "import json, sys; d = json.load(sys.stdin); $2"; }
+
+# --- four jobs, two heavy and two light, on both nodes -----------------
+declare -A KIND
+for kind in heavy heavy light light; do
+	if [[ $kind == heavy ]]; then bw=mem=800M variant=max; else bw=mem=50M variant=min; fi
+	id=$(submit -N2 --ntasks-per-node=1 --cosched=membus --cosched-bw=$bw \
+		-o "$TEST_DIR/%j.out" --wrap \
+		"srun bash -c 'exec $MEMBENCH --variant $variant --words 1000000 --seconds 30 --log $TEST_DIR/\$SLURM_JOB_ID-\$SLURM_PROCID.log'")
+	KIND[$id]=$kind
+done
+JOBS=("${!KIND[@]}")
+all_running() {
+	for j in "${JOBS[@]}"; do [[ $(job_state "$j") == RUNNING ]] || return 1; done
+}
+wait_until 60 all_running
+ok $? "the four membus jobs run together on both nodes"
+
+# enough quanta with all four steps on both agents
+quanta_with4() {
+	py "$1" 'print(sum(1 for q in d["membus"]["history"] if len(q["estimates_mbs"].split()) == 4))' 2>/dev/null || echo 0
+}
+enough() { (( $(quanta_with4 n1) >= 16 && $(quanta_with4 n2) >= 16 )); }
+wait_until 60 enough
+ok $? "both agents scheduled 16 quanta of the four jobs"
+
+ctl n1 > "$TEST_DIR/n1.json"
+ctl n2 > "$TEST_DIR/n2.json"
+# analyze: the quanta both agents recorded with all four steps
+analysis=$(python3 - "$TEST_DIR/n1.json" "$TEST_DIR/n2.json" "$(for j in "${JOBS[@]}"; do echo "$j.0=${KIND[$j]}"; done)" <<'EOF'
+import json, sys
+n1, n2 = (json.load(open(f)) for f in sys.argv[1:3])
+kind = dict(l.split("=") for l in sys.argv[3].split())
+def hist(d):
+    return {q["q"]: q for q in d["membus"]["history"] if len(q["estimates_mbs"].split()) == 4}
+h1, h2 = hist(n1), hist(n2)
+common = sorted(set(h1) & set(h2))
+same = sum(h1[q]["run"] == h2[q]["run"] for q in common)
+paired = sum(sorted(kind[s] for s in h1[q]["run"].split()) == ["heavy", "light"] for q in common)
+coords = {h1[q]["coordinator"] for q in common} | {h2[q]["coordinator"] for q in common}
+# every job in every window of 4 consecutive quanta
+starved = 0
+for i in range(len(common) - 3):
+    ran = set()
+    for q in common[i:i + 4]:
+        ran |= set(h1[q]["run"].split())
+    starved += len(set(kind) - ran)
+print(len(common), same, paired, starved, ",".join(sorted(coords)))
+EOF
+)
+read -r common same paired starved coords <<< "$analysis"
+diag "quanta compared: $common, same set on both nodes: $same, heavy beside light: $paired, starved job-windows: $starved, coordinators: $coords"
+(( common >= 12 ))
+ok $? "at least 12 quanta recorded by both agents ($common)"
+is "$same" "$common" "every quantum both nodes ran the same set"
+(( paired * 10 >= common * 8 ))
+ok $? "a heavy job beside a light one in most quanta ($paired of $common)"
+is "$starved" 0 "every job ran at least once in every 4 quanta"
+is "$coords" n1 "n1 (first in node order) coordinated"
+is "$(py n1 'print(d["membus"]["cpus"], d["membus"]["mem_capacity_from"])')" \
+   "2 configured" "P = 2 CPUs, M as configured"
+is "$(py n1 'print(sorted({(s["membus"]["mem_source"], s["membus"]["net_source"]) for s in d["jobs"] if "membus" in s}))')" \
+   "[('hint', 'tcp')]" "memory bandwidth from the hints, network from TCP counters"
+
+# the steps out of the running set are frozen by the freezer
+frozen_ok() {	# one status and the freezer states read at once
+	ctl n1 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for s in d["jobs"]:
+    if "membus" not in s:
+        continue
+    state = open("%s/n1/%d.0/freezer.state" % (sys.argv[1], s["job"])).read().strip()
+    if state != ("THAWED" if s["membus"]["running"] else "FROZEN"):
+        sys.exit(1)' "$FREEZER"
+}
+wait_until 5 frozen_ok
+ok $? "the freezer states of the steps on n1 match the running set"
+logs_grow() {
+	local j
+	for j in "${JOBS[@]}"; do
+		grep -q "accesses=" "$TEST_DIR/$j-0.log" 2>/dev/null || return 1
+	done
+}
+ok "$(logs_grow; echo $?)" "every job's membench made progress"
+
+# --- a forged message is refused ----------------------------------------
+refused() { py n1 'print(d["membus"]["refused"])'; }
+before=$(refused)
+port=$(( PORT_BASE + 1 + OFFSET ))	# n1's slurmd listens on PORT_BASE + 1
+cred=$(runuser -u nobody -- munge -S "$(sed -n 's/^AuthInfo=socket=//p' "$TEST_DIR/cluster/etc/slurm.conf")" \
+	-s '{"t":"decision","q":99999999999,"from":"n1","order":[],"forced":[]}' 2>/dev/null)
+echo "$cred" > "/dev/udp/127.0.0.1/$port"
+echo "not a credential" > "/dev/udp/127.0.0.1/$port"
+more_refused() { (( $(refused) >= before + 2 )); }
+wait_until 5 more_refused
+ok $? "a decision munged by nobody and a datagram without credential are refused ($before -> $(refused))"
+
+# --- killing an agent, then the coordinator, thaws everything -----------
+all_thawed() {
+	local f
+	for f in "$FREEZER"/n[12]/*/freezer.state; do
+		[[ -e $f ]] || continue
+		[[ $(cat "$f") == THAWED ]] || return 1
+	done
+}
+kill -KILL "$(cat "$RUN_DIR/n2.pid")"
+sleep 1
+wait_until 5 all_thawed
+ok $? "n2's agent killed: every step on both nodes is thawed"
+# the survivor forces the jobs n2 no longer votes for: they run every quantum
+steady() { sleep 1; all_thawed; }
+ok "$(steady; echo $?)" "... and stays thawed for the next quanta"
+like "$(py n1 'print(d["membus"]["history"][-1]["run"])')" \
+     "^([0-9]+\\.0 ?){4}\$" "n1 now runs all four jobs"
+kill -KILL "$(cat "$RUN_DIR/n1.pid")"
+sleep 1
+wait_until 5 all_thawed
+ok $? "the coordinator n1 killed too: everything is thawed"
+
+all_done() {
+	for j in "${JOBS[@]}"; do job_done "$j" || return 1; done
+}
+wait_until 90 all_done
+states=$(for j in "${JOBS[@]}"; do job_state "$j"; done | sort -u | paste -sd' ')
+is "$states" "COMPLETED" "all four jobs complete normally"
+done_lines=$(cat "$TEST_DIR"/*-[01].log 2>/dev/null | grep -c "membench done")
+is "$done_lines" 8 "every task of every job logged its end (8 processes)"

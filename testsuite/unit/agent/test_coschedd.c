@@ -9,17 +9,23 @@
  * the state file; SIGKILL of the agent makes the guardian restore it; a
  * restarted agent recovers the state file (restores, then re-adopts the
  * live process); SIGTERM restores everything; bad options and requests
- * are refused with messages.  Needs root (the agent refuses otherwise).
+ * are refused with messages.  membus on one node (its own coordinator, no
+ * munge needed): two steps on one CPU take turns, one frozen while the
+ * other runs, both progress, and SIGKILL of the agent thaws both.  Needs
+ * root (the agent refuses otherwise).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -261,6 +267,184 @@ static void test_options(void)
 	is_int(WEXITSTATUS(system(cmd)), 2, "--run-dir is required");
 }
 
+/* ---- membus: one node, two steps, one CPU ---- */
+
+static char mb_node[32];
+
+static pid_t start_membus_agent(void)
+{
+	char *argv[] = { coschedd, "--node", mb_node, "--run-dir", run_dir,
+			 "--membus-quantum-ms", "100", "--cpus", "1",
+			 "--membus-mem", "1G", "--membus-net", "1G", NULL };
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv(coschedd, argv);
+		_exit(127);
+	}
+	cosched_socket_path(run_dir, mb_node, sock, sizeof(sock));
+	for (int i = 0; i < 200; i++) {
+		if (!request("ping") && !strncmp(reply, "ok", 2))
+			return pid;
+		sleep_ms(20);
+	}
+	return -1;
+}
+
+/* A free UDP port on loopback (bound, read, released). */
+static int free_udp_port(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), port = -1;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd >= 0 && !bind(fd, (struct sockaddr *)&sa, sizeof(sa)) &&
+	    !getsockname(fd, (struct sockaddr *)&sa, &len))
+		port = ntohs(sa.sin_port);
+	if (fd >= 0)
+		close(fd);
+	return port;
+}
+
+static const char *freezer_state(int job)
+{
+	static char state[32];
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/freezer/coschedd/%s/%d.0/freezer.state",
+		 mb_node, job);
+	f = fopen(path, "r");
+	if (!f)
+		return "gone";
+	if (!fgets(state, sizeof(state), f))
+		state[0] = '\0';
+	fclose(f);
+	state[strcspn(state, "\n")] = '\0';
+	return state;
+}
+
+static uint64_t cpu_ticks(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long utime = 0, stime = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	p = strrchr(buf, ')');
+	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			&utime, &stime) == 2)
+		return utime + stime;
+	return 0;
+}
+
+/* One frozen, the other thawed, seen within a second (switches race). */
+static bool one_runs(void)
+{
+	for (int i = 0; i < 50; i++) {
+		char a[32];
+
+		snprintf(a, sizeof(a), "%s", freezer_state(50));
+		if ((!strcmp(a, "FROZEN") && !strcmp(freezer_state(51), "THAWED")) ||
+		    (!strcmp(a, "THAWED") && !strcmp(freezer_state(51), "FROZEN")))
+			return true;
+		sleep_ms(20);
+	}
+	return false;
+}
+
+static bool both_thawed(void)
+{
+	for (int i = 0; i < 100; i++) {
+		if (!strcmp(freezer_state(50), "THAWED") &&
+		    !strcmp(freezer_state(51), "THAWED"))
+			return true;
+		sleep_ms(20);
+	}
+	return false;
+}
+
+static void test_membus(void)
+{
+	char line[512], self[96];
+	pid_t agent, a, b;
+	uint64_t ta, tb;
+	int port = free_udp_port();
+
+	snprintf(mb_node, sizeof(mb_node), "m%d", (int)getpid());
+	if (access("/sys/fs/cgroup/freezer", W_OK) || port < 0) {
+		skip(14, "no writable cgroup v1 freezer or no UDP port");
+		return;
+	}
+	agent = start_membus_agent();
+	ok(agent > 0, "membus: an agent with 100 ms quanta and P = 1 starts");
+	snprintf(self, sizeof(self), "%s@127.0.0.1:%d", mb_node, port);
+	snprintf(line, sizeof(line), "membus job=50 step=0 nnodes=1 self=other@127.0.0.1:%d coord=%s",
+		 port, self);
+	request(line);
+	ok(strstr(reply, "is not this agent's node") != NULL,
+	   "membus: self naming another node is refused (%s)", reply);
+	request("membus job=50 step=0 nnodes=1");
+	ok(!strncmp(reply, "error:", 6), "membus: a request without self and coord is refused");
+	a = spinner();
+	b = spinner();
+	for (int job = 50; job <= 51; job++) {
+		snprintf(line, sizeof(line), "membus job=%d step=0 nnodes=1 self=%s coord=%s",
+			 job, self, self);
+		request(line);
+		ok(!strncmp(reply, "ok membus", 9), "membus: job %d announced (%s)", job, reply);
+	}
+	snprintf(line, sizeof(line), "register job=50 step=0 uid=0 mode=membus pid=%d rank=0 bw_mem=8e8",
+		 (int)a);
+	request(line);
+	ok(strstr(reply, "bw_mem must be whole bytes") != NULL,
+	   "membus: a malformed hint is refused (%s)", reply);
+	snprintf(line, sizeof(line), "register job=50 step=0 uid=0 mode=membus pid=%d rank=0 bw_mem=800000000",
+		 (int)a);
+	request(line);
+	ok(!strncmp(reply, "ok registered", 13), "membus: a heavy step registers");
+	snprintf(line, sizeof(line), "register job=51 step=0 uid=0 mode=membus pid=%d rank=0 bw_mem=50000000",
+		 (int)b);
+	request(line);
+	ok(!strncmp(reply, "ok registered", 13), "membus: a light step registers");
+	ok(one_runs(), "membus: with one CPU one step runs while the other is frozen (%s, %s)",
+	   freezer_state(50), freezer_state(51));
+	ta = cpu_ticks(a);
+	tb = cpu_ticks(b);
+	sleep_ms(1500);
+	ok(cpu_ticks(a) > ta && cpu_ticks(b) > tb,
+	   "membus: both steps progress over 15 quanta (taking turns)");
+	request("status");
+	ok(strstr(reply, "coordinator ") && strstr(reply, "quantum ") &&
+	   strstr(reply, "(hint)"), "membus: status shows quanta, the coordinator and the source");
+	ok(strstr(reply, "without a decision") != NULL &&
+	   strstr(reply, ", 0 without a decision") != NULL,
+	   "membus: its own coordinator decides every quantum");
+	kill(agent, SIGKILL);
+	waitpid(agent, NULL, 0);
+	ok(both_thawed(), "membus: SIGKILL of the agent: the guardian thaws both steps (%s, %s)",
+	   freezer_state(50), freezer_state(51));
+	kill(a, SIGKILL);
+	kill(b, SIGKILL);
+	waitpid(a, NULL, 0);
+	waitpid(b, NULL, 0);
+	sleep_ms(100);
+	for (int job = 50; job <= 51; job++) {
+		snprintf(line, sizeof(line), "/sys/fs/cgroup/freezer/coschedd/%s/%d.0", mb_node, job);
+		(void)rmdir(line);
+	}
+	snprintf(line, sizeof(line), "/sys/fs/cgroup/freezer/coschedd/%s", mb_node);
+	(void)rmdir(line);
+	ok(access(line, F_OK) != 0, "membus: no freezer cgroup left");
+}
+
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/test_coschedd.XXXXXX";
@@ -298,6 +482,7 @@ int main(int argc, char **argv)
 	test_end(child);
 	register_spinner(child, "again");
 	test_crash_and_recovery(&agent, child);
+	test_membus();
 
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);

@@ -30,3 +30,6 @@ INSTALL_MAN += doc/man/coschedd.8 doc/man/coschedctl.1
 # The agent as a program (needs root; it runs the coschedd built here).
 $(eval $(call unit_test,agent/test_coschedd,testsuite/unit/agent/test_coschedd.c agent/client.c,$(O)/lib/libcosched_opts.a,))
 $(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)
+
+# MemBUS peer addresses and refusals (no munged needed).
+$(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c agent/peer.c,,-lmunge $(JSONC_LIBS)))

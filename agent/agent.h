@@ -169,6 +169,10 @@ void agent_accept(struct agent *a);
 void agent_unlisten(struct agent *a);
 
 /* jobs.c */
+/* The value of KEY in a request "verb k=v k=v", into buf: 0, or -1 when
+ * absent or longer than len - 1. */
+int agent_request_word(const char *line, const char *key, char *buf,
+		       size_t len);
 int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 		   char *reply, size_t len);
 int agent_end(struct agent *a, const char *request, char *reply, size_t len);

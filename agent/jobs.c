@@ -21,8 +21,8 @@
 #include "num/num.h"
 #include "state.h"
 
-/* The value of KEY in "verb k=v k=v", into buf.  0 or -1 when absent. */
-static int _word(const char *line, const char *key, char *buf, size_t len)
+int agent_request_word(const char *line, const char *key, char *buf,
+		       size_t len)
 {
 	size_t klen = strlen(key);
 
@@ -46,7 +46,7 @@ static int _u64(const char *line, const char *key, uint64_t max, uint64_t *out)
 {
 	char buf[32];
 
-	if (_word(line, key, buf, sizeof(buf)))
+	if (agent_request_word(line, key, buf, sizeof(buf)))
 		return -1;
 	return num_parse_range(buf, 0, max, out);
 }
@@ -170,7 +170,7 @@ static int _parse_hints(const char *line, struct reg *r, char *why, size_t len)
 
 	for (size_t i = 0; i < 2; i++) {
 		*vals[i] = -1;
-		if (_word(line, keys[i], word, sizeof(word)))
+		if (agent_request_word(line, keys[i], word, sizeof(word)))
 			continue;
 		if (num_parse_u64(word, &v)) {
 			snprintf(why, len, "register: %s must be whole bytes per second",
@@ -196,13 +196,13 @@ static int _parse_register(const char *line, struct reg *r, char *why,
 		snprintf(why, len, "register needs job, step, uid, pid (>1) and rank");
 		return -1;
 	}
-	if (_word(line, "mode", word, sizeof(word)) ||
+	if (agent_request_word(line, "mode", word, sizeof(word)) ||
 	    cosched_parse_mode(word, &r->mode, err, sizeof(err))) {
 		snprintf(why, len, "register: bad or missing mode");
 		return -1;
 	}
 	r->pb.heuristic = COSCHED_PB_D;
-	if (!_word(line, "pb", word, sizeof(word)) &&
+	if (!agent_request_word(line, "pb", word, sizeof(word)) &&
 	    cosched_pb_parse(word, &r->pb, err, sizeof(err))) {
 		snprintf(why, len, "register: %.200s", err);
 		return -1;

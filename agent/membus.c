@@ -338,27 +338,6 @@ static int _add_candidates(struct agent_membus *m, char *list, char *why,
 	return 0;
 }
 
-/* The value of KEY in "verb k=v k=v" (as jobs.c reads requests). */
-static int _word(const char *line, const char *key, char *buf, size_t len)
-{
-	size_t klen = strlen(key);
-
-	for (const char *p = strchr(line, ' '); p; p = strchr(p + 1, ' ')) {
-		const char *w = p + 1;
-		size_t vlen;
-
-		if (strncmp(w, key, klen) || w[klen] != '=')
-			continue;
-		vlen = strcspn(w + klen + 1, " ");
-		if (vlen >= len)
-			return -1;
-		memcpy(buf, w + klen + 1, vlen);
-		buf[vlen] = '\0';
-		return 0;
-	}
-	return -1;
-}
-
 static struct agent_step *_find_step(struct agent *a, uint32_t job,
 				     uint32_t step)
 {
@@ -402,14 +381,14 @@ int agent_membus_request(struct agent *a, const char *request, char *reply,
 	struct agent_membus *m;
 	struct agent_step *s;
 
-	if (_word(request, "job", num, sizeof(num)) ||
+	if (agent_request_word(request, "job", num, sizeof(num)) ||
 	    num_parse_range(num, 0, UINT32_MAX, &job) ||
-	    _word(request, "step", num, sizeof(num)) ||
+	    agent_request_word(request, "step", num, sizeof(num)) ||
 	    num_parse_range(num, 0, UINT32_MAX, &step) ||
-	    _word(request, "nnodes", num, sizeof(num)) ||
+	    agent_request_word(request, "nnodes", num, sizeof(num)) ||
 	    num_parse_range(num, 1, UINT32_MAX, &nnodes) ||
-	    _word(request, "self", self, sizeof(self)) ||
-	    _word(request, "coord", coord, sizeof(coord))) {
+	    agent_request_word(request, "self", self, sizeof(self)) ||
+	    agent_request_word(request, "coord", coord, sizeof(coord))) {
 		snprintf(why, sizeof(why), "membus needs job, step, nnodes (>0), self and coord");
 		goto fail;
 	}

@@ -44,7 +44,7 @@ int mb_bad_option(const char *prog, const char *opt, const char *fmt, ...)
 	return -1;
 }
 
-void mb_getopt_error(const char *prog, int c, char **argv)
+static void mb_getopt_error(const char *prog, int c, char **argv)
 {
 	const char *word = optind > 0 ? argv[optind - 1] : "?";
 
@@ -54,6 +54,31 @@ void mb_getopt_error(const char *prog, int c, char **argv)
 	else
 		fprintf(stderr, "%s: unknown option '%s' (see --help)\n",
 			prog, word);
+}
+
+int mb_parse_args(const char *prog, int argc, char **argv,
+		  const struct option *longopts,
+		  int (*apply)(int c, const char *arg, void *opts), void *opts)
+{
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (c == 'h' || c == MB_OPT_HELP)
+			return 1;
+		if (c == '?' || c == ':') {
+			mb_getopt_error(prog, c, argv);
+			return -1;
+		}
+		if (apply(c, optarg, opts))
+			return -1;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n",
+			prog, argv[optind]);
+		return -1;
+	}
+	return 0;
 }
 
 /*

@@ -63,8 +63,15 @@ int mb_run_option(const char *prog, int c, const char *arg,
 int mb_bad_option(const char *prog, const char *opt, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* getopt_long's '?' or ':' as a message naming the word at fault. */
-void mb_getopt_error(const char *prog, int c, char **argv);
+/*
+ * The getopt_long loop both programs share: apply(c, optarg, opts) for
+ * every option, refusing unknown ones and stray arguments with a message.
+ * Returns 0 to run, 1 for --help, -1 on a bad option (message printed).
+ */
+struct option;
+int mb_parse_args(const char *prog, int argc, char **argv,
+		  const struct option *longopts,
+		  int (*apply)(int c, const char *arg, void *opts), void *opts);
 
 /* The monotonic clock in seconds: wall time, stopped time included. */
 double mb_now(void);

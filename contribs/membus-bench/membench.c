@@ -127,8 +127,10 @@ static int parse_count(const char *opt, const char *arg, uint64_t max,
 	return 0;
 }
 
-static int apply_option(int c, const char *arg, struct membench_opts *o)
+static int apply_option(int c, const char *arg, void *opts)
 {
+	struct membench_opts *o = opts;
+
 	int common = mb_run_option(PROG, c, arg, &o->run);
 
 	if (common)
@@ -155,28 +157,15 @@ static int apply_option(int c, const char *arg, struct membench_opts *o)
 /* 0: run; 1: --help given; -1: bad options (message printed). */
 static int parse_args(int argc, char **argv, struct membench_opts *o)
 {
-	int c;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->max = true;
 	o->words = DEFAULT_WORDS;
 	mb_run_opts_init(&o->run);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-		if (c == 'h' || c == MB_OPT_HELP)
-			return 1;
-		if (c == '?' || c == ':') {
-			mb_getopt_error(PROG, c, argv);
-			return -1;
-		}
-		if (apply_option(c, optarg, o))
-			return -1;
-	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s' (see --help)\n",
-			argv[optind]);
-		return -1;
-	}
+	rc = mb_parse_args(PROG, argc, argv, long_options, apply_option, o);
+	if (rc)
+		return rc;
 	if (o->stride > o->words)
 		return mb_bad_option(PROG, "stride", "%llu is more than the %llu words of the block",
 				     (unsigned long long)o->stride,

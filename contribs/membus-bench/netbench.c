@@ -95,8 +95,10 @@ static void usage(void)
 	       MB_DEFAULT_LABEL);
 }
 
-static int apply_option(int c, const char *arg, struct netbench_opts *o)
+static int apply_option(int c, const char *arg, void *opts)
 {
+	struct netbench_opts *o = opts;
+
 	int common = mb_run_option(PROG, c, arg, &o->run);
 
 	if (common)
@@ -121,28 +123,10 @@ static int apply_option(int c, const char *arg, struct netbench_opts *o)
 /* 0: run; 1: --help given; -1: bad options (message printed). */
 static int parse_args(int argc, char **argv, struct netbench_opts *o)
 {
-	int c;
-
 	memset(o, 0, sizeof(*o));
 	o->bytes = DEFAULT_BYTES;
 	mb_run_opts_init(&o->run);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-		if (c == 'h' || c == MB_OPT_HELP)
-			return 1;
-		if (c == '?' || c == ':') {
-			mb_getopt_error(PROG, c, argv);
-			return -1;
-		}
-		if (apply_option(c, optarg, o))
-			return -1;
-	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s' (see --help)\n",
-			argv[optind]);
-		return -1;
-	}
-	return 0;
+	return mb_parse_args(PROG, argc, argv, long_options, apply_option, o);
 }
 
 /* Busy work that stays on the CPU, as a compute phase does. */

@@ -18,13 +18,31 @@ for f in "$MEMBENCH" "$CTL" "$REPO/build/release/sbin/coschedd"; do
 done
 [[ -w /sys/fs/cgroup/freezer ]] || skip_all "no writable cgroup v1 freezer"
 
-plan 18
+plan 19
 
 QUANTUM_MS=250
 OFFSET=50	# membus port = slurmd port + 50: inside this test's ports
+# The user nobody must reach the cluster's munge socket to forge a
+# message, but a clone may sit under a directory only root can enter:
+# the cluster lives under /tmp (build/test/16-membus links to it),
+# removed when every test passed.
+rm -rf "$TEST_DIR"
+mkdir -p "$(dirname "$TEST_DIR")"
+ln -sfn "$(mktemp -d /tmp/16-membus.XXXXXX)" "$TEST_DIR"
+TEST_DIR=$(readlink "$TEST_DIR")
+chmod 755 "$TEST_DIR"
 cluster_start --sites 2 --nodes-per-site 1 --select coalloc --matrix local \
 	--mpl 4 --cpus 2 --cosched-args \
 	"membus_quantum_ms=$QUANTUM_MS membus_mem=1G membus_net=1G membus_port_offset=$OFFSET"
+_remove_tmp() {
+	local rc=$?
+	_cluster_cleanup
+	if ((rc == 0 && _tap_failed == 0)); then
+		rm -rf "$TEST_DIR" "$REPO/build/test/16-membus"
+	fi
+	return $rc
+}
+trap _remove_tmp EXIT
 RUN_DIR=$TEST_DIR/cluster/run/cosched
 FREEZER=/sys/fs/cgroup/freezer/coschedd
 
@@ -127,6 +145,9 @@ echo "not a credential" > "/dev/udp/127.0.0.1/$port"
 more_refused() { (( $(refused) >= before + 2 )); }
 wait_until 5 more_refused
 ok $? "a decision munged by nobody and a datagram without credential are refused ($before -> $(refused))"
+reasons=$(grep -o "refused a message: .*" "$RUN_DIR/n1.log" | sort -u | paste -sd';')
+like "$reasons" "sender is not root.*invalid credential|invalid credential.*sender is not root" \
+     "... for the right reasons ($reasons)"
 
 # --- killing an agent, then the coordinator, thaws everything -----------
 all_thawed() {

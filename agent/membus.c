@@ -24,6 +24,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <json-c/json.h>
+#include <netdb.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,7 +208,7 @@ static uint32_t _affinity_cpus(void)
 
 static void _measure(struct agent *a, struct agent_membus *m)
 {
-	char host[PEER_ADDR_TEXT_LEN], *at, *colon;
+	char host[NI_MAXHOST];
 
 	if (m->measured)
 		return;
@@ -222,15 +223,12 @@ static void _measure(struct agent *a, struct agent_membus *m)
 	}
 	m->net_cap = a->conf.membus_net;
 	m->net_cap_how = "configured";
-	if (!m->net_cap && m->bound) {
-		snprintf(host, sizeof(host), "%s", m->self.text);
-		at = strchr(host, '@');
-		colon = strrchr(host, ':');
-		if (at && colon && colon > at) {
-			*colon = '\0';
-			m->net_cap = bw_link_speed(at + 1);
-			m->net_cap_how = "link speed";
-		}
+	/* the link of the address we listen on (resolved, so numeric) */
+	if (!m->net_cap && m->bound &&
+	    !getnameinfo((const struct sockaddr *)&m->self.sa, m->self.len,
+			 host, sizeof(host), NULL, 0, NI_NUMERICHOST)) {
+		m->net_cap = bw_link_speed(host);
+		m->net_cap_how = "link speed";
 	}
 	if (!m->net_cap) {
 		m->net_cap = bw_probe_loopback(0.1);

@@ -12,6 +12,7 @@
  *   membus.c    --cosched=membus: quanta, sampling, selection, switching
  *   peer.c      membus messages between agents (UDP, munge, JSON)
  *   bw.c, freeze.c   bandwidth sources and step freezing (bw.h, freeze.h)
+ *   cgroup.c    cgroup v1 helpers of boost.c and freeze.c (cgroup.h)
  *
  * The agent is single-threaded: the socket, the tick timer and membus's
  * quantum timer and peer socket are served by one poll loop, so nothing

@@ -20,9 +20,8 @@
  * weigh the attached processes against each other; the subtree as a whole
  * competes with the rest of the root group with the default 1024.
  *
- * Moving a process.  cgroup_attach_task_pid() writes one tid to "tasks",
- * which in v1 moves that thread only; we write the pid to cgroup.procs
- * instead, which moves every thread at once.
+ * Moving a process, creating and removing groups: agent/cgroup.c, shared
+ * with the freezer of freeze.c.
  *
  * Restore moves everything in our group (the process, its threads and
  * any children it forked meanwhile) back to the saved cpu cgroup, then
@@ -35,22 +34,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libcgroup.h>
 
 #include "boost.h"
+#include "cgroup.h"
 #include "cosched_opts/cosched_opts.h"
 
-#define OUR_ROOT "coschedd"	/* our groups: OUR_ROOT/<node>/<job>.<pid> */
-#define NODE_NAME_MAX 64
+#define OUR_ROOT CGV1_OUR_ROOT	/* our groups: OUR_ROOT/<node>/<job>.<pid> */
 #define SHARES_DEFAULT 1024.0	/* level 0: what a new group has anyway */
 #define SHARES_MIN 2
 #define SHARES_MAX 262144
@@ -59,9 +55,6 @@
 #define NICE_MIN (-20)
 #define NICE_MAX 19
 #define HANDLE_SLOTS 64		/* attached processes with files kept open */
-#define REMOVE_TRIES 20		/* restore: rounds of move-out and rmdir */
-#define REMOVE_PAUSE_NS 2000000	/* between rounds: tasks mid-fork or exit */
-#define CPU_MOUNT_LEN 128	/* "/sys/fs/cgroup/cpu" or the like */
 #define AUTOGROUP_FILE "/proc/sys/kernel/sched_autogroup_enabled"
 
 /* The open files of one process attached by the cgroup mechanism. */
@@ -75,16 +68,11 @@ struct shares_handle {
 
 struct boost {
 	enum boost_kind kind;
-	char node[NODE_NAME_MAX + 1];
+	char node[CGV1_NODE_NAME_MAX + 1];
 	char describe[768];
 	uint64_t use_clock;
 	struct shares_handle handles[HANDLE_SLOTS];
 };
-
-/* The cpu hierarchy, found once per process (restore may come first). */
-static pthread_once_t _cgroup_once = PTHREAD_ONCE_INIT;
-static char _cpu_mount[CPU_MOUNT_LEN];
-static char _cgroup_problem[CPU_MOUNT_LEN + 128]; /* why not usable, or "" */
 
 
 /* ------------------------------------------------------------ names */
@@ -126,266 +114,47 @@ const char *boost_describe(const struct boost *b)
 	return b->describe;
 }
 
-/* Node names as slurmd -N takes them; they become a directory name. */
-static bool _valid_node(const char *node)
-{
-	size_t len = node ? strlen(node) : 0;
-
-	if (!len || len > NODE_NAME_MAX || !strcmp(node, ".") ||
-	    !strcmp(node, ".."))
-		return false;
-	return strspn(node, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
-			    "wxyz0123456789_.-") == len;
-}
-
-/*
- * Whether a cgroup path from a state file is safe to act on as root:
- * no empty, "." or ".." component, so it stays under the mount.
- */
-static bool _clean_path(const char *path)
-{
-	const char *p = path;
-
-	if (*p == '/')
-		p++;
-	if (!*p)
-		return path[0] == '/';	/* "/" itself */
-	while (*p) {
-		size_t len = strcspn(p, "/");
-
-		if (!len || (len == 1 && p[0] == '.') ||
-		    (len == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
-		p += len;
-		if (*p == '/' && !*++p)
-			return false;	/* trailing slash */
-	}
-	return true;
-}
-
 static bool _valid_saved_cgroup(const struct boost_saved *saved)
 {
 	size_t root_len = strlen(OUR_ROOT "/");
 
 	return memchr(saved->cpu_cgroup, '\0', BOOST_CGROUP_LEN) &&
 	       memchr(saved->our_cgroup, '\0', BOOST_CGROUP_LEN) &&
-	       saved->cpu_cgroup[0] == '/' && _clean_path(saved->cpu_cgroup) &&
+	       saved->cpu_cgroup[0] == '/' &&
+	       cgv1_clean_path(saved->cpu_cgroup) &&
 	       !strncmp(saved->our_cgroup, OUR_ROOT "/", root_len) &&
 	       strchr(saved->our_cgroup + root_len, '/') &&
-	       _clean_path(saved->our_cgroup);
+	       cgv1_clean_path(saved->our_cgroup);
 }
 
 /* ------------------------------------------------------------ cgroup fs */
 
-static void _cgroup_find(void)
+/* A v1 cpu hierarchy we may write to. */
+static void _cpu_check(struct cgv1 *cg)
 {
-	char *mount = NULL;
-	char path[CPU_MOUNT_LEN + 16];
-	int rc = cgroup_init();
+	char path[CGV1_MOUNT_LEN + 16];
 
-	if (rc) {
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "libcgroup: %s", cgroup_strerror(rc));
-		return;
-	}
-	rc = cgroup_get_subsys_mount_point("cpu", &mount);
-	if (rc || !mount) {
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "no cgroup cpu controller mounted (%s)",
-			 cgroup_strerror(rc));
-		goto out;
-	}
-	if ((size_t)snprintf(_cpu_mount, sizeof(_cpu_mount), "%s", mount) >=
-	    sizeof(_cpu_mount)) {
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "cpu mount point path too long");
-		goto out;
-	}
-	snprintf(path, sizeof(path), "%s/cpu.shares", _cpu_mount);
+	snprintf(path, sizeof(path), "%s/cpu.shares", cg->mount);
 	/* cgroup v2 has cpu.weight instead, which this does not drive. */
 	if (access(path, F_OK))
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "%s is not a cgroup v1 cpu hierarchy (no cpu.shares)",
-			 _cpu_mount);
-	else if (access(_cpu_mount, W_OK))
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "%s is not writable: %s", _cpu_mount,
-			 strerror(errno));
-out:
-	free(mount);
+		cosched_set_err(cg->problem, sizeof(cg->problem),
+				"%s is not a cgroup v1 cpu hierarchy "
+				"(no cpu.shares)",
+				cg->mount);
+	else if (access(cg->mount, W_OK))
+		cosched_set_err(cg->problem, sizeof(cg->problem),
+				"%s is not writable: %s", cg->mount,
+				strerror(errno));
 }
 
-/* 0 when the cpu hierarchy can be used, else -1 with the reason. */
-static int _cgroup_ready(char *err, size_t len)
+/* The cpu hierarchy, found once per process (restore may come first). */
+static struct cgv1 _cpu = CGV1_INIT("cpu", "cgroup mechanism", _cpu_check);
+
+/* Where a process left in our group goes back to: the saved group. */
+static const char *_saved_origin(pid_t pid, const void *saved_cpu_cgroup)
 {
-	pthread_once(&_cgroup_once, _cgroup_find);
-	if (!_cgroup_problem[0])
-		return 0;
-	cosched_set_err(err, len, "cgroup mechanism unavailable: %s", _cgroup_problem);
-	return -1;
-}
-
-/* mount/rel[/file] into buf; rel may start with '/'.  0 or -1. */
-static int _cg_path(char *buf, size_t len, const char *rel, const char *file)
-{
-	int n;
-
-	while (*rel == '/')
-		rel++;
-	n = snprintf(buf, len, "%s%s%s%s%s", _cpu_mount, *rel ? "/" : "", rel,
-		     file ? "/" : "", file ? file : "");
-	return n < 0 || (size_t)n >= len ? -1 : 0;
-}
-
-static bool _cg_exists(const char *rel)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	return !_cg_path(path, sizeof(path), rel, NULL) && !stat(path, &st) &&
-	       S_ISDIR(st.st_mode);
-}
-
-/*
- * Move a whole process (every thread) into group rel by writing its pid
- * to cgroup.procs.  Returns 0, or -1 with errno (ESRCH: it is gone).
- */
-static int _cg_move(pid_t pid, const char *rel)
-{
-	char path[PATH_MAX], text[32];
-	int fd, n, saved_errno;
-	ssize_t done;
-
-	if (_cg_path(path, sizeof(path), rel, "cgroup.procs")) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = snprintf(text, sizeof(text), "%d\n", (int)pid);
-	done = write(fd, text, (size_t)n);
-	saved_errno = errno;
-	close(fd);
-	errno = saved_errno;
-	return done == n ? 0 : -1;
-}
-
-/* Create group rel in the cpu hierarchy (parents too), shares at 1024. */
-static int _cg_create(const char *rel, char *err, size_t len)
-{
-	struct cgroup *cg = cgroup_new_cgroup(rel);
-	struct cgroup_controller *cpu = cg ? cgroup_add_controller(cg, "cpu")
-					   : NULL;
-	int rc = -1;
-
-	if (!cpu) {
-		cosched_set_err(err, len, "cannot describe cgroup %s", rel);
-		goto out;
-	}
-	rc = cgroup_add_value_uint64(cpu, "cpu.shares",
-				     (uint64_t)SHARES_DEFAULT);
-	if (!rc)
-		rc = cgroup_create_cgroup(cg, 0);
-	/*
-	 * Once more on failure: a restore of this node (the guardian's) may
-	 * have removed the node directory between libcgroup's mkdirs.
-	 */
-	if (rc)
-		rc = cgroup_create_cgroup(cg, 0);
-	if (rc) {
-		cosched_set_err(err, len, "cannot create cgroup %s/%s: %s", _cpu_mount,
-		     rel, cgroup_strerror(rc));
-		rc = -1;
-	}
-out:
-	cgroup_free(&cg);
-	return rc;
-}
-
-/*
- * Remove group rel if it is empty.  libcgroup's CGFLAG_DELETE_EMPTY_ONLY
- * returns success for a group that still has tasks (it just leaves it),
- * so whether it is gone is checked on the file system.  0 when gone.
- */
-static int _cg_remove_if_empty(const char *rel)
-{
-	struct cgroup *cg;
-
-	if (!_cg_exists(rel))
-		return 0;
-	cg = cgroup_new_cgroup(rel);
-	if (cg && cgroup_add_controller(cg, "cpu"))
-		cgroup_delete_cgroup_ext(cg, CGFLAG_DELETE_EMPTY_ONLY);
-	cgroup_free(&cg);
-	return _cg_exists(rel) ? -1 : 0;
-}
-
-/*
- * Remove our node directory once no group is left in it.  OUR_ROOT stays:
- * the agents of all the nodes one host emulates (slurmd -N) share it, and
- * removing it would race with another agent creating its groups.
- */
-static void _cgroup_remove_node_dir(const char *our)
-{
-	char node_dir[BOOST_CGROUP_LEN];
-	char *slash;
-
-	snprintf(node_dir, sizeof(node_dir), "%s", our);
-	slash = strrchr(node_dir, '/');
-	if (!slash || slash == node_dir + strlen(OUR_ROOT))
-		return;	/* not OUR_ROOT/<node>/<group> */
-	*slash = '\0';
-	_cg_remove_if_empty(node_dir);	/* busy: others of this node remain */
-}
-
-/*
- * Move every process in group from to group to.  Returns how many were
- * listed (0: from is empty), or -1 when one could not be moved.
- */
-static int _cg_move_all(const char *from, const char *to)
-{
-	char path[PATH_MAX];
-	FILE *procs;
-	int pid, listed = 0, rc = 0;
-
-	if (_cg_path(path, sizeof(path), from, "cgroup.procs"))
-		return -1;
-	procs = fopen(path, "re");
-	if (!procs)
-		return errno == ENOENT ? 0 : -1;
-	while (fscanf(procs, "%d", &pid) == 1) {
-		listed++;
-		/* ESRCH: it exited meanwhile, nothing left to move. */
-		if (_cg_move(pid, to) && errno != ESRCH)
-			rc = -1;
-	}
-	fclose(procs);
-	return rc ? -1 : listed;
-}
-
-/* The deepest existing group on the way up from rel ("/" at worst). */
-static void _cg_existing_ancestor(const char *rel, char *buf, size_t len)
-{
-	char *slash;
-
-	snprintf(buf, len, "%s", rel);
-	while (!_cg_exists(buf) && (slash = strrchr(buf, '/'))) {
-		if (slash == buf)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-		if (!strcmp(buf, "/"))
-			break;
-	}
-}
-
-static void _sleep_ns(long ns)
-{
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = ns };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	(void)pid;
+	return saved_cpu_cgroup;
 }
 
 /* ------------------------------------------------------------ levels */
@@ -522,7 +291,7 @@ static struct shares_handle *_handle_get(struct boost *b,
 
 	if (!h) {
 		h = _handle_slot(b);
-		if (_cg_path(path, sizeof(path), cgroup, "cpu.shares"))
+		if (cgv1_path(&_cpu, path, sizeof(path), cgroup, "cpu.shares"))
 			return NULL;
 		h->stat_fd = proc_open(id);
 		if (h->stat_fd < 0)
@@ -545,20 +314,21 @@ static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 			  unsigned job_id, struct boost_saved *saved,
 			  char *err, size_t len)
 {
-	char *current = NULL;
 	int rc;
+	char *current = cgv1_current(&_cpu, id->pid, &rc);
 
-	rc = cgroup_get_current_controller_path(id->pid, "cpu", &current);
-	if (rc || !current) {
-		cosched_set_err(err, len, "cannot read the cpu cgroup of process %d: %s",
-		     (int)id->pid, cgroup_strerror(rc));
+	if (!current) {
+		cosched_set_err(err, len,
+				"cannot read the cpu cgroup of process %d: %s",
+				(int)id->pid, cgroup_strerror(rc));
 		goto fail;
 	}
 	/* A process already in ours has lost its original: refuse. */
 	if (!strncmp(current, "/" OUR_ROOT "/", strlen(OUR_ROOT) + 2)) {
 		cosched_set_err(err, len,
-		     "process %d is already in cgroup %s (restore it first)",
-		     (int)id->pid, current);
+				"process %d is already in cgroup %s "
+				"(restore it first)",
+				(int)id->pid, current);
 		goto fail;
 	}
 	if ((size_t)snprintf(saved->cpu_cgroup, BOOST_CGROUP_LEN, "%s",
@@ -567,22 +337,23 @@ static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 			     OUR_ROOT "/%s/%u.%d", b->node, job_id,
 			     (int)id->pid) >= BOOST_CGROUP_LEN) {
 		cosched_set_err(err, len, "cgroup path of process %d too long",
-		     (int)id->pid);
+				(int)id->pid);
 		goto fail;
 	}
-	if (_cg_create(saved->our_cgroup, err, len))
+	if (cgv1_create(&_cpu, saved->our_cgroup, "cpu.shares",
+			(uint64_t)SHARES_DEFAULT, err, len))
 		goto fail;
 	/*
 	 * The pid was checked just before; a process that exits and has its
 	 * pid reused in between is beyond what the agent can rule out here.
 	 */
-	if (_cg_move(id->pid, saved->our_cgroup)) {
+	if (cgv1_move(&_cpu, id->pid, saved->our_cgroup)) {
 		cosched_set_err(err, len,
-		     "cannot move process %d into %s/%s: %s%s", (int)id->pid,
-		     _cpu_mount, saved->our_cgroup, strerror(errno),
-		     errno == EINVAL ? " (real-time threads?)" : "");
-		if (!_cg_remove_if_empty(saved->our_cgroup))
-			_cgroup_remove_node_dir(saved->our_cgroup);
+				"cannot move process %d into %s/%s: %s%s",
+				(int)id->pid, _cpu.mount, saved->our_cgroup,
+				strerror(errno),
+				errno == EINVAL ? " (real-time threads?)" : "");
+		cgv1_remove(&_cpu, saved->our_cgroup);
 		goto fail;
 	}
 	free(current);
@@ -625,28 +396,11 @@ static int _cgroup_set(struct boost *b, const struct proc_id *id,
 static int _cgroup_restore(const struct proc_id *id,
 			   const struct boost_saved *saved)
 {
-	char dest[BOOST_CGROUP_LEN];
-
 	(void)id;	/* whatever is in our group goes back, id or not */
-	if (!_valid_saved_cgroup(saved) || _cgroup_ready(NULL, 0))
+	if (!_valid_saved_cgroup(saved) || cgv1_ready(&_cpu, NULL, 0))
 		return -1;
-	/* Its original group may have gone meanwhile (a step ended). */
-	_cg_existing_ancestor(saved->cpu_cgroup, dest, sizeof(dest));
-	/*
-	 * Rounds, because a process forking while we move it can leave a
-	 * child behind, and an exiting one blocks rmdir for a moment.
-	 */
-	for (int round = 0; round < REMOVE_TRIES; round++) {
-		int moved = _cg_move_all(saved->our_cgroup, dest);
-
-		if (moved == 0 && !_cg_remove_if_empty(saved->our_cgroup)) {
-			_cgroup_remove_node_dir(saved->our_cgroup);
-			return 0;
-		}
-		if (moved <= 0)	/* a move failed, or rmdir found it busy */
-			_sleep_ns(REMOVE_PAUSE_NS);
-	}
-	return -1;
+	return cgv1_drain(&_cpu, saved->our_cgroup, _saved_origin,
+			  saved->cpu_cgroup);
 }
 
 /* ------------------------------------------------------------ public */
@@ -671,7 +425,7 @@ static void _describe(struct boost *b, bool auto_chosen)
 			 "cgroup: cgroup v1 cpu.shares = 1024 * 1.25^level "
 			 "(2..262144) of %s/" OUR_ROOT "/%s/<job>.<pid>; "
 			 "weighs attached processes against each other",
-			 _cpu_mount, b->node);
+			 _cpu.mount, b->node);
 		return;
 	}
 	snprintf(b->describe, sizeof(b->describe),
@@ -683,9 +437,8 @@ static void _describe(struct boost *b, bool auto_chosen)
 			   "boosts between jobs may have little effect"
 			 : "",
 		 geteuid() ? "; not root: levels > 0 need CAP_SYS_NICE" : "",
-		 auto_chosen && _cgroup_problem[0] ? "; cgroup unavailable: "
-						    : "",
-		 auto_chosen ? _cgroup_problem : "");
+		 auto_chosen && _cpu.problem[0] ? "; cgroup unavailable: " : "",
+		 auto_chosen ? _cpu.problem : "");
 }
 
 struct boost *boost_open(enum boost_kind want, const char *node, char *err,
@@ -693,17 +446,14 @@ struct boost *boost_open(enum boost_kind want, const char *node, char *err,
 {
 	struct boost *b;
 
-	if (!_valid_node(node)) {
-		cosched_set_err(err, err_len,
-		     "bad node name '%s': want 1-%d of A-Z a-z 0-9 _ . -",
-		     node ? node : "(null)", NODE_NAME_MAX);
+	if (cgv1_check_node(node, err, err_len))
 		return NULL;
-	}
 	if (want != BOOST_AUTO && want != BOOST_CGROUP && want != BOOST_NICE) {
-		cosched_set_err(err, err_len, "unknown boost mechanism %d", (int)want);
+		cosched_set_err(err, err_len, "unknown boost mechanism %d",
+				(int)want);
 		return NULL;
 	}
-	if (want == BOOST_CGROUP && _cgroup_ready(err, err_len))
+	if (want == BOOST_CGROUP && cgv1_ready(&_cpu, err, err_len))
 		return NULL;
 	b = calloc(1, sizeof(*b));
 	if (!b) {
@@ -714,7 +464,8 @@ struct boost *boost_open(enum boost_kind want, const char *node, char *err,
 		b->handles[i].stat_fd = b->handles[i].shares_fd = -1;
 	b->kind = want;
 	if (want == BOOST_AUTO)
-		b->kind = _cgroup_ready(NULL, 0) ? BOOST_NICE : BOOST_CGROUP;
+		b->kind =
+			cgv1_ready(&_cpu, NULL, 0) ? BOOST_NICE : BOOST_CGROUP;
 	snprintf(b->node, sizeof(b->node), "%s", node);
 	_describe(b, want == BOOST_AUTO);
 	return b;
@@ -730,14 +481,16 @@ int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
 		return -1;
 	}
 	if (!proc_alive(id)) {
-		cosched_set_err(err, err_len, "process %d is gone", (int)id->pid);
+		cosched_set_err(err, err_len, "process %d is gone",
+				(int)id->pid);
 		return -1;
 	}
 	errno = 0;
 	nice = getpriority(PRIO_PROCESS, (id_t)id->pid);
 	if (nice == -1 && errno) {
-		cosched_set_err(err, err_len, "cannot read the nice of process %d: %s",
-		     (int)id->pid, strerror(errno));
+		cosched_set_err(err, err_len,
+				"cannot read the nice of process %d: %s",
+				(int)id->pid, strerror(errno));
 		return -1;
 	}
 	memset(saved, 0, sizeof(*saved));

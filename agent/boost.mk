@@ -1,11 +1,12 @@
 # agent/boost.mk - the /proc readers and the boost mechanisms of the node
-# agent coschedd (agent/proc.c, agent/boost.c) and their unit tests.
+# agent coschedd (agent/proc.c, agent/boost.c on the cgroup v1 helpers of
+# agent/cgroup.c) and their unit tests.
 # Included from agent/module.mk, which links AGENT_BOOST_SRCS into
 # coschedd with AGENT_BOOST_LDLIBS.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-AGENT_BOOST_SRCS := agent/proc.c agent/boost.c
+AGENT_BOOST_SRCS := agent/proc.c agent/boost.c agent/cgroup.c
 AGENT_BOOST_LDLIBS := -lcgroup
 
 # The tests include "proc.h" and "boost.h" from agent/.

@@ -40,7 +40,6 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +58,7 @@
 #include <linux/tcp.h>
 
 #include "bw.h"
+#include "cosched_opts/cosched_opts.h"
 
 #define LINE_DEFAULT 64		/* cache line, when sysconf does not know */
 #define RESCTRL_FS "resctrl"
@@ -81,19 +81,6 @@
 #define LOOP_CHUNK (256u << 10)		/* loopback probe: bytes per send */
 
 /* ------------------------------------------------------------ helpers */
-
-static void _say(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void _say(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 static double _now(void)
 {
@@ -239,9 +226,10 @@ int bw_perf_open(pid_t pid, struct bw_perf *p, char *err, size_t len)
 		if (fd >= 0)
 			goto done;
 	}
-	_say(err, len, "perf_event_open(cache-misses, pid %d): %s (%s)",
-	     (int)pid, strerror(first_errno),
-	     _perf_hint(first_errno, hint, sizeof(hint)));
+	cosched_set_err(err, len,
+			"perf_event_open(cache-misses, pid %d): %s (%s)",
+			(int)pid, strerror(first_errno),
+			_perf_hint(first_errno, hint, sizeof(hint)));
 	return -1;
 done:
 	p->fd = fd;
@@ -303,23 +291,28 @@ static int _resctrl_usable(char *mount, size_t len, char *err, size_t elen)
 
 	if (_resctrl_mount(mount, len)) {
 		if (_file_has_word("/proc/filesystems", RESCTRL_FS))
-			_say(err, elen, "resctrl not mounted (mount -t resctrl "
-			     "resctrl /sys/fs/resctrl)");
+			cosched_set_err(err, elen,
+					"resctrl not mounted (mount -t resctrl "
+					"resctrl /sys/fs/resctrl)");
 		else
-			_say(err, elen, "kernel has no resctrl (not in "
-			     "/proc/filesystems: kernel config, or a CPU "
-			     "without RDT/QoS)");
+			cosched_set_err(err, elen,
+					"kernel has no resctrl (not in "
+					"/proc/filesystems: kernel config, "
+					"or a CPU without RDT/QoS)");
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/info/L3_MON/mon_features", mount);
 	if (access(path, R_OK)) {
-		_say(err, elen, "resctrl at %s has no L3 monitoring (%s: %s)",
-		     mount, path, strerror(errno));
+		cosched_set_err(err, elen,
+				"resctrl at %s has no L3 monitoring (%s: %s)",
+				mount, path, strerror(errno));
 		return -1;
 	}
 	if (!_file_has_word(path, RESCTRL_MBM)) {
-		_say(err, elen, "resctrl at %s monitors no memory bandwidth "
-		     "(no " RESCTRL_MBM " in %s)", mount, path);
+		cosched_set_err(err, elen,
+				"resctrl at %s monitors no memory bandwidth "
+				"(no " RESCTRL_MBM " in %s)",
+				mount, path);
 		return -1;
 	}
 	return 0;
@@ -382,29 +375,29 @@ int bw_resctrl_open(const char *name, struct bw_resctrl *r, char *err,
 	r->dir[0] = '\0';
 	r->last = 0;
 	if (!_valid_group(name)) {
-		_say(err, len, "resctrl: bad group name \"%s\"",
-		     name ? name : "(null)");
+		cosched_set_err(err, len, "resctrl: bad group name \"%s\"",
+				name ? name : "(null)");
 		return -1;
 	}
 	if (_resctrl_usable(mount, sizeof(mount), err, len))
 		return -1;
 	if ((size_t)snprintf(r->dir, sizeof(r->dir), "%s/mon_groups/%s",
 			     mount, name) >= sizeof(r->dir)) {
-		_say(err, len, "resctrl: group path too long");
+		cosched_set_err(err, len, "resctrl: group path too long");
 		goto fail;
 	}
 	if (mkdir(r->dir, 0755)) {
 		/* Left by an agent that died: take it over. */
 		if (errno != EEXIST) {
-			_say(err, len, "resctrl: mkdir %s: %s", r->dir,
-			     strerror(errno));
+			cosched_set_err(err, len, "resctrl: mkdir %s: %s",
+					r->dir, strerror(errno));
 			goto fail;
 		}
 		created = false;
 	}
 	if (_resctrl_sum(r->dir, &r->last)) {
-		_say(err, len, "resctrl: cannot read %s/mon_data/*/"
-		     RESCTRL_MBM, r->dir);
+		cosched_set_err(err, len, "resctrl: cannot read %s/mon_data/*/"
+				RESCTRL_MBM, r->dir);
 		if (created)
 			rmdir(r->dir);
 		goto fail;
@@ -624,22 +617,25 @@ int bw_tcp_dump(struct bw_tcp_table *t, char *err, size_t len)
 	int fd = -1, rc;
 
 	if (!buf) {
-		_say(err, len, "sock_diag: out of memory");
+		cosched_set_err(err, len, "sock_diag: out of memory");
 		goto fail;
 	}
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 	if (fd < 0) {
-		_say(err, len, "sock_diag: socket(NETLINK_SOCK_DIAG): %s",
-		     strerror(errno));
+		cosched_set_err(err, len,
+				"sock_diag: socket(NETLINK_SOCK_DIAG): %s",
+				strerror(errno));
 		goto fail;
 	}
 	if (_diag_request(fd, AF_INET, 1)) {
-		_say(err, len, "sock_diag: send: %s", strerror(errno));
+		cosched_set_err(err, len, "sock_diag: send: %s",
+				strerror(errno));
 		goto fail;
 	}
 	rc = _diag_receive(fd, 1, buf, &socks, &n, &cap);
 	if (rc) {
-		_say(err, len, "sock_diag: IPv4 TCP dump: %s", strerror(-rc));
+		cosched_set_err(err, len, "sock_diag: IPv4 TCP dump: %s",
+				strerror(-rc));
 		goto fail;
 	}
 	/* A kernel without IPv6 answers the second request with an error:
@@ -647,7 +643,7 @@ int bw_tcp_dump(struct bw_tcp_table *t, char *err, size_t len)
 	if (!_diag_request(fd, AF_INET6, 2)) {
 		rc = _diag_receive(fd, 2, buf, &socks, &n, &cap);
 		if (rc == -ENOMEM) {
-			_say(err, len, "sock_diag: out of memory");
+			cosched_set_err(err, len, "sock_diag: out of memory");
 			goto fail;
 		}
 	}
@@ -803,15 +799,16 @@ static void _detect_tcp(struct bw_sources *have)
 		return;
 	bw_tcp_table_free(&t);
 	if (_tcp_info_len(&info_len)) {
-		_say(have->tcp_why, sizeof(have->tcp_why),
-		     "getsockopt(TCP_INFO): %s", strerror(errno));
+		cosched_set_err(have->tcp_why, sizeof(have->tcp_why),
+				"getsockopt(TCP_INFO): %s", strerror(errno));
 		return;
 	}
 	if (info_len < TCP_INFO_NEEDED) {
-		_say(have->tcp_why, sizeof(have->tcp_why),
-		     "kernel's tcp_info (%u bytes) has no bytes_acked/"
-		     "bytes_received (Linux >= 4.2): every count would be 0",
-		     (unsigned)info_len);
+		cosched_set_err(have->tcp_why, sizeof(have->tcp_why),
+				"kernel's tcp_info (%u bytes) has no "
+				"bytes_acked/bytes_received (Linux >= 4.2): "
+				"every count would be 0",
+				(unsigned)info_len);
 		return;
 	}
 	have->tcp = true;

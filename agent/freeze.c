@@ -1,7 +1,8 @@
 /*
  * freeze.c - how the node agent stops and resumes whole job steps (the
- * MemBUS mode's quanta): the cgroup v1 freezer through libcgroup, or
- * SIGSTOP/SIGCONT where no writable freezer hierarchy exists.
+ * MemBUS mode's quanta): the cgroup v1 freezer through libcgroup (the
+ * helpers of cgroup.c, shared with boost.c), or SIGSTOP/SIGCONT where no
+ * writable freezer hierarchy exists.
  *
  * Which cgroup.  A group's freezer cgroup is chosen at its first
  * freeze_group_add(), from the freezer line of that process's
@@ -45,9 +46,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/magic.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,17 +57,15 @@
 
 #include <libcgroup.h>
 
+#include "cgroup.h"
+#include "cosched_opts/cosched_opts.h"
 #include "freeze.h"
 
-#define OUR_ROOT "coschedd"	/* our groups: OUR_ROOT/<node>/<job>.<step> */
-#define NODE_NAME_MAX 64
-#define FREEZER_MOUNT_LEN 128	/* "/sys/fs/cgroup/freezer" or the like */
+#define OUR_ROOT CGV1_OUR_ROOT	/* our groups: OUR_ROOT/<node>/<job>.<step> */
 #define FREEZE_WAIT_NS 100000000L	/* a freeze may take this long */
 #define POLL_NS 1000000L	/* between looks at freezer.state or /proc */
 #define SIGNAL_ROUNDS 4		/* /proc scans per freeze, at most */
 #define MOVE_ROUNDS 4		/* descendant moves per add, at most */
-#define REMOVE_TRIES 20		/* destroy: rounds of move-out and rmdir */
-#define REMOVE_PAUSE_NS 2000000	/* between rounds: tasks mid-fork or exit */
 #define STAT_BUF_LEN 2048
 #define STATE_LEN 16		/* "FREEZING\n" and the like */
 /* Slurm's step ids with names (slurm.h), as its cgroup paths spell them. */
@@ -84,7 +81,7 @@ struct member {
 
 struct freeze_group {
 	enum freeze_kind kind;
-	char node[NODE_NAME_MAX + 1];
+	char node[CGV1_NODE_NAME_MAX + 1];
 	uint32_t job;
 	uint32_t step;
 	bool frozen;
@@ -117,26 +114,8 @@ struct id_set {
 	size_t cap;
 };
 
-/* The freezer hierarchy, found once per process. */
-static pthread_once_t _cgroup_once = PTHREAD_ONCE_INIT;
-static char _freezer_mount[FREEZER_MOUNT_LEN];
-static char _cgroup_problem[FREEZER_MOUNT_LEN + 128]; /* why not, or "" */
-
 
 /* ------------------------------------------------------------ helpers */
-
-static void _set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void _set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 static void _sleep_ns(long ns)
 {
@@ -165,38 +144,6 @@ const char *freeze_kind_name(enum freeze_kind kind)
 		return "signal";
 	}
 	return "unknown";
-}
-
-/* Node names as slurmd -N takes them; they become a directory name. */
-static bool _valid_node(const char *node)
-{
-	size_t len = node ? strlen(node) : 0;
-
-	if (!len || len > NODE_NAME_MAX || !strcmp(node, ".") ||
-	    !strcmp(node, ".."))
-		return false;
-	return strspn(node, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
-			    "wxyz0123456789_.-") == len;
-}
-
-/* An absolute path without empty, "." or ".." components. */
-static bool _clean_abs_path(const char *path)
-{
-	const char *p = path;
-
-	if (*p++ != '/')
-		return false;
-	while (*p) {
-		size_t len = strcspn(p, "/");
-
-		if (!len || (len == 1 && p[0] == '.') ||
-		    (len == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
-		p += len;
-		if (*p == '/' && !*++p)
-			return false;	/* trailing slash */
-	}
-	return true;
 }
 
 /* ------------------------------------------------------------ /proc */
@@ -500,97 +447,49 @@ int freeze_continue_pid(const struct proc_id *id)
 /* ------------------------------------------------------------ cgroup fs */
 
 /* A child of the mount we can make and remove, with a freezer.state. */
-static void _cgroup_probe(void)
+static void _freezer_probe(struct cgv1 *cg)
 {
-	char probe[FREEZER_MOUNT_LEN + 64], state[sizeof(probe) + 16];
+	char probe[CGV1_MOUNT_LEN + 64], state[sizeof(probe) + 16];
 
-	snprintf(probe, sizeof(probe), "%s/" OUR_ROOT "-probe.%d",
-		 _freezer_mount, (int)getpid());
+	snprintf(probe, sizeof(probe), "%s/" OUR_ROOT "-probe.%d", cg->mount,
+		 (int)getpid());
 	if (mkdir(probe, 0755) && errno != EEXIST) {
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "cannot create a group in %s: %s", _freezer_mount,
-			 strerror(errno));
+		cosched_set_err(cg->problem, sizeof(cg->problem),
+				"cannot create a group in %s: %s", cg->mount,
+				strerror(errno));
 		return;
 	}
 	snprintf(state, sizeof(state), "%s/freezer.state", probe);
 	if (access(state, W_OK))
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "%s is not a cgroup v1 freezer (no freezer.state)",
-			 _freezer_mount);
-	if (rmdir(probe) && !_cgroup_problem[0])
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "cannot remove a group in %s: %s", _freezer_mount,
-			 strerror(errno));
+		cosched_set_err(cg->problem, sizeof(cg->problem),
+				"%s is not a cgroup v1 freezer "
+				"(no freezer.state)",
+				cg->mount);
+	if (rmdir(probe) && !cg->problem[0])
+		cosched_set_err(cg->problem, sizeof(cg->problem),
+				"cannot remove a group in %s: %s", cg->mount,
+				strerror(errno));
 }
 
-static void _cgroup_find(void)
+/* A v1 hierarchy (not v2's unified one) we can make groups in. */
+static void _freezer_check(struct cgv1 *cg)
 {
-	char *mount = NULL;
 	struct statfs fs;
-	int rc = cgroup_init();
 
-	if (rc) {
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "libcgroup: %s", cgroup_strerror(rc));
-		return;
-	}
-	rc = cgroup_get_subsys_mount_point("freezer", &mount);
-	if (rc || !mount) {
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "no cgroup freezer controller mounted (%s)",
-			 cgroup_strerror(rc));
-		goto out;
-	}
-	if ((size_t)snprintf(_freezer_mount, sizeof(_freezer_mount), "%s",
-			     mount) >= sizeof(_freezer_mount)) {
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "freezer mount point path too long");
-		goto out;
-	}
-	if (statfs(_freezer_mount, &fs) || fs.f_type != CGROUP_SUPER_MAGIC) {
-		snprintf(_cgroup_problem, sizeof(_cgroup_problem),
-			 "%s is not a cgroup v1 hierarchy", _freezer_mount);
-		goto out;
-	}
-	_cgroup_probe();
-out:
-	free(mount);
+	if (statfs(cg->mount, &fs) || fs.f_type != CGROUP_SUPER_MAGIC)
+		cosched_set_err(cg->problem, sizeof(cg->problem),
+				"%s is not a cgroup v1 hierarchy", cg->mount);
+	else
+		_freezer_probe(cg);
 }
 
-/* 0 when the freezer hierarchy can be used, else -1 with the reason. */
-static int _cgroup_ready(char *err, size_t len)
-{
-	pthread_once(&_cgroup_once, _cgroup_find);
-	if (!_cgroup_problem[0])
-		return 0;
-	_set_err(err, len, "cgroup freezer unavailable: %s", _cgroup_problem);
-	return -1;
-}
+/* The freezer hierarchy, found once per process. */
+static struct cgv1 _freezer = CGV1_INIT("freezer", "cgroup freezer",
+					_freezer_check);
 
 bool freeze_cgroup_usable(char *why, size_t len)
 {
-	return !_cgroup_ready(why, len);
-}
-
-/* mount/rel[/file] into buf; rel may start with '/'.  0 or -1. */
-static int _cg_path(char *buf, size_t len, const char *rel, const char *file)
-{
-	int n;
-
-	while (*rel == '/')
-		rel++;
-	n = snprintf(buf, len, "%s%s%s%s%s", _freezer_mount, *rel ? "/" : "",
-		     rel, file ? "/" : "", file ? file : "");
-	return n < 0 || (size_t)n >= len ? -1 : 0;
-}
-
-static bool _cg_exists(const char *rel)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	return !_cg_path(path, sizeof(path), rel, NULL) && !stat(path, &st) &&
-	       S_ISDIR(st.st_mode);
+	return !cgv1_ready(&_freezer, why, len);
 }
 
 /* Whether cgroup path cur (as /proc shows it) is rel or below it. */
@@ -601,102 +500,6 @@ static bool _cg_within(const char *cur, const char *rel)
 	while (*cur == '/')
 		cur++;
 	return !strncmp(cur, rel, len) && (cur[len] == '\0' || cur[len] == '/');
-}
-
-/* The freezer cgroup of pid (malloc'd, "/" or "/a/b"), or NULL. */
-static char *_cg_current(pid_t pid)
-{
-	char *current = NULL;
-
-	if (cgroup_get_current_controller_path(pid, "freezer", &current)) {
-		free(current);
-		return NULL;
-	}
-	return current;
-}
-
-/*
- * Move a whole process (every thread) into group rel through
- * cgroup.procs: libcgroup's attach writes "tasks", one thread only.
- * Returns 0, or -1 with errno (ESRCH: it is gone).
- */
-static int _cg_move(pid_t pid, const char *rel)
-{
-	char path[PATH_MAX], text[32];
-	int fd, n, saved_errno;
-	ssize_t done;
-
-	if (_cg_path(path, sizeof(path), rel, "cgroup.procs")) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = snprintf(text, sizeof(text), "%d\n", (int)pid);
-	done = write(fd, text, (size_t)n);
-	saved_errno = errno;
-	close(fd);
-	errno = saved_errno;
-	return done == n ? 0 : -1;
-}
-
-/* Create group rel in the freezer hierarchy, parents too. */
-static int _cg_create(const char *rel, char *err, size_t len)
-{
-	struct cgroup *cg = cgroup_new_cgroup(rel);
-	int rc = -1;
-
-	if (!cg || !cgroup_add_controller(cg, "freezer")) {
-		_set_err(err, len, "cannot describe cgroup %s", rel);
-		goto out;
-	}
-	rc = cgroup_create_cgroup(cg, 0);
-	/* Once more: a destroy may remove the node directory meanwhile. */
-	if (rc)
-		rc = cgroup_create_cgroup(cg, 0);
-	if (rc) {
-		_set_err(err, len, "cannot create cgroup %s/%s: %s",
-			 _freezer_mount, rel, cgroup_strerror(rc));
-		rc = -1;
-	}
-out:
-	cgroup_free(&cg);
-	return rc;
-}
-
-/*
- * Remove group rel if it is empty.  libcgroup's CGFLAG_DELETE_EMPTY_ONLY
- * reports success for a group that still has tasks, so whether it is
- * gone is checked on the file system.  0 when gone.
- */
-static int _cg_remove_if_empty(const char *rel)
-{
-	struct cgroup *cg;
-
-	if (!_cg_exists(rel))
-		return 0;
-	cg = cgroup_new_cgroup(rel);
-	if (cg && cgroup_add_controller(cg, "freezer"))
-		cgroup_delete_cgroup_ext(cg, CGFLAG_DELETE_EMPTY_ONLY);
-	cgroup_free(&cg);
-	return _cg_exists(rel) ? -1 : 0;
-}
-
-/* The deepest existing group on the way up from rel ("/" at worst). */
-static void _cg_existing_ancestor(const char *rel, char *buf, size_t len)
-{
-	char *slash;
-
-	snprintf(buf, len, "%s", rel);
-	while (!_cg_exists(buf) && (slash = strrchr(buf, '/'))) {
-		if (slash == buf)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-		if (!strcmp(buf, "/"))
-			break;
-	}
 }
 
 /* Write text to dir/freezer.state.  0 or -1. */
@@ -824,25 +627,16 @@ static int _cgroup_decide(struct freeze_group *g, const char *cur)
 			     OUR_ROOT "/%s/%" PRIu32 ".%" PRIu32, g->node,
 			     g->job, g->step);
 		if (n < 0 || (size_t)n >= sizeof(g->rel) ||
-		    _cg_create(g->rel, err, sizeof(err)))
+		    cgv1_create(&_freezer, g->rel, NULL, 0, err, sizeof(err)))
 			goto fail;
 		g->ours = true;
 	}
-	if (_cg_path(g->path, sizeof(g->path), g->rel, NULL))
+	if (cgv1_path(&_freezer, g->path, sizeof(g->path), g->rel, NULL))
 		goto fail;
 	return 0;
 fail:
 	g->rel[0] = g->path[0] = '\0';
 	return -1;
-}
-
-/* Our node directory goes once no group is left in it; OUR_ROOT stays. */
-static void _cgroup_remove_node_dir(const struct freeze_group *g)
-{
-	char node_dir[PATH_MAX];
-
-	snprintf(node_dir, sizeof(node_dir), OUR_ROOT "/%s", g->node);
-	_cg_remove_if_empty(node_dir);	/* busy: others of this node remain */
 }
 
 static bool _member_known(const struct freeze_group *g,
@@ -888,10 +682,11 @@ static int _member_add(struct freeze_group *g, const struct proc_id *id,
 static int _cgroup_move_in(struct freeze_group *g, const struct proc_id *id,
 			   const char *origin)
 {
-	if (!proc_alive(id) || _cg_move(id->pid, g->rel))
+	if (!proc_alive(id) || cgv1_move(&_freezer, id->pid, g->rel))
 		return -1;
 	if (_member_add(g, id, origin)) {
-		_cg_move(id->pid, origin);	/* cannot remember it: undo */
+		/* Cannot remember where it came from: undo. */
+		cgv1_move(&_freezer, id->pid, origin);
 		return -1;
 	}
 	return 0;
@@ -923,7 +718,7 @@ static int _cgroup_move_descendants(struct freeze_group *g,
 
 			if (!e->marked || e->pid == id->pid)
 				continue;
-			cur = _cg_current(e->pid);
+			cur = cgv1_current(&_freezer, e->pid, NULL);
 			if (cur && !strcmp(cur, origin)) {
 				if (_cgroup_move_in(g, &kid, origin) &&
 				    proc_alive(&kid))
@@ -941,7 +736,8 @@ static int _cgroup_move_descendants(struct freeze_group *g,
 
 static int _cgroup_add(struct freeze_group *g, const struct proc_id *id)
 {
-	char *cur = _cg_current(id->pid), slurm_dir[PATH_MAX];
+	char *cur = cgv1_current(&_freezer, id->pid, NULL);
+	char slurm_dir[PATH_MAX];
 	bool decided_now = false;
 	int rc = -1;
 
@@ -979,7 +775,7 @@ out:
 	/* A first process that could not join leaves no group behind. */
 	if (decided_now && !g->nmembers) {
 		if (g->ours)
-			_cg_remove_if_empty(g->rel);
+			cgv1_remove_if_empty(&_freezer, g->rel);
 		g->rel[0] = g->path[0] = '\0';
 	}
 	free(cur);
@@ -990,8 +786,9 @@ out:
  * Where a process left in our group goes: the origin of the member it
  * descends from, else that of the first member moved, else the root.
  */
-static const char *_origin_for(const struct freeze_group *g, pid_t pid)
+static const char *_origin_for(pid_t pid, const void *group)
 {
+	const struct freeze_group *g = group;
 	const char *fallback = NULL;
 
 	for (size_t i = 0; i < g->nmembers; i++) {
@@ -1008,17 +805,6 @@ static const char *_origin_for(const struct freeze_group *g, pid_t pid)
 	return fallback ? fallback : "/";
 }
 
-/* Move pid back to origin, or its deepest existing ancestor group. */
-static int _cgroup_move_back(pid_t pid, const char *origin)
-{
-	char dest[PATH_MAX];
-
-	_cg_existing_ancestor(origin, dest, sizeof(dest));
-	if (_cg_move(pid, dest) && errno != ESRCH)
-		return -1;
-	return 0;
-}
-
 /* The members we moved, back where each came from (if still in ours). */
 static void _cgroup_return_members(struct freeze_group *g)
 {
@@ -1028,35 +814,11 @@ static void _cgroup_return_members(struct freeze_group *g)
 
 		if (!m->origin || !proc_alive(&m->id))
 			continue;
-		cur = _cg_current(m->id.pid);
+		cur = cgv1_current(&_freezer, m->id.pid, NULL);
 		if (cur && _cg_within(cur, g->rel))
-			_cgroup_move_back(m->id.pid, m->origin);
+			cgv1_move_back(&_freezer, m->id.pid, m->origin);
 		free(cur);
 	}
-}
-
-/*
- * Move whatever is still in our group out.  Returns how many were
- * listed (0: empty), or -1 when one could not be moved.
- */
-static int _cgroup_empty(struct freeze_group *g)
-{
-	char path[PATH_MAX];
-	FILE *procs;
-	int pid, listed = 0, rc = 0;
-
-	if (_cg_path(path, sizeof(path), g->rel, "cgroup.procs"))
-		return -1;
-	procs = fopen(path, "re");
-	if (!procs)
-		return errno == ENOENT ? 0 : -1;
-	while (fscanf(procs, "%d", &pid) == 1) {
-		listed++;
-		if (_cgroup_move_back(pid, _origin_for(g, pid)))
-			rc = -1;
-	}
-	fclose(procs);
-	return rc ? -1 : listed;
 }
 
 static void _cgroup_destroy(struct freeze_group *g)
@@ -1069,17 +831,8 @@ static void _cgroup_destroy(struct freeze_group *g)
 	if (!g->ours)
 		return;
 	_cgroup_return_members(g);
-	/* Rounds: a process forking or exiting meanwhile blocks rmdir. */
-	for (int round = 0; round < REMOVE_TRIES; round++) {
-		int listed = _cgroup_empty(g);
-
-		if (listed == 0 && !_cg_remove_if_empty(g->rel)) {
-			_cgroup_remove_node_dir(g);
-			return;
-		}
-		if (listed <= 0)
-			_sleep_ns(REMOVE_PAUSE_NS);
-	}
+	/* Then whatever is left (children forked inside ours, say). */
+	cgv1_drain(&_freezer, g->rel, _origin_for, g);
 }
 
 /* ------------------------------------------------------------ public */
@@ -1090,28 +843,25 @@ struct freeze_group *freeze_group_create(const char *node, uint32_t job,
 {
 	struct freeze_group *g;
 
-	if (!_valid_node(node)) {
-		_set_err(err, len,
-			 "bad node name '%s': want 1-%d of A-Z a-z 0-9 _ . -",
-			 node ? node : "(null)", NODE_NAME_MAX);
+	if (cgv1_check_node(node, err, len))
 		return NULL;
-	}
 	if (want != FREEZE_AUTO && want != FREEZE_CGROUP &&
 	    want != FREEZE_SIGNAL) {
-		_set_err(err, len, "unknown freeze mechanism %d", (int)want);
+		cosched_set_err(err, len, "unknown freeze mechanism %d",
+				(int)want);
 		return NULL;
 	}
-	if (want == FREEZE_CGROUP && _cgroup_ready(err, len))
+	if (want == FREEZE_CGROUP && cgv1_ready(&_freezer, err, len))
 		return NULL;
 	g = calloc(1, sizeof(*g));
 	if (!g) {
-		_set_err(err, len, "out of memory");
+		cosched_set_err(err, len, "out of memory");
 		return NULL;
 	}
 	g->kind = want;
 	if (want == FREEZE_AUTO)
-		g->kind = _cgroup_ready(NULL, 0) ? FREEZE_SIGNAL
-						 : FREEZE_CGROUP;
+		g->kind = cgv1_ready(&_freezer, NULL, 0) ? FREEZE_SIGNAL
+							   : FREEZE_CGROUP;
 	snprintf(g->node, sizeof(g->node), "%s", node);
 	g->job = job;
 	g->step = step;
@@ -1191,8 +941,8 @@ int freeze_thaw_path(const char *dir)
 	struct statfs fs;
 
 	/* The path may come from a state file: only a cgroup's directory. */
-	if (!dir || !_clean_abs_path(dir) || statfs(dir, &fs) ||
-	    fs.f_type != CGROUP_SUPER_MAGIC)
+	if (!dir || dir[0] != '/' || !cgv1_clean_path(dir) ||
+	    statfs(dir, &fs) || fs.f_type != CGROUP_SUPER_MAGIC)
 		return -1;
 	return _state_write(dir, "THAWED");
 }

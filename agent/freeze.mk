@@ -1,14 +1,15 @@
 # agent/freeze.mk - how the node agent freezes and thaws whole job steps
 # for its MemBUS mode (agent/freeze.c: the cgroup v1 freezer through
-# libcgroup, else SIGSTOP/SIGCONT) and its unit test.  Included from
-# agent/module.mk, which links AGENT_FREEZE_SRCS into coschedd with
-# AGENT_FREEZE_LDLIBS (agent/proc.c comes with AGENT_BOOST_SRCS there).
+# libcgroup and agent/cgroup.c, else SIGSTOP/SIGCONT) and its unit test.
+# Included from agent/module.mk, which links AGENT_FREEZE_SRCS into
+# coschedd with AGENT_FREEZE_LDLIBS (agent/proc.c comes with
+# AGENT_BOOST_SRCS there).
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-AGENT_FREEZE_SRCS := agent/freeze.c
+AGENT_FREEZE_SRCS := agent/freeze.c agent/cgroup.c
 AGENT_FREEZE_LDLIBS := -lcgroup
 
 # Forks spinning children and freezes them; the cgroup part is skipped
 # where the freezer hierarchy is not writable.
-$(eval $(call unit_test,agent/test_freeze,testsuite/unit/agent/test_freeze.c agent/proc.c $(AGENT_FREEZE_SRCS),,$(AGENT_FREEZE_LDLIBS)))
+$(eval $(call unit_test,agent/test_freeze,testsuite/unit/agent/test_freeze.c agent/proc.c $(AGENT_FREEZE_SRCS),$(O)/lib/libcosched_opts.a,$(AGENT_FREEZE_LDLIBS)))

@@ -298,6 +298,8 @@ int main(int argc, char **argv)
 		agent_log("--detach: left Slurm's cgroups in %d hierarchies",
 			  _detach_cgroups());
 	(void)agent_state_recover(&a);
+	if (freeze_sweep(a.conf.node) > 0)
+		agent_log("removed the empty freezer groups a previous agent left");
 	if (agent_listen(&a, err, sizeof(err)))
 		goto fail_guardian;
 	sig_fd = _signals();

@@ -946,3 +946,31 @@ int freeze_thaw_path(const char *dir)
 		return -1;
 	return _state_write(dir, "THAWED");
 }
+
+int freeze_sweep(const char *node)
+{
+	char rel[PATH_MAX], dir[PATH_MAX];
+	struct dirent *e;
+	int removed = 0;
+	DIR *d;
+
+	if (cgv1_check_node(node, NULL, 0) || cgv1_ready(&_freezer, NULL, 0))
+		return 0;
+	snprintf(rel, sizeof(rel), "%s/%s", CGV1_OUR_ROOT, node);
+	if (cgv1_path(&_freezer, dir, sizeof(dir), rel, NULL) ||
+	    !(d = opendir(dir)))
+		return 0;
+	while ((e = readdir(d))) {
+		char group[PATH_MAX];
+
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		if (snprintf(group, sizeof(group), "%s/%s", rel, e->d_name) >=
+		    (int)sizeof(group))
+			continue;
+		if (!cgv1_remove(&_freezer, group))
+			removed++;
+	}
+	closedir(d);
+	return removed;
+}

@@ -79,6 +79,11 @@ void freeze_group_destroy(struct freeze_group *g);
  * for the guardian and for recovery.  Returns 0 or -1. */
 int freeze_thaw_path(const char *dir);
 
+/* Remove the empty groups a dead agent of node left behind (its guardian
+ * thaws them but cannot remove them while their processes live).  Groups
+ * still holding processes stay.  Returns how many were removed. */
+int freeze_sweep(const char *node);
+
 /* SIGCONT to pid if it still is id (for the guardian with signals). */
 int freeze_continue_pid(const struct proc_id *id);
 

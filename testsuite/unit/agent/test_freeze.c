@@ -45,7 +45,7 @@
 #define TESTS_SIGNAL 22
 #define TESTS_CGROUP 25
 #define TESTS_SLURM 18
-#define TESTS_THAW_PATH 8
+#define TESTS_THAW_PATH 11
 #define TESTS_AFTER 1
 
 /* In memory shared with the children. */
@@ -633,6 +633,40 @@ static void test_slurm(void)
 	_kill_family(other);
 }
 
+/* What a dead agent left: empty groups go, one with a process stays. */
+static void test_sweep(void)
+{
+	char empty[PATH_MAX], busy[PATH_MAX], procs[PATH_MAX + 16], pid[16];
+	pid_t child = fork();
+	FILE *f;
+
+	if (child == 0) {
+		alarm(30);
+		pause();
+		_exit(0);
+	}
+	snprintf(empty, sizeof(empty), "%s/7.0", _ours);
+	snprintf(busy, sizeof(busy), "%s/8.0", _ours);
+	(void)_mkdir_p(empty);
+	(void)_mkdir_p(busy);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", busy);
+	snprintf(pid, sizeof(pid), "%d", (int)child);
+	f = fopen(procs, "w");
+	if (f) {
+		fputs(pid, f);
+		fclose(f);
+	}
+	is_int(freeze_sweep(_node), 1, "sweep: one empty group removed");
+	ok(!_dir_exists(empty) && _dir_exists(busy),
+	   "sweep: the group holding a process stays");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	for (int i = 0; i < 50 && freeze_sweep(_node) < 1; i++)
+		usleep(10000);
+	ok(!_dir_exists(busy) && !_dir_exists(_ours),
+	   "sweep: once empty it goes too, with the node directory");
+}
+
 static void test_thaw_path(void)
 {
 	struct freeze_group *g = _cgroup_group(JOB, STEP);
@@ -696,6 +730,7 @@ int main(void)
 		test_cgroup();
 		test_slurm();
 		test_thaw_path();
+		test_sweep();
 	} else {
 		skip(TESTS_CGROUP + TESTS_SLURM + TESTS_THAW_PATH, why);
 	}

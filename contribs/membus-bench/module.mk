@@ -36,3 +36,28 @@ $(O)/tests/membus_bench/test_membench.t: $(MEMBENCH)
 $(eval $(call unit_test,membus_bench/test_netbench,testsuite/unit/membus_bench/test_netbench.c,,))
 $(O)/tests/membus_bench/test_netbench.t: $(NETBENCH) \
 	testsuite/unit/membus_bench/test_netbench.sh
+INSTALL_MAN += doc/man/membench.1 doc/man/netbench.1
+
+# 'make bench-membus': the MemBUS throughput benchmark (section 6, Fig. 4),
+# membench jobs on a one-node, two-CPU embedded cluster under Linux and
+# under --cosched=membus.  Like bench-cosched it loads the release build
+# into the cluster whatever DEBUG says, and it is not in BENCHES (about
+# 4.5 minutes).  BENCH_OUT overrides the results directory.  Method and
+# results in doc/bench-membus.md.
+#
+#   make bench-membus
+#   make bench-membus BENCH_MEMBUS_FLAGS=--quick
+#   make bench-membus BENCH_MEMBUS_FLAGS='--seconds 20 --repeat 4'
+BENCH_MEMBUS_FLAGS ?=
+ifeq ($(DEBUG),0)
+BENCH_MEMBUS_BUILD :=
+else
+BENCH_MEMBUS_BUILD := $(MAKE) DEBUG=0 all
+endif
+
+.PHONY: bench-membus
+bench-membus: all
+	$(BENCH_MEMBUS_BUILD)
+	contribs/membus-bench/bench-membus --build-dir $(BUILD)/release \
+		--out "$${BENCH_OUT:-$(BUILD)/bench-membus/$$(date +%Y%m%d-%H%M%S)}" \
+		$(BENCH_MEMBUS_FLAGS)

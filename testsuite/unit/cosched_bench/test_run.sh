@@ -9,39 +9,9 @@
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
+source testsuite/unit/lib/mpi-tap.sh
 BENCH=${COSCHED_BENCH:-build/release/bin/cosched-bench}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-fails=0
-
-# Root may run MPI here (containers, CI); a test inside a Slurm job must
-# not hand mpirun that job's allocation.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-unset "${!SLURM_@}"
-# Open MPI leaves its own allocations at exit (and unloads the components
-# that made them); leak checks of our code are test_plan's.  Memory
-# errors are still caught.
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
-
-if ! command -v mpirun > /dev/null; then
-	echo "1..0 # SKIP no mpirun (Debian: openmpi-bin)"
-	exit 0
-fi
-if [ ! -x "$BENCH" ]; then
-	echo "1..0 # SKIP $BENCH not built"
-	exit 0
-fi
+mpi_tap_init "$BENCH"
 
 CPUS=$(nproc)
 SECONDS_TARGET=1

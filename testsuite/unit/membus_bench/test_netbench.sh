@@ -13,39 +13,10 @@
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
+source testsuite/unit/lib/mpi-tap.sh
 BENCH=${NETBENCH:-build/release/bin/netbench}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-fails=0
+mpi_tap_init "$BENCH"
 BYTES=8192
-
-# Root may run MPI here (containers, CI); a test inside a Slurm job must
-# not hand mpirun that job's allocation.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-unset "${!SLURM_@}"
-# Open MPI leaves its own allocations at exit; memory errors are still
-# caught.
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
-
-if ! command -v mpirun > /dev/null; then
-	echo "1..0 # SKIP no mpirun (Debian: openmpi-bin)"
-	exit 0
-fi
-if [ ! -x "$BENCH" ]; then
-	echo "1..0 # SKIP $BENCH not built"
-	exit 0
-fi
 
 # field NAME FILE: the value of NAME= on the done line
 field() { sed -n "s/^netbench done .* $1=\([^ ]*\).*/\1/p" "$2" | head -n1; }

@@ -1,0 +1,44 @@
+# mpi-tap.sh - what the bash TAP scripts of the unit tests that run MPI
+# programs under mpirun share (sourced; they run from the repository
+# root, started by a small C launcher so that valgrind checks the
+# launcher, not bash and mpirun).
+#
+#   mpi_tap_init PROGRAM   skip the whole test (TAP "1..0 # SKIP") when
+#                          mpirun or PROGRAM is missing; set up mpirun
+#   ok STATUS TEXT         a TAP line; counts in $n and $fails
+#   TMP                    a private directory, removed at exit
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+n=0
+fails=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fails=$((fails + 1))
+	fi
+}
+
+mpi_tap_init() {
+	if ! command -v mpirun > /dev/null; then
+		echo "1..0 # SKIP no mpirun (Debian: openmpi-bin)"
+		exit 0
+	fi
+	if [ ! -x "$1" ]; then
+		echo "1..0 # SKIP $1 not built"
+		exit 0
+	fi
+	# Root may run MPI here (containers, CI); a test inside a Slurm job
+	# must not hand mpirun that job's allocation.
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	unset "${!SLURM_@}"
+	# Open MPI leaves its own allocations at exit (and unloads the
+	# components that made them); memory errors are still caught.
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+}

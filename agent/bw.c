@@ -58,6 +58,7 @@
 #include <linux/tcp.h>
 
 #include "bw.h"
+#include "proc.h"
 #include "cosched_opts/cosched_opts.h"
 
 #define LINE_DEFAULT 64		/* cache line, when sysconf does not know */
@@ -66,7 +67,6 @@
 #define RESCTRL_L3_DOMAIN "mon_L3_"	/* mon_data/mon_L3_00, ... */
 #define NL_BUF_LEN 65536	/* > the 32 KiB the kernel fills per dump skb */
 #define TCP_TABLE_MIN 64
-#define SOCKET_LINK "socket:["
 
 /* tcp_info must reach bytes_received (Linux 4.2) to be of use. */
 #define TCP_INFO_NEEDED (offsetof(struct tcp_info, tcpi_bytes_received) + \
@@ -672,54 +672,27 @@ void bw_tcp_table_free(struct bw_tcp_table *t)
 	t->n = t->cap = 0;
 }
 
-/* The socket inode an fd link names, or 0. */
-static uint64_t _fd_socket_inode(int dir_fd, const char *name)
-{
-	char link[64];
-	ssize_t len = readlinkat(dir_fd, name, link, sizeof(link) - 1);
-	size_t prefix = strlen(SOCKET_LINK);
-	char *end;
-	unsigned long long inode;
-
-	if (len <= 0)
-		return 0;
-	link[len] = '\0';
-	if (strncmp(link, SOCKET_LINK, prefix))
-		return 0;
-	errno = 0;
-	inode = strtoull(link + prefix, &end, 10);
-	if (errno || *end != ']')
-		return 0;
-	return inode;
-}
-
 int bw_tcp_delta(const struct bw_tcp_table *t, pid_t pid,
 		 struct bw_tcp_track *track, uint64_t *bytes)
 {
-	char path[64];
 	struct bw_tcp_sock *now = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	uint64_t sum = 0;
-	DIR *fds;
+	size_t n = 0, cap = 0, ninodes;
+	uint64_t sum = 0, *inodes;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	fds = opendir(path);
-	if (!fds)
+	if (proc_socket_inodes(pid, &inodes, &ninodes))
 		return -1;
-	while ((de = readdir(fds))) {
-		const struct bw_tcp_sock *s;
-		uint64_t inode;
+	for (size_t i = 0; i < ninodes; i++) {
+		const struct bw_tcp_sock *s = _socks_find(t->socks, t->n,
+							  inodes[i]);
 
-		if (de->d_name[0] == '.')
-			continue;
-		inode = _fd_socket_inode(dirfd(fds), de->d_name);
-		s = inode ? _socks_find(t->socks, t->n, inode) : NULL;
-		if (s && _socks_push(&now, &n, &cap, s->inode, s->bytes))
-			goto fail;
+		if (s && _socks_push(&now, &n, &cap, s->inode, s->bytes)) {
+			free(inodes);
+			free(now);
+			return -1;
+		}
 	}
-	closedir(fds);
-	_socks_sort(now, &n);
+	free(inodes);
+	_socks_sort(now, &n);	/* one socket behind two fds counts once */
 	for (size_t i = 0; i < n; i++) {
 		const struct bw_tcp_sock *was =
 			_socks_find(track->socks, track->n, now[i].inode);
@@ -735,10 +708,6 @@ int bw_tcp_delta(const struct bw_tcp_table *t, pid_t pid,
 	track->cap = cap;
 	*bytes = sum;
 	return 0;
-fail:
-	closedir(fds);
-	free(now);
-	return -1;
 }
 
 void bw_tcp_track_free(struct bw_tcp_track *track)

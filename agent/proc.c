@@ -311,16 +311,16 @@ int proc_sample(const struct proc_id *id, struct proc_sample *sample)
 /* ------------------------------------------------------------ sockets */
 
 struct inode_set {
-	unsigned long *v;
+	uint64_t *v;
 	size_t n;
 	size_t cap;
 };
 
-static int _inode_add(struct inode_set *s, unsigned long inode)
+static int _inode_add(struct inode_set *s, uint64_t inode)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
-		unsigned long *v = realloc(s->v, cap * sizeof(*v));
+		uint64_t *v = realloc(s->v, cap * sizeof(*v));
 
 		if (!v)
 			return -1;
@@ -331,10 +331,10 @@ static int _inode_add(struct inode_set *s, unsigned long inode)
 	return 0;
 }
 
-static int _cmp_ulong(const void *a, const void *b)
+static int _cmp_u64(const void *a, const void *b)
 {
-	unsigned long x = *(const unsigned long *)a;
-	unsigned long y = *(const unsigned long *)b;
+	uint64_t x = *(const uint64_t *)a;
+	uint64_t y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -353,7 +353,7 @@ static int _socket_inodes(pid_t pid, struct inode_set *s)
 		return -1;
 	while ((de = readdir(dir))) {
 		char link[64];
-		unsigned long inode;
+		unsigned long long inode;
 		ssize_t n;
 
 		if (!isdigit((unsigned char)de->d_name[0]))
@@ -362,7 +362,7 @@ static int _socket_inodes(pid_t pid, struct inode_set *s)
 		if (n <= 0)
 			continue;	/* closed meanwhile */
 		link[n] = '\0';
-		if (sscanf(link, "socket:[%lu]", &inode) != 1)
+		if (sscanf(link, "socket:[%llu]", &inode) != 1)
 			continue;
 		if (_inode_add(s, inode)) {
 			rc = -1;
@@ -371,8 +371,21 @@ static int _socket_inodes(pid_t pid, struct inode_set *s)
 	}
 	closedir(dir);
 	if (s->n)
-		qsort(s->v, s->n, sizeof(*s->v), _cmp_ulong);
+		qsort(s->v, s->n, sizeof(*s->v), _cmp_u64);
 	return rc;
+}
+
+int proc_socket_inodes(pid_t pid, uint64_t **inodes, size_t *n)
+{
+	struct inode_set s = { 0 };
+
+	if (pid <= 0 || _socket_inodes(pid, &s)) {
+		free(s.v);
+		return -1;
+	}
+	*inodes = s.v;
+	*n = s.n;
+	return 0;
 }
 
 /*
@@ -394,14 +407,17 @@ static int _sum_rx(const char *file, const struct inode_set *s,
 	}
 	while (fgets(line, sizeof(line), f)) {
 		unsigned int st;
-		unsigned long tx, rx, inode;
+		unsigned long tx, rx;
+		unsigned long long ino;
+		uint64_t inode;
 
-		if (sscanf(line, "%*s %*s %*s %x %lx:%lx %*s %*s %*s %*s %lu",
-			   &st, &tx, &rx, &inode) != 4)
+		if (sscanf(line, "%*s %*s %*s %x %lx:%lx %*s %*s %*s %*s %llu",
+			   &st, &tx, &rx, &ino) != 4)
 			continue;
 		if (st == TCP_STATE_LISTEN)
 			continue;
-		if (bsearch(&inode, s->v, s->n, sizeof(*s->v), _cmp_ulong))
+		inode = ino;
+		if (bsearch(&inode, s->v, s->n, sizeof(*s->v), _cmp_u64))
 			*bytes += rx;
 	}
 	fclose(f);

@@ -67,6 +67,13 @@ int proc_sample(const struct proc_id *id, struct proc_sample *sample);
 int proc_socket_rx_bytes(pid_t pid, uint64_t *bytes);
 
 /*
+ * The inodes of pid's sockets (the "socket:[INODE]" links of
+ * /proc/PID/fd), sorted ascending, in a malloc'ed array the caller frees
+ * (NULL when there are none).  Returns 0, or -1 when unreadable.
+ */
+int proc_socket_inodes(pid_t pid, uint64_t **inodes, size_t *n);
+
+/*
  * Call fn(tid, arg) for every thread of pid; fn returning nonzero stops
  * the walk.  Returns the number of threads visited (the one that stopped
  * it included), or -1 when the task list cannot be read.

@@ -174,6 +174,9 @@ void agent_unlisten(struct agent *a);
  * absent or longer than len - 1. */
 int agent_request_word(const char *line, const char *key, char *buf,
 		       size_t len);
+/* The live step job.step, or NULL. */
+struct agent_step *agent_find_step(struct agent *a, uint32_t job,
+				   uint32_t step);
 int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 		   char *reply, size_t len);
 int agent_end(struct agent *a, const char *request, char *reply, size_t len);

@@ -51,12 +51,12 @@ static int _u64(const char *line, const char *key, uint64_t max, uint64_t *out)
 	return num_parse_range(buf, 0, max, out);
 }
 
-static struct agent_step *_find(struct agent_step *list, uint32_t job,
-				uint32_t step)
+struct agent_step *agent_find_step(struct agent *a, uint32_t job,
+				   uint32_t step)
 {
-	for (; list; list = list->next)
-		if (list->job == job && list->step == step)
-			return list;
+	for (struct agent_step *s = a->steps; s; s = s->next)
+		if (s->job == job && s->step == step)
+			return s;
 	return NULL;
 }
 
@@ -260,7 +260,7 @@ static int _fill_step(struct agent_step *s, const struct reg *r,
 static int _add(struct agent *a, const struct reg *r, const struct proc_id *id,
 		char *why, size_t len)
 {
-	struct agent_step *s = _find(a->steps, (uint32_t)r->job,
+	struct agent_step *s = agent_find_step(a, (uint32_t)r->job,
 				     (uint32_t)r->step);
 	struct agent_proc *p;
 	bool fresh = !s;
@@ -344,7 +344,7 @@ int agent_end(struct agent *a, const char *request, char *reply, size_t len)
 		snprintf(reply, len, "error: end needs job and step\n");
 		return -1;
 	}
-	s = _find(a->steps, (uint32_t)job, (uint32_t)step);
+	s = agent_find_step(a, (uint32_t)job, (uint32_t)step);
 	if (!s) {
 		snprintf(reply, len, "ok not registered\n");
 		return 0;

@@ -82,8 +82,7 @@ struct agent_membus {
 	struct bw_tcp_table tcp;
 	/* as a voter */
 	uint64_t voted_q;		/* the quantum our last vote was for */
-	char voted_to[COSCHED_NODE_NAME_LEN];
-	int voted_cand;			/* index, -1: none */
+	int voted_cand;			/* whom it went to, -1: none sent */
 	uint64_t decision_q;		/* quantum of the decision held */
 	json_object *decision;		/* {order, forced, from} */
 	/* as a coordinator */
@@ -336,15 +335,6 @@ static int _add_candidates(struct agent_membus *m, char *list, char *why,
 	return 0;
 }
 
-static struct agent_step *_find_step(struct agent *a, uint32_t job,
-				     uint32_t step)
-{
-	for (struct agent_step *s = a->steps; s; s = s->next)
-		if (s->job == job && s->step == step)
-			return s;
-	return NULL;
-}
-
 /* The span of a step announced before its first process registers. */
 static void _remember_span(struct agent_membus *m, uint32_t job,
 			   uint32_t step, uint32_t nnodes)
@@ -394,7 +384,7 @@ int agent_membus_request(struct agent *a, const char *request, char *reply,
 	    _bind_self(a, m, self, why, sizeof(why)) ||
 	    _add_candidates(m, coord, why, sizeof(why)))
 		goto fail;
-	s = _find_step(a, (uint32_t)job, (uint32_t)step);
+	s = agent_find_step(a, (uint32_t)job, (uint32_t)step);
 	if (s && s->mb)
 		s->mb->nnodes = (uint32_t)nnodes;
 	else
@@ -489,7 +479,6 @@ int agent_membus_proc_add(struct agent *a, struct agent_step *s,
 	char err[AGENT_ERR_LEN];
 
 	(void)a;
-	p->perf.fd = -1;
 	if (mb->freeze && freeze_group_add(mb->freeze, &p->id)) {
 		snprintf(why, len, "pid %d: cannot be added to the step's freezer group",
 			 (int)p->id.pid);
@@ -569,10 +558,9 @@ static struct membus_sample _sample(struct agent_membus *m,
 	return sum;
 }
 
-static void _sample_all(struct agent *a, struct agent_membus *m)
+static void _sample_all(struct agent_membus *m, struct agent_step **steps,
+			size_t n)
 {
-	struct agent_step *steps[VOTERS_MAX];
-	size_t n = _steps(a, steps, VOTERS_MAX);
 	char err[AGENT_ERR_LEN];
 	bool tcp = false;
 
@@ -732,10 +720,10 @@ static void _vote(struct agent *a, struct agent_membus *m, uint64_t q)
 	char id[MEMBUS_ID_LEN];
 
 	m->voted_q = q;
-	m->voted_cand = cand;
-	m->voted_to[0] = '\0';
+	m->voted_cand = -1;
 	if (!n || cand < 0)
 		return;
+	m->voted_cand = cand;
 	for (size_t i = 0; i < n; i++)
 		apps[i] = _app(steps[i]);
 	(void)membus_select(apps, n, m->cpus, m->mem_cap, m->net_cap, sel);
@@ -755,7 +743,6 @@ static void _vote(struct agent *a, struct agent_membus *m, uint64_t q)
 	json_object_object_add(vote, "q", json_object_new_int64((int64_t)q));
 	json_object_object_add(vote, "from", json_object_new_string(m->self.name));
 	json_object_object_add(vote, "apps", list);
-	snprintf(m->voted_to, sizeof(m->voted_to), "%s", m->cand[cand].addr.name);
 	if (_is_self(m, cand)) {
 		if (m->tally_q != q)
 			_tally_start(m, q);
@@ -828,31 +815,28 @@ static void _record(struct agent_membus *m, uint64_t q,
 /* Freeze first, then thaw: never more running than P (Algorithm 1). */
 static void _enforce(struct agent_step **steps, size_t n, const uint8_t *run)
 {
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < n; i++) {
-			struct agent_mb_step *mb = steps[i]->mb;
-			bool want = run[i] || !mb->freeze;
+	for (size_t i = 0; i < n; i++) {
+		struct agent_mb_step *mb = steps[i]->mb;
 
-			if (pass == 0 && !want &&
-			    freeze_group_freeze(mb->freeze)) {
-				agent_log("job %u step %u: freezing failed: it runs from now on",
-					  steps[i]->job, steps[i]->step);
-				freeze_group_destroy(mb->freeze);
-				mb->freeze = NULL;
-				want = true;
-			}
-			if (pass == 1 && want && mb->freeze &&
-			    freeze_group_thaw(mb->freeze))
-				agent_log("job %u step %u: thawing failed",
-					  steps[i]->job, steps[i]->step);
-			if (pass == 1) {
-				mb->runs = want;
-				if (want)
-					mb->quanta_run++;
-				else
-					mb->quanta_frozen++;
-			}
-		}
+		if (run[i] || !mb->freeze || !freeze_group_freeze(mb->freeze))
+			continue;
+		agent_log("job %u step %u: freezing failed: it runs from now on",
+			  steps[i]->job, steps[i]->step);
+		freeze_group_destroy(mb->freeze);
+		mb->freeze = NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct agent_mb_step *mb = steps[i]->mb;
+
+		/* a step that cannot be frozen runs every quantum */
+		mb->runs = run[i] || !mb->freeze;
+		if (mb->runs && mb->freeze && freeze_group_thaw(mb->freeze))
+			agent_log("job %u step %u: thawing failed",
+				  steps[i]->job, steps[i]->step);
+		if (mb->runs)
+			mb->quanta_run++;
+		else
+			mb->quanta_frozen++;
 	}
 }
 
@@ -866,8 +850,8 @@ static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
 	bool decided = m->decision && m->decision_q == q;
 	const char *from = "";
 
-	_sample_all(a, m);
 	n = _steps(a, steps, VOTERS_MAX);
+	_sample_all(m, steps, n);
 	for (size_t i = 0; i < n; i++)
 		apps[i] = _app(steps[i]);
 	if (decided) {
@@ -883,14 +867,14 @@ static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
 			 from ? from : "");
 	} else {
 		memset(run, 1, n);
-		if (n && m->voted_q == q) {
+		if (m->voted_cand >= 0 && m->voted_q == q) {
 			m->fallbacks++;
-			if (m->voted_cand >= 0 && !_is_self(m, m->voted_cand))
+			if (!_is_self(m, m->voted_cand))
 				m->cand[m->voted_cand].dead_until = q + DEAD_QUANTA;
 			if (!m->in_fallback)
 				agent_log("membus: quantum %llu: no decision from %s: everything runs; electing another coordinator",
 					  (unsigned long long)q,
-					  m->voted_to[0] ? m->voted_to : "anyone");
+					  m->cand[m->voted_cand].addr.name);
 			m->in_fallback = true;
 			m->coordinator[0] = '\0';
 		}
@@ -906,6 +890,7 @@ static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
 	}
 	json_object_put(m->decision);
 	m->decision = NULL;
+	m->voted_cand = -1;	/* a decision for q from now on is late */
 }
 
 void agent_membus_timer(struct agent *a)
@@ -962,7 +947,8 @@ static void _on_vote(struct agent_membus *m, json_object *msg, uint64_t q,
 static void _on_decision(struct agent_membus *m, json_object *msg, uint64_t q)
 {
 	/* only for the quantum we voted in, before its switch */
-	if (q != m->voted_q || (m->decision && m->decision_q == q)) {
+	if (m->voted_cand < 0 || q != m->voted_q ||
+	    (m->decision && m->decision_q == q)) {
 		m->late++;
 		return;
 	}

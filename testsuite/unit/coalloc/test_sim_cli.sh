@@ -8,20 +8,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 SIM=${COALLOC_SIM:-build/release/bin/coalloc-sim}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-fails=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+source testsuite/unit/lib/tap.sh
 
 # fails_with "description" "pattern" args...: non-zero exit, stderr matches
 fails_with() {

@@ -1,29 +1,12 @@
-# mpi-tap.sh - what the bash TAP scripts of the unit tests that run MPI
-# programs under mpirun share (sourced; they run from the repository
-# root, started by a small C launcher so that valgrind checks the
-# launcher, not bash and mpirun).
+# mpi-tap.sh - tap.sh for the bash TAP scripts that run MPI programs
+# under mpirun (sourced from the repository root).
 #
 #   mpi_tap_init PROGRAM   skip the whole test (TAP "1..0 # SKIP") when
 #                          mpirun or PROGRAM is missing; set up mpirun
-#   ok STATUS TEXT         a TAP line; counts in $n and $fails
-#   TMP                    a private directory, removed at exit
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-n=0
-fails=0
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+source testsuite/unit/lib/tap.sh
 
 mpi_tap_init() {
 	if ! command -v mpirun > /dev/null; then

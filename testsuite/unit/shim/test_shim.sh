@@ -13,9 +13,7 @@
 
 SO=$(realpath "${COSCHED_SHIM_SO:-build/release/lib/libcosched_mpi.so}")
 PING=$(realpath "${COSCHED_SHIM_PING:-build/release/tests/shim/ping}")
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-n=0
+source testsuite/unit/lib/tap.sh
 
 if ! command -v mpirun >/dev/null || [ ! -f "$SO" ] || [ ! -x "$PING" ]; then
 	echo "1..0 # SKIP needs mpirun, $SO and $PING"
@@ -32,14 +30,6 @@ export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0
 JOB=$(( (RANDOM << 15 | RANDOM) + 1000000 ))
 N=20
 
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
 
 # mpi NP [VAR=VALUE...] -- [ping options]: run ping on NP ranks under the
 # shim; its stdout in $TMP/out, stderr in $TMP/err, exit status in $rc

@@ -66,7 +66,6 @@
 #define POLL_NS 1000000L	/* between looks at freezer.state or /proc */
 #define SIGNAL_ROUNDS 4		/* /proc scans per freeze, at most */
 #define MOVE_ROUNDS 4		/* descendant moves per add, at most */
-#define STAT_BUF_LEN 2048
 #define STATE_LEN 16		/* "FREEZING\n" and the like */
 /* Slurm's step ids with names (slurm.h), as its cgroup paths spell them. */
 #define SLURM_INTERACTIVE_STEP_ID 0xfffffffaU
@@ -148,33 +147,17 @@ const char *freeze_kind_name(enum freeze_kind kind)
 
 /* ------------------------------------------------------------ /proc */
 
-/* State, parent and start time of pid from one read.  0 or -1. */
+/* State, parent and start time of pid (proc.c reads them).  0 or -1. */
 static int _stat_brief(pid_t pid, struct proc_entry *e)
 {
-	char path[64], buf[STAT_BUF_LEN], *p;
-	unsigned long long start;
-	ssize_t n;
-	int fd, ppid;
+	struct proc_brief b;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* The comm may hold ')' itself: fields 3.. follow the last one. */
-	p = strrchr(buf, ')');
-	/* Fields 3 (state), 4 (ppid), 5-21 skipped, 22 (starttime). */
-	if (!p || sscanf(p + 1, " %c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s"
-				" %*s %*s %*s %*s %*s %*s %*s %*s %llu",
-			 &e->state, &ppid, &start) != 3)
+	if (proc_brief(pid, &b))
 		return -1;
 	e->pid = pid;
-	e->ppid = (pid_t)ppid;
-	e->start_ticks = start;
+	e->state = b.state;
+	e->ppid = b.ppid;
+	e->start_ticks = b.start_ticks;
 	e->marked = false;
 	return 0;
 }

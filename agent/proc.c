@@ -258,6 +258,18 @@ static int _read_status(pid_t pid, char *buf, size_t len)
 	return used ? 0 : -1;
 }
 
+int proc_brief(pid_t pid, struct proc_brief *brief)
+{
+	struct stat_fields f;
+
+	if (_read_stat(pid, &f))
+		return -1;
+	brief->state = f.state;
+	brief->ppid = f.ppid;
+	brief->start_ticks = f.start_ticks;
+	return 0;
+}
+
 int proc_uid(pid_t pid, uid_t *uid)
 {
 	char buf[STATUS_BUF_LEN];

@@ -52,6 +52,16 @@ bool proc_alive_fd(int fd);
  */
 int proc_descends_from(pid_t pid, pid_t ancestor);
 
+/* What one read of /proc/PID/stat says of a process's place. */
+struct proc_brief {
+	char state;		/* R, S, D, T, Z, ... */
+	pid_t ppid;
+	uint64_t start_ticks;
+};
+
+/* Returns 0, or -1 when pid is gone (or its stat unreadable). */
+int proc_brief(pid_t pid, struct proc_brief *brief);
+
 /* Real uid of a process.  Returns 0 or -1. */
 int proc_uid(pid_t pid, uid_t *uid);
 

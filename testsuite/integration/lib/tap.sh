@@ -13,7 +13,8 @@ TEST_NAME=$(basename "$0" .t)
 TEST_DIR=$REPO/build/test/$TEST_NAME
 # 01-foo.t -> ports 20100..20199; keeps parallel prove runs apart
 TEST_NUM=$((10#${TEST_NAME%%-*}))
-PORT_BASE=$((20000 + TEST_NUM * 100))
+# TEST_PORT_SHIFT keeps several work trees testing at once apart (dev only)
+PORT_BASE=$((20000 + TEST_NUM * 100 + ${TEST_PORT_SHIFT:-0}))
 
 _tap_n=0
 _tap_failed=0

@@ -25,8 +25,13 @@
  *
  * Restore moves everything in our group (the process, its threads and
  * any children it forked meanwhile) back to the saved cpu cgroup, then
- * removes our group.  It needs only struct boost_saved, so the guardian
- * and a restarted agent can run it from the state file.
+ * removes our group.  Under nice a child forked while boosted inherits
+ * the boosted nice and sits in no group of ours: saved->nice_set records
+ * every nice boost_set() gave (persisted through the agent's hook before
+ * a new one is given), and restore puts back the threads of the job's
+ * descendants whose nice is one of them.  It needs only struct
+ * boost_saved, so the guardian and a restarted agent can run it from the
+ * state file.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

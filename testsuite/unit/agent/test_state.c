@@ -18,12 +18,10 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -34,12 +32,12 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "agent_harness.h"
 #include "client.h"
 #include "proc.h"
 #include "tap.h"
@@ -62,15 +60,7 @@ static void sleep_ms(int ms)
 
 static int request(const char *line)
 {
-	int rc;
-	size_t len;
-
-	reply[0] = '\0';
-	rc = cosched_agent_request(sock, line, reply, sizeof(reply), 3000);
-	len = strlen(reply);
-	if (len && reply[len - 1] == '\n')
-		reply[len - 1] = '\0';
-	return rc;
+	return harness_request(sock, line, reply, sizeof(reply));
 }
 
 /* Use node name `name` from now on (socket, log). */
@@ -87,23 +77,11 @@ static pid_t start_agent(const char *const *extra)
 	char *argv[32] = { coschedd, "--node", node, "--run-dir", run_dir,
 			   "--log", log_path, "--tick-us", "1000" };
 	int argc = 9;
-	pid_t pid;
 
 	for (; extra && *extra && argc < 31; extra++)
 		argv[argc++] = (char *)*extra;
 	argv[argc] = NULL;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		execv(coschedd, argv);
-		_exit(127);
-	}
-	for (int i = 0; i < 250; i++) {
-		if (!request("ping") && !strncmp(reply, "ok", 2))
-			return pid;
-		sleep_ms(20);
-	}
-	return -1;
+	return harness_start_agent(argv, sock);
 }
 
 static void stop_agent(pid_t agent, int sig)
@@ -112,20 +90,6 @@ static void stop_agent(pid_t agent, int sig)
 		return;
 	kill(agent, sig);
 	waitpid(agent, NULL, 0);
-}
-
-static pid_t spinner(void)
-{
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		alarm(120);	/* never outlive a broken test */
-		for (;;)
-			;
-	}
-	return pid;
 }
 
 static void reap(pid_t pid)
@@ -164,30 +128,6 @@ static int nice_of(pid_t pid)
 {
 	errno = 0;
 	return getpriority(PRIO_PROCESS, (id_t)pid);
-}
-
-/* The cpu cgroup of pid, as /proc shows it. */
-static const char *cpu_cgroup(pid_t pid)
-{
-	static char line[512];
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return "?";
-	while (fgets(line, sizeof(line), f)) {
-		char *c = strstr(line, ":cpu:");
-
-		if (c && c == strchr(line, ':')) {
-			fclose(f);
-			c[strcspn(c, "\n")] = '\0';
-			return c + 5;
-		}
-	}
-	fclose(f);
-	return "?";
 }
 
 /* A whole file into buf ("" when unreadable). */
@@ -301,8 +241,8 @@ static void test_enospc(void)
 	use_node("e");
 	agent = start_agent(opts);
 	ok(agent > 0, "enospc: the agent starts in a %s tmpfs", TMPFS_SIZE);
-	child = spinner();
-	snprintf(orig, sizeof(orig), "%s", cpu_cgroup(child));
+	child = harness_spinner();
+	snprintf(orig, sizeof(orig), "%s", harness_cpu_cgroup(child));
 	snprintf(filler, sizeof(filler), "%s/filler", run_dir);
 	is_int(fill_run_dir(filler), ENOSPC, "enospc: the run directory is full");
 	snprintf(line, sizeof(line),
@@ -315,7 +255,7 @@ static void test_enospc(void)
 	   strstr(reply, "uncoordinated"),
 	   "enospc: the registration is refused, saying why (%s)", reply);
 	sleep_ms(300);	/* ticks that would boost it */
-	is_str(cpu_cgroup(child), orig,
+	is_str(harness_cpu_cgroup(child), orig,
 	       "enospc: the process is not in the agent's cgroup");
 	is_int(nice_of(child), 0, "enospc: its nice is untouched");
 	ok(!state_lists(child), "enospc: the state file does not list it");
@@ -327,13 +267,13 @@ static void test_enospc(void)
 	request(line);
 	ok(!strncmp(reply, "ok registered", 13),
 	   "enospc: with room again it registers (%s)", reply);
-	ok(strstr(cpu_cgroup(child), "/coschedd/") && state_lists(child),
+	ok(strstr(harness_cpu_cgroup(child), "/coschedd/") && state_lists(child),
 	   "enospc: now in the agent's cgroup and listed (%s)",
-	   cpu_cgroup(child));
+	   harness_cpu_cgroup(child));
 	is_int(log_count("can be written again", NULL, 0), 1,
 	       "enospc: the end of the episode is logged");
 	stop_agent(agent, SIGTERM);
-	is_str(cpu_cgroup(child), orig, "enospc: SIGTERM puts it back");
+	is_str(harness_cpu_cgroup(child), orig, "enospc: SIGTERM puts it back");
 	reap(child);
 }
 
@@ -390,9 +330,9 @@ static bool find_aside(char *path, size_t len)
 
 static void test_corrupt(void)
 {
-	char entry[2048], text[4096], aside[PATH_MAX + 512], kept[4096];
+	char entry[2048], text[4096], aside[PATH_MAX + 512] = "", kept[4096];
 	char first[1024], want[64];
-	pid_t agent, x = spinner();
+	pid_t agent, x = harness_spinner();
 	int lines = 1;
 
 	use_node("c");
@@ -451,7 +391,8 @@ static void write_stopped_state(pid_t m, pid_t a, uint64_t a_start, pid_t b,
 
 static void test_recorded_stops(void)
 {
-	pid_t agent, m = spinner(), a = spinner(), b = spinner();
+	pid_t agent, m = harness_spinner(), a = harness_spinner();
+	pid_t b = harness_spinner();
 
 	use_node("s");
 	kill(a, SIGSTOP);
@@ -486,21 +427,6 @@ static void test_recorded_stops(void)
 struct tree {
 	volatile pid_t child, grandchild;
 };
-
-static int free_udp_port(void)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET };
-	socklen_t len = sizeof(sa);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0), port = -1;
-
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd >= 0 && !bind(fd, (struct sockaddr *)&sa, sizeof(sa)) &&
-	    !getsockname(fd, (struct sockaddr *)&sa, &len))
-		port = ntohs(sa.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
-}
 
 /* A spinner with a spinning child with a spinning grandchild. */
 static pid_t spin_tree(struct tree *t)
@@ -539,7 +465,7 @@ static void test_orphan_guardian(void)
 			       "--freeze", "signal", NULL };
 	struct tree *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
 			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int port = free_udp_port();
+	int port = harness_free_udp_port();
 	pid_t agent, m, other, orphan;
 
 	use_node("o");
@@ -551,7 +477,7 @@ static void test_orphan_guardian(void)
 	agent = start_agent(opts);
 	ok(agent > 0, "orphan: a membus agent freezing by signals starts");
 	m = spin_tree(t);
-	other = spinner();
+	other = harness_spinner();
 	snprintf(self, sizeof(self), "%s@127.0.0.1:%d", node, port);
 	for (int job = 70; job <= 71; job++) {
 		snprintf(line, sizeof(line),
@@ -576,8 +502,11 @@ static void test_orphan_guardian(void)
 	orphan = t->grandchild;
 	kill(t->child, SIGKILL);	/* the grandchild comes to us */
 	stop_agent(agent, SIGKILL);
+	for (int i = 0; i < 100 && state_of(t->child) != 'Z' &&
+			state_of(t->child) != '?'; i++)
+		sleep_ms(20);
 	ok(state_of(t->child) == 'Z' || state_of(t->child) == '?',
-	   "orphan: its parent is gone (%c)", state_of(t->child));
+	   "orphan: its parent is gone");
 	ok(wait_stopped(orphan, false, 5000),
 	   "orphan: after SIGKILL of the agent the orphan runs again");
 	ok(wait_stopped(m, false, 5000) && !stopped(state_of(other)),
@@ -591,7 +520,7 @@ static void test_orphan_guardian(void)
 static int mount_run_dir(void)
 {
 	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 	    mount("coschedd-test", run_dir, "tmpfs", MS_NOSUID | MS_NODEV,
 		  "size=" TMPFS_SIZE ",mode=0755"))
 		return -1;
@@ -613,19 +542,13 @@ int main(int argc, char **argv)
 {
 	char run_tmpl[] = "/tmp/test_state.XXXXXX";
 	char log_tmpl[] = "/tmp/test_state_log.XXXXXX";
-	char *slash;
 
 	(void)argc;
 	if (geteuid() != 0) {
 		printf("1..0 # SKIP coschedd needs root\n");
 		return 0;
 	}
-	/* coschedd sits in ../../../sbin from tests/agent/test_state.t */
-	snprintf(coschedd, sizeof(coschedd), "%s", argv[0]);
-	for (int i = 0; i < 3 && (slash = strrchr(coschedd, '/')); i++)
-		*slash = '\0';
-	strncat(coschedd, "/sbin/coschedd", sizeof(coschedd) - strlen(coschedd) - 1);
-	if (access(coschedd, X_OK)) {
+	if (harness_coschedd_path(argv[0], coschedd, sizeof(coschedd))) {
 		printf("1..0 # SKIP %s is missing\n", coschedd);
 		return 0;
 	}

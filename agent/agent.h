@@ -139,6 +139,7 @@ struct agent {
 	uint32_t timer_us;		/* 0: disarmed */
 	int guardian_fd;		/* write end; our death closes it */
 	pid_t guardian_pid;
+	int guardian_pidfd;		/* readable when it died; -1: none */
 	struct agent_step *steps;	/* registered, live */
 	struct agent_step *ended;	/* most recent first */
 	uint64_t started_ns;
@@ -217,6 +218,9 @@ int agent_status(const struct agent *a, bool json, char **out);
 
 /* guardian.c */
 int agent_guardian_start(struct agent *a, char *err, size_t err_len);
+/* The guardian died (its pidfd is readable, or no pidfd): reap it and
+ * start a new one.  0: a guardian runs; -1: none could be started. */
+int agent_guardian_check(struct agent *a);
 void agent_guardian_stop(struct agent *a);
 
 #endif /* COSCHEDD_AGENT_H */

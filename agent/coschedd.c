@@ -221,19 +221,25 @@ static void _loop(struct agent *a, int sig_fd)
 {
 	while (!a->stop) {
 		/* membus's timer and socket come with its first step */
-		struct pollfd fds[5] = {
+		struct pollfd fds[6] = {
 			{ .fd = a->listen_fd, .events = POLLIN },
 			{ .fd = a->timer_fd, .events = POLLIN },
 			{ .fd = sig_fd, .events = POLLIN },
 			{ .fd = agent_membus_timer_fd(a), .events = POLLIN },
 			{ .fd = agent_membus_peer_fd(a), .events = POLLIN },
+			{ .fd = a->guardian_pidfd, .events = POLLIN },
 		};
 		uint64_t expirations;
 
-		if (poll(fds, 5, IDLE_POLL_MS) < 0 && errno != EINTR)
+		if (poll(fds, 6, IDLE_POLL_MS) < 0 && errno != EINTR)
 			break;
 		if (fds[2].revents) {
 			agent_log("signal: stopping");
+			break;
+		}
+		/* never unguarded: no new guardian, we stop and restore */
+		if ((fds[5].fd < 0 || fds[5].revents) && agent_guardian_check(a)) {
+			agent_log("stopping: without a guardian nothing would restore the jobs if we died");
 			break;
 		}
 		/* peers first: a decision must be in before our switch */
@@ -258,7 +264,7 @@ int main(int argc, char **argv)
 {
 	char err[AGENT_ERR_LEN];
 	struct agent a = { .listen_fd = -1, .timer_fd = -1, .guardian_fd = -1,
-			   .last_boosted = -1 };
+			   .guardian_pidfd = -1, .last_boosted = -1 };
 	int lock_fd = -1, sig_fd = -1, rc = 1, locked;
 
 	switch (agent_conf_parse(argc, argv, &a.conf, err, sizeof(err))) {
@@ -291,12 +297,14 @@ int main(int argc, char **argv)
 	if (!a.boost)
 		goto fail;
 	agent_log("started: boosts by %s", boost_describe(a.boost));
-	if (agent_guardian_start(&a, err, sizeof(err)))
-		goto fail_boost;
 	agent_log("runs at %s", _realtime());
 	if (a.conf.detach)
 		agent_log("--detach: left Slurm's cgroups in %d hierarchies",
 			  _detach_cgroups());
+	/* after --detach: it must not stay in the step's cgroups, where a
+	 * cgroup proctrack kills it at the step's end */
+	if (agent_guardian_start(&a, err, sizeof(err)))
+		goto fail_boost;
 	(void)agent_state_recover(&a);
 	if (freeze_sweep(a.conf.node) > 0)
 		agent_log("removed the empty freezer groups a previous agent left");

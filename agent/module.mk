@@ -39,3 +39,8 @@ $(O)/tests/agent/test_state.t: | $(COSCHEDD)
 
 # MemBUS peer addresses and refusals (no munged needed).
 $(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c agent/peer.c,,-lmunge $(JSONC_LIBS)))
+
+# The guardian outlives a Slurm-shaped step group and is replaced when it
+# dies (needs root and cgroup v1 freezer, pids and cpu; runs coschedd).
+$(eval $(call unit_test,agent/test_guardian,testsuite/unit/agent/test_guardian.c agent/client.c,$(O)/lib/libcosched_opts.a,))
+$(O)/tests/agent/test_guardian.t: | $(COSCHEDD)

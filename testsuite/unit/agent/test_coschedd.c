@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "coschedd_test.h"
 #include "tap.h"
 
 #define REPLY_LEN 65536
@@ -77,18 +78,6 @@ static pid_t start_agent(void)
 		sleep_ms(20);
 	}
 	return -1;
-}
-
-static pid_t spinner(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		alarm(120);	/* never outlive a broken test */
-		for (;;)
-			;
-	}
-	return pid;
 }
 
 /* The cpu cgroup of pid ("/" when none of ours). */
@@ -449,22 +438,13 @@ int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/test_coschedd.XXXXXX";
 	pid_t agent, child;
-	char *slash;
 
 	if (geteuid() != 0) {
 		printf("1..0 # SKIP coschedd needs root\n");
 		return 0;
 	}
-	/* coschedd sits in ../../../sbin from tests/agent/test_coschedd.t */
-	snprintf(coschedd, sizeof(coschedd), "%s", argv[0]);
-	for (int i = 0; i < 3 && (slash = strrchr(coschedd, '/')); i++)
-		*slash = '\0';
-	strncat(coschedd, "/sbin/coschedd", sizeof(coschedd) - strlen(coschedd) - 1);
+	coschedd_of_build(argv[0], coschedd, sizeof(coschedd));
 	(void)argc;
-	if (access(coschedd, X_OK)) {
-		printf("1..0 # SKIP %s is missing\n", coschedd);
-		return 0;
-	}
 	if (!mkdtemp(tmpl))
 		return 1;
 	chmod(tmpl, 0755);

@@ -148,6 +148,7 @@ struct agent {
 	int last_boosted;
 	uint64_t ticks, tick_ns_sum, tick_ns_max;
 	struct agent_membus *mb;	/* NULL until a membus step comes */
+	struct agent_server *server;	/* server.c: pending connections */
 	bool stop;
 };
 
@@ -160,15 +161,62 @@ int agent_log_open(const char *path, const char *node);
 int agent_log_fd(void);
 void agent_log_close(void);
 
+/*
+ * Messages that an outsider (a socket client, a datagram) can trigger are
+ * rate limited per kind: at most AGENT_LOG_BURST lines per
+ * AGENT_LOG_WINDOW_S seconds, then one "suppressed K similar messages"
+ * line when the window has passed (or when the agent stops), so nobody
+ * can fill the RAM-backed log.  One static limit per kind:
+ *   static struct agent_log_limit refused = AGENT_LOG_LIMIT("refused requests");
+ *   if (agent_log_allow(&refused))
+ *           agent_log("refused '%s'", agent_log_escape(line, len, buf, sizeof(buf)));
+ */
+#define AGENT_LOG_BURST 10
+#define AGENT_LOG_WINDOW_S 10
+#define AGENT_LOG_QUOTE 40	/* client bytes quoted at most */
+#define AGENT_LOG_QUOTE_LEN (4 * AGENT_LOG_QUOTE + 4)	/* escaped, "..." */
+
+struct agent_log_limit {
+	const char *kind;		/* names the messages when suppressed */
+	uint64_t window_ns;		/* start of the current window, 0: none */
+	unsigned logged;		/* lines in this window */
+	unsigned long suppressed;	/* not logged in this window */
+	struct agent_log_limit *next;	/* in the list of limits that suppressed */
+	bool listed;
+};
+#define AGENT_LOG_LIMIT(what) { .kind = (what) }
+
+/* true: log this one; false: count it as suppressed */
+bool agent_log_allow(struct agent_log_limit *l);
+/* Log the counts of windows that have passed (all: every count, at stop). */
+void agent_log_flush_suppressed(bool all);
+/* At most AGENT_LOG_QUOTE bytes of data, non-printable bytes, quotes and
+ * backslashes escaped (\xHH), "..." when cut, into buf (of at least
+ * AGENT_LOG_QUOTE_LEN bytes); returns buf. */
+const char *agent_log_escape(const void *data, size_t len, char *buf,
+			     size_t buf_len);
+
 /* conf.c */
 int agent_conf_parse(int argc, char **argv, struct agent_conf *conf,
 		     char *err, size_t err_len);
 void agent_usage(FILE *to);
 
 /* server.c */
+#define AGENT_CONN_MAX 64		/* connections served at once */
+#define AGENT_REQUEST_MS 500		/* from accept to the whole line */
+#define AGENT_REPLY_MS 2000		/* to send the reply */
+struct pollfd;
 int agent_listen(struct agent *a, char *err, size_t err_len);
 void agent_accept(struct agent *a);
 void agent_unlisten(struct agent *a);
+/* (agent_unlisten also closes the connections) */
+/* The connections' fds to poll into fds (AGENT_CONN_MAX of them); how many. */
+size_t agent_conn_pollfds(struct agent *a, struct pollfd *fds);
+/* Serve what poll reported on those n fds, then close connections past
+ * their deadline. */
+void agent_conn_serve(struct agent *a, const struct pollfd *fds, size_t n);
+/* ms until the nearest connection deadline (at most max_ms). */
+int agent_conn_timeout_ms(const struct agent *a, int max_ms);
 
 /* jobs.c */
 /* The value of KEY in a request "verb k=v k=v", into buf: 0, or -1 when

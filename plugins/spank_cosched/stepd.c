@@ -382,8 +382,11 @@ int cosched_stepd_task_post_fork(spank_t sp)
 	}
 	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
 			    AGENT_TIMEOUT_MS)) {
-		slurm_error("cosched: job %u: node agent did not answer: %s",
+		slurm_error("cosched: job %u: node agent did not answer: %s: the step's further tasks run without coscheduling",
 			    step.job, strerror(errno));
+		/* a stalled agent costs one timeout per step, not per task */
+		step.agent_up = false;
+		step.agent_failed = true;
 		return 0;
 	}
 	if (strncmp(reply, "ok", 2)) {

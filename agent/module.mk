@@ -33,3 +33,9 @@ $(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)
 
 # MemBUS peer addresses and refusals (no munged needed).
 $(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c agent/peer.c,,-lmunge $(JSONC_LIBS)))
+
+# The shim's pages as the agent meets them: FIFO, truncation, other users
+# (needs root; it runs the coschedd built here).
+$(eval $(call unit_test,agent/test_pages,testsuite/unit/agent/test_pages.c agent/client.c,$(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a,$(JSONC_LIBS)))
+$(O)/tests/agent/test_pages.t: | $(COSCHEDD)
+CFLAGS_testsuite/unit/agent += $(JSONC_CFLAGS)

@@ -221,9 +221,8 @@ int cosched_pages_create(const char *run_dir, uint32_t job, uint32_t step,
 	}
 	pages = _open_pages(run_dir, true);
 	if (pages < 0) {
-		cosched_set_err(err, len, "%s/" COSCHED_PAGES_SUBDIR ": %s (must be a directory of uid %u, not writable by others, as %s)",
-				run_dir, strerror(errno), (unsigned)geteuid(),
-				run_dir);
+		cosched_set_err(err, len, "%s or its " COSCHED_PAGES_SUBDIR ": %s (both must be directories of uid %u that no one else may write to)",
+				run_dir, strerror(errno), (unsigned)geteuid());
 		return -1;
 	}
 	_step_name(job, step, name);

@@ -6,9 +6,11 @@
  * there.
  *
  * Checked: the step's page directory as slurmstepd makes it (owners and
- * modes; another user can neither make a step's directory nor a page in
- * one; a symbolic link in its place is replaced, never followed; removal
- * follows no link and takes what the user left); a valid page is read
+ * modes; refused under a run dir others may write to or a pages directory
+ * of another user; another user can neither make a step's directory nor
+ * a page in one; a symbolic link in its place is replaced, never
+ * followed; removal follows no link and takes what the user left); a
+ * valid page is read
  * (status shows "shim": true); a FIFO in a page's place does not block
  * the agent (it keeps ticking and answering, and SIGTERM still stops it
  * within 2 s); a page truncated to 0 bytes after the agent read it is
@@ -340,6 +342,21 @@ static void test_directory(void)
 	   "one for nobody is made (%s)", err);
 	step_dir(job + 9, 0, path, sizeof(path));
 	ok(is_dir(path, NOBODY, 0700), "  and is nobody's, mode 0700");
+
+	/* a run dir others may write to: no page directory (fail open) */
+	chmod(run_dir, 0775);
+	ok(cosched_pages_create(run_dir, job + 6, 0, 0, err, sizeof(err)) &&
+	   strstr(err, "no one else may write to"),
+	   "a run dir others may write to is refused (%s)", err);
+	is_int(cosched_pages_open(run_dir, job, 0, 0), -1,
+	       "  and the agent reads no page there");
+	chmod(run_dir, 0755);
+	if (chown(pages, NOBODY, 0))
+		BAIL_OUT("chown %s", pages);
+	ok(cosched_pages_create(run_dir, job + 6, 0, 0, err, sizeof(err)),
+	   "RUN_DIR/pages of another user is refused (%s)", err);
+	if (chown(pages, 0, 0))
+		BAIL_OUT("chown %s", pages);
 
 	/* squatting: nobody can make neither a step's directory nor a page */
 	step_dir(job + 8, 0, path, sizeof(path));

@@ -68,13 +68,15 @@ struct agent_conf {
 	char munge_socket[AGENT_PATH_LEN];	/* "": munge's default */
 };
 
+struct agent_page;	/* sched.c: the shim's page, open, and its copy */
+
 struct agent_proc {
 	struct proc_id id;
 	int rank;
 	bool attached;			/* boost mechanism prepared */
 	struct boost_saved saved;
 	int level;			/* level applied now */
-	struct cosched_shm *shm;	/* NULL until the shim's page is found */
+	struct agent_page *shm;		/* NULL until the shim's page is found */
 	uint64_t next_shm_try_ns;
 	uint64_t exec_ns;		/* main thread CPU time, last tick */
 	bool ran;			/* ran most of the last tick */
@@ -238,7 +240,7 @@ uint32_t agent_wanted_tick_us(const struct agent *a); /* 0: no tick */
 
 /* sched.c */
 void agent_tick(struct agent *a);
-void agent_shm_unmap(struct cosched_shm *shm);
+void agent_shm_close(struct agent_page *page);
 
 /* membus.c */
 int agent_membus_request(struct agent *a, const char *request, char *reply,

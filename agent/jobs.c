@@ -116,7 +116,7 @@ static void _release(struct agent_step *s, struct agent_proc *p)
 		agent_log("could not fully restore pid %d", (int)p->id.pid);
 	p->attached = false;
 	if (p->shm) {
-		agent_shm_unmap(p->shm);
+		agent_shm_close(p->shm);
 		p->shm = NULL;
 	}
 }

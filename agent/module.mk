@@ -44,3 +44,8 @@ $(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c agent/p
 # dies (needs root and cgroup v1 freezer, pids and cpu; runs coschedd).
 $(eval $(call unit_test,agent/test_guardian,testsuite/unit/agent/test_guardian.c agent/client.c,$(O)/lib/libcosched_opts.a,))
 $(O)/tests/agent/test_guardian.t: | $(COSCHEDD)
+# The shim's pages as the agent meets them: FIFO, truncation, other users
+# (needs root; it runs the coschedd built here).
+$(eval $(call unit_test,agent/test_pages,testsuite/unit/agent/test_pages.c agent/client.c,$(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a,$(JSONC_LIBS)))
+$(O)/tests/agent/test_pages.t: | $(COSCHEDD)
+CFLAGS_testsuite/unit/agent += $(JSONC_CFLAGS)

@@ -26,6 +26,7 @@
 #include <json-c/json.h>
 #include <netdb.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/timerfd.h>
@@ -928,34 +929,45 @@ void agent_membus_timer(struct agent *a)
 
 /* ---- messages from peers ---- */
 
+/* A log line within l's budget, saying how many were left out before. */
+static void _log_limited(struct peer_log_limit *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void _log_limited(struct peer_log_limit *l, const char *fmt, ...)
+{
+	char line[256];
+	uint64_t suppressed;
+	va_list ap;
+
+	if (!peer_log_allow(l, &suppressed))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (suppressed)
+		agent_log("%s (and %llu more not logged)", line,
+			  (unsigned long long)suppressed);
+	else
+		agent_log("%s", line);
+}
+
 /* One refusal: counted always, logged within the limiter's budget. */
 static void _refuse(struct agent_membus *m, const char *why)
 {
-	uint64_t suppressed;
-
 	m->refused++;
-	if (!peer_log_allow(&m->refused_log, &suppressed))
-		return;
-	if (suppressed)
-		agent_log("membus: refused a message: %s (and %llu more not logged)",
-			  why, (unsigned long long)suppressed);
-	else
-		agent_log("membus: refused a message: %s", why);
+	_log_limited(&m->refused_log, "membus: refused a message: %s", why);
 }
 
 static bool _in_window(struct agent_membus *m, const struct mbmsg *msg)
 {
-	uint64_t cur = _wall_ns() / m->q_ns, suppressed;
+	uint64_t cur = _wall_ns() / m->q_ns;
 
 	if (msg->q + WINDOW_BEFORE >= cur && msg->q <= cur + WINDOW_AFTER)
 		return true;
 	m->out_of_window++;
-	if (peer_log_allow(&m->window_log, &suppressed))
-		agent_log("membus: dropped a %s from %s for quantum %llu, out of window (now %llu)%s",
-			  msg->type == MBMSG_VOTE ? "vote" : "decision",
-			  msg->from, (unsigned long long)msg->q,
-			  (unsigned long long)cur,
-			  suppressed ? " (and more not logged)" : "");
+	_log_limited(&m->window_log,
+		     "membus: dropped a %s from %s for quantum %llu, out of window (now %llu)",
+		     msg->type == MBMSG_VOTE ? "vote" : "decision", msg->from,
+		     (unsigned long long)msg->q, (unsigned long long)cur);
 	return false;
 }
 

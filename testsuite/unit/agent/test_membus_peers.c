@@ -38,6 +38,10 @@
 #include "peer.h"
 #include "tap.h"
 
+/* The voter's quanta are long: the test must answer its vote within
+ * 0.4 of one, under valgrind or on a loaded machine; its own coordinator
+ * needs no answer from the test and switches faster. */
+#define VOTER_QUANTUM_MS 1000
 #define QUANTUM_MS 400
 #define REPLY_LEN 65536
 
@@ -74,15 +78,18 @@ static int request(const char *node, const char *line, int timeout_ms)
 	return rc;
 }
 
-static pid_t start_agent(const char *node)
+static pid_t start_agent(const char *node, int quantum_ms)
 {
+	char quantum[16];
 	char *argv[] = { coschedd, "--node", (char *)node, "--run-dir", run_dir,
-			 "--membus-quantum-ms", "400", "--cpus", "1",
+			 "--membus-quantum-ms", quantum, "--cpus", "1",
 			 "--membus-mem", "1G", "--membus-net", "1G",
 			 "--freeze", "signal", "--munge-socket", (char *)munge_sock,
 			 NULL };
-	pid_t pid = fork();
+	pid_t pid;
 
+	snprintf(quantum, sizeof(quantum), "%d", quantum_ms);
+	pid = fork();
 	if (pid == 0) {
 		execv(coschedd, argv);
 		_exit(127);
@@ -176,28 +183,59 @@ static uint64_t vote_q(const char *text, size_t len, const char *to,
 	return q;
 }
 
-/* The next vote the agent sends to c (within 3 s), not one that waited
- * already (its quantum may have switched): its q, 0 if none. */
-static uint64_t next_vote(struct peer_ctx *c, const char *to, bool *to_ok)
+/* The test's coordinator candidates c0 and c1. */
+struct cand {
+	char name[8];
+	struct peer_ctx ctx;
+	struct peer_addr addr;
+};
+
+static uint64_t wall_ms(void)
 {
-	uint64_t until = now_ms() + 3000;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * The next vote the agent sends to c0 or c1 (within 5 s) for a quantum
+ * that starts more than 100 ms from now (a vote that waited longer is
+ * for a quantum about to switch): its q (0 if none), *which candidate
+ * got it, *to_ok whether it names that candidate as its destination.
+ */
+static uint64_t next_vote(struct cand *c, int *which, bool *to_ok)
+{
+	uint64_t until = now_ms() + 5000, q = 0;
 	struct peer_datagram d;
 	const char *why;
-	uint64_t q = 0;
-	int rc;
 
-	while ((rc = peer_recv(c, NULL, NULL, &d, &why)))
-		if (rc == 1)
-			free(d.text);
 	while (!q && now_ms() < until) {
-		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+		struct pollfd p[2] = { { .fd = c[0].ctx.fd, .events = POLLIN },
+				       { .fd = c[1].ctx.fd, .events = POLLIN } };
 
-		if (poll(&p, 1, 100) <= 0 || peer_recv(c, NULL, NULL, &d, &why) != 1)
+		if (poll(p, 2, 100) <= 0)
 			continue;
-		q = vote_q(d.text, d.len, to, to_ok);
+		*which = p[0].revents ? 0 : 1;
+		if (peer_recv(&c[*which].ctx, NULL, NULL, &d, &why) != 1)
+			continue;
+		q = vote_q(d.text, d.len, c[*which].name, to_ok);
 		free(d.text);
+		if (q * VOTER_QUANTUM_MS <= wall_ms() + 100)
+			q = 0;
 	}
 	return q;
+}
+
+static void send_decision(struct cand *c, const struct peer_addr *agent,
+			  uint64_t q, const char *from, const char *to)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "{\"t\":\"decision\",\"q\":%llu,\"from\":\"%s\",\"to\":\"%s\",\"order\":[\"60.0\"],\"forced\":[]}",
+		 (unsigned long long)q, from, to);
+	send_text(&c->ctx, agent, text);
 }
 
 static json_object *membus_status(const char *node)
@@ -223,13 +261,13 @@ static long long counter(const char *node, const char *key)
 }
 
 /* Who coordinated quantum q as node's history says: "" fallback, "?"
- * not recorded (yet), waiting up to 3 s for it. */
+ * not recorded (yet), waiting up to 5 s for it. */
 static const char *coordinator_of(const char *node, uint64_t q)
 {
 	static char who[COSCHED_NODE_NAME_LEN];
 
 	snprintf(who, sizeof(who), "?");
-	for (uint64_t until = now_ms() + 3000; now_ms() < until; sleep_ms(50)) {
+	for (uint64_t until = now_ms() + 5000; now_ms() < until; sleep_ms(50)) {
 		json_object *m = membus_status(node), *hist;
 
 		hist = m ? json_object_object_get(m, "history") : NULL;
@@ -304,57 +342,58 @@ static void send_malformed(struct peer_ctx *c0, const struct peer_addr *agent,
 
 static void test_voter(void)
 {
-	char node[32], self[PEER_ADDR_TEXT_LEN], coord[2 * PEER_ADDR_TEXT_LEN + 2], text[512];
-	struct peer_ctx c0, c1, stranger;
-	struct peer_addr a0, a1, as, agent;
+	struct cand c[2] = { { .name = "c0" }, { .name = "c1" } };
+	char node[32], coord[2 * PEER_ADDR_TEXT_LEN + 2];
+	struct peer_ctx stranger;
+	struct peer_addr as, agent;
 	pid_t pid, task;
-	uint64_t q, q2;
+	uint64_t q = 0, q2;
+	int v = 0, tries = 0;
 	bool to_ok = false;
+	const char *ran = "?";
 
 	snprintf(node, sizeof(node), "v%d", (int)getpid());
-	if (open_peer("c0", &c0, &a0) || open_peer("c1", &c1, &a1) ||
+	if (open_peer("c0", &c[0].ctx, &c[0].addr) ||
+	    open_peer("c1", &c[1].ctx, &c[1].addr) ||
 	    open_peer("x", &stranger, &as) || agent_addr(node, &agent)) {
 		skip(11, "no UDP sockets on loopback");
 		return;
 	}
-	snprintf(self, sizeof(self), "%s", agent.text);
-	snprintf(coord, sizeof(coord), "%s,%s", a0.text, a1.text);
-	pid = start_agent(node);
+	snprintf(coord, sizeof(coord), "%s,%s", c[0].addr.text, c[1].addr.text);
+	pid = start_agent(node, VOTER_QUANTUM_MS);
 	task = spinner();
-	ok(pid > 0 && join(node, 60, self, coord, task),
+	ok(pid > 0 && join(node, 60, agent.text, coord, task),
 	   "voter: an agent with candidates c0 and c1 (this test) joins a step (%s)", reply);
-	q = next_vote(&c0, "c0", &to_ok);
-	ok(q > 0, "voter: it votes to c0, the first candidate (quantum %llu)",
-	   (unsigned long long)q);
-	ok(to_ok, "voter: ... a vote that names c0 as its destination");
-	snprintf(text, sizeof(text),
-		 "{\"t\":\"decision\",\"q\":%llu,\"from\":\"c0\",\"to\":\"%s\",\"order\":[\"60.0\"],\"forced\":[]}",
-		 (unsigned long long)q, node);
-	send_text(&c0, &agent, text);
-	send_malformed(&c0, &agent, node, q);
+	/* answer its votes until one answer was in time (a loaded machine
+	 * may miss a quantum: then the agent votes for the other candidate) */
+	while (strcmp(ran, c[v].name) && tries++ < 4 &&
+	       (q = next_vote(c, &v, &to_ok))) {
+		send_decision(&c[v], &agent, q, c[v].name, node);
+		if (tries == 1)
+			send_malformed(&c[v].ctx, &agent, node, q);
+		ran = coordinator_of(node, q);
+	}
+	ok(q > 0, "voter: it votes to a candidate (%s, quantum %llu, try %d)",
+	   c[v].name, (unsigned long long)q, tries);
+	ok(to_ok, "voter: ... a vote that names %s as its destination", c[v].name);
+	ok(alive(pid, node), "voter: munge-valid votes and decisions without apps, order or forced, or with null in them, do not kill the agent");
+	ok(counter(node, "refused") >= 7, "voter: ... they are refused (%lld)",
+	   counter(node, "refused"));
+	is_str(ran, c[v].name, "voter: the decision of %s, voted for, ran quantum %llu",
+	       c[v].name, (unsigned long long)q);
 
 	/* the next quantum: decisions that must not count */
-	q2 = next_vote(&c0, "c0", &to_ok);
-	snprintf(text, sizeof(text),
-		 "{\"t\":\"decision\",\"q\":%llu,\"from\":\"c1\",\"to\":\"%s\",\"order\":[\"60.0\"],\"forced\":[]}",
-		 (unsigned long long)q2, node);
-	send_text(&c1, &agent, text);
-	snprintf(text, sizeof(text),
-		 "{\"t\":\"decision\",\"q\":%llu,\"from\":\"c0\",\"to\":\"n-other\",\"order\":[\"60.0\"],\"forced\":[]}",
-		 (unsigned long long)q2);
-	send_text(&c0, &agent, text);
-
-	ok(alive(pid, node), "voter: munge-valid votes and decisions without apps, order or forced, or with null in them, do not kill the agent");
-	ok(counter(node, "refused") >= 9, "voter: ... they are refused, as are the two decisions below (%lld)",
-	   counter(node, "refused"));
-	is_str(coordinator_of(node, q), "c0",
-	       "voter: the decision of c0, voted for, ran quantum %llu", (unsigned long long)q);
-	ok(q2 > 0, "voter: its next vote goes to c0 again (quantum %llu)", (unsigned long long)q2);
+	q2 = next_vote(c, &v, &to_ok);
+	send_decision(&c[1 - v], &agent, q2, c[1 - v].name, node);
+	send_decision(&c[v], &agent, q2, c[v].name, "n-other");
+	ok(q2 > 0, "voter: it votes again, to %s (quantum %llu)", c[v].name,
+	   (unsigned long long)q2);
 	is_str(coordinator_of(node, q2), "",
-	       "voter: a decision from c1 (not voted for) and one addressed to another node are refused: quantum %llu falls back",
-	       (unsigned long long)q2);
-	ok(log_lines(node, "refused a message: a decision from a node this agent did not vote for") == 1,
-	   "voter: ... the log says why (late %lld)", counter(node, "late"));
+	       "voter: a decision from %s (not voted for) and one of %s addressed to another node are refused: quantum %llu falls back",
+	       c[1 - v].name, c[v].name, (unsigned long long)q2);
+	ok(log_lines(node, "refused a message: a decision from a node this agent did not vote for") == 1 &&
+	   log_lines(node, "refused a message: malformed: addressed to another node") == 1,
+	   "voter: ... the log says why");
 
 	send_text(&stranger, &agent, "not even a credential");
 	sleep_ms(300);
@@ -365,8 +404,8 @@ static void test_voter(void)
 	stop_agent(pid);
 	kill(task, SIGKILL);
 	waitpid(task, NULL, 0);
-	peer_close(&c0);
-	peer_close(&c1);
+	peer_close(&c[0].ctx);
+	peer_close(&c[1].ctx);
 	peer_close(&stranger);
 }
 
@@ -374,11 +413,7 @@ static void test_voter(void)
 
 static uint64_t wall_quantum(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000) /
-	       QUANTUM_MS;
+	return wall_ms() / QUANTUM_MS;
 }
 
 /* Votes for a quantum 1000 ahead, every 10 ms for ms. */
@@ -430,7 +465,7 @@ static void test_coordinator(void)
 		skip(6, "no UDP sockets on loopback");
 		return;
 	}
-	pid = start_agent(node);
+	pid = start_agent(node, QUANTUM_MS);
 	task = spinner();
 	ok(pid > 0 && join(node, 61, agent.text, agent.text, task),
 	   "coordinator: an agent that is its own candidate joins a step (%s)", reply);

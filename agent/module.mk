@@ -28,7 +28,7 @@ INSTALL_BINS += $(COSCHEDCTL)
 INSTALL_MAN += doc/man/coschedd.8 doc/man/coschedctl.1
 
 # The agent as a program (needs root; it runs the coschedd built here).
-$(eval $(call unit_test,agent/test_coschedd,testsuite/unit/agent/test_coschedd.c agent/client.c,$(O)/lib/libcosched_opts.a,))
+$(eval $(call unit_test,agent/test_coschedd,testsuite/unit/agent/test_coschedd.c testsuite/unit/agent/fixture.c agent/client.c,$(O)/lib/libcosched_opts.a,))
 $(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)
 
 # The MemBUS messages' parser and formatter, alone: for the unit test and
@@ -43,8 +43,8 @@ $(eval $(call static_lib,$(LIBMBMSG),$(MBMSG_SRCS)))
 $(eval $(call unit_test,agent/test_mbmsg,testsuite/unit/agent/test_mbmsg.c,$(MBMSG_LIBS),$(MBMSG_LDLIBS)))
 
 # MemBUS peer addresses and refusals (a private munged when root).
-$(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c testsuite/unit/agent/munged.c agent/peer.c,,-lmunge))
+$(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c testsuite/unit/agent/fixture.c agent/peer.c,,-lmunge))
 
 # MemBUS messages that reach a real coschedd (root, a private munged).
-$(eval $(call unit_test,agent/test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/munged.c agent/peer.c,$(MBMSG_LIBS),-lmunge $(MBMSG_LDLIBS)))
+$(eval $(call unit_test,agent/test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/fixture.c agent/peer.c,$(MBMSG_LIBS),-lmunge $(MBMSG_LDLIBS)))
 $(O)/tests/agent/test_membus_peers.t: | $(COSCHEDD)

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "fixture.h"
 #include "tap.h"
 
 #define REPLY_LEN 65536
@@ -449,19 +450,13 @@ int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/test_coschedd.XXXXXX";
 	pid_t agent, child;
-	char *slash;
 
 	if (geteuid() != 0) {
 		printf("1..0 # SKIP coschedd needs root\n");
 		return 0;
 	}
-	/* coschedd sits in ../../../sbin from tests/agent/test_coschedd.t */
-	snprintf(coschedd, sizeof(coschedd), "%s", argv[0]);
-	for (int i = 0; i < 3 && (slash = strrchr(coschedd, '/')); i++)
-		*slash = '\0';
-	strncat(coschedd, "/sbin/coschedd", sizeof(coschedd) - strlen(coschedd) - 1);
 	(void)argc;
-	if (access(coschedd, X_OK)) {
+	if (test_coschedd_path(argv[0], coschedd, sizeof(coschedd))) {
 		printf("1..0 # SKIP %s is missing\n", coschedd);
 		return 0;
 	}

@@ -1,6 +1,6 @@
 /*
  * test_membus_peers.c - MemBUS messages that reach a real coschedd: a
- * private munged (munged.c) and agents in a temporary run directory; this
+ * private munged (fixture.c) and agents in a temporary run directory; this
  * test plays the other nodes with UDP sockets of its own (peer.c) and
  * writes their messages with mbmsg.c.
  *
@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "mbmsg.h"
-#include "munged.h"
+#include "fixture.h"
 #include "peer.h"
 #include "tap.h"
 
@@ -506,19 +506,14 @@ static void test_coordinator(void)
 
 int main(int argc, char **argv)
 {
-	char tmpl[] = "/tmp/test_membus_peers.XXXXXX", *slash, cmd[PATH_MAX + 32];
+	char tmpl[] = "/tmp/test_membus_peers.XXXXXX", cmd[PATH_MAX + 32];
 
 	(void)argc;
 	if (geteuid() != 0) {
 		printf("1..0 # SKIP coschedd needs root\n");
 		return 0;
 	}
-	/* coschedd sits in ../../../sbin from tests/agent/this.t */
-	snprintf(coschedd, sizeof(coschedd), "%s", argv[0]);
-	for (int i = 0; i < 3 && (slash = strrchr(coschedd, '/')); i++)
-		*slash = '\0';
-	strncat(coschedd, "/sbin/coschedd", sizeof(coschedd) - strlen(coschedd) - 1);
-	if (access(coschedd, X_OK)) {
+	if (test_coschedd_path(argv[0], coschedd, sizeof(coschedd))) {
 		printf("1..0 # SKIP %s is missing\n", coschedd);
 		return 0;
 	}

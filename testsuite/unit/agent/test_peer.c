@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "munged.h"
+#include "fixture.h"
 #include "peer.h"
 #include "tap.h"
 

@@ -267,8 +267,11 @@ static json_object *_json(const char *data, size_t len, char *err,
 				    JSON_TOKENER_VALIDATE_UTF8);
 	o = json_tokener_parse_ex(tok, data, (int)len);
 	end = json_tokener_get_parse_end(tok);
+	/* data need not end in a NUL: no strspn here */
+	while (end < len && data[end] && strchr(" \t\r\n", data[end]))
+		end++;
 	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
-	    end + strspn(data + end, " \t\r\n") < len) {
+	    end < len) {
 		json_object_put(o);
 		o = NULL;
 		_fail(err, err_len, "not one JSON text");

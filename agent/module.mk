@@ -33,11 +33,12 @@ $(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)
 
 # The MemBUS messages' parser and formatter, alone: for the unit test and
 # a fuzz harness.  Link $(MBMSG_LIBS) $(MBMSG_LDLIBS) and call
-# mbmsg_roundtrip(data, len) (mbmsg.h); MBMSG_SRCS are its sources, for a
-# harness that compiles them itself (e.g. with -fsanitize=fuzzer).
+# mbmsg_roundtrip(data, len) (mbmsg.h: < 0 is a bug); a harness that
+# compiles its own objects (-fsanitize=fuzzer) takes MBMSG_SRCS plus the
+# sources of libcosched_opts and libnum (client.c's dependencies).
 MBMSG_SRCS := agent/mbmsg.c agent/client.c
 LIBMBMSG := $(O)/lib/libmbmsg.a
-MBMSG_LIBS := $(LIBMBMSG) $(O)/lib/libcosched_opts.a
+MBMSG_LIBS := $(LIBMBMSG) $(O)/lib/libcosched_opts.a $(LIBNUM)
 MBMSG_LDLIBS := $(JSONC_LIBS)
 $(eval $(call static_lib,$(LIBMBMSG),$(MBMSG_SRCS)))
 $(eval $(call unit_test,agent/test_mbmsg,testsuite/unit/agent/test_mbmsg.c,$(MBMSG_LIBS),$(MBMSG_LDLIBS)))

@@ -188,9 +188,27 @@ static void test_strings_and_counts(void)
 	refused(text, "longer than", "a text longer than MBMSG_TEXT_MAX");
 }
 
+/* Exactly len bytes, no NUL after them (ASan sees any read beyond). */
+static int parse_unterminated(const char *text)
+{
+	size_t len = strlen(text);
+	char *copy = malloc(len);
+	int rc;
+
+	memcpy(copy, text, len);
+	rc = mbmsg_parse(copy, len, NULL, &msg, err, sizeof(err));
+	free(copy);
+	return rc;
+}
+
 static void test_texts(void)
 {
 	static const char nul[] = VOTE_HEAD "\"apps\":[]}\0junk";
+
+	is_int(parse_unterminated(VOTE_HEAD "\"apps\":[]}"), 0,
+	       "a text without a NUL after it (the fuzzer's find: read to its end only)");
+	is_int(parse_unterminated(VOTE_HEAD "\"apps\":[]}  "), 0,
+	       "... with white space at its end");
 
 	ok(mbmsg_parse(nul, sizeof(nul) - 1, NULL, &msg, err, sizeof(err)) == -1 &&
 	   strstr(err, "NUL"), "a NUL byte inside the text (%s)", err);
@@ -253,7 +271,7 @@ static void test_format(void)
 
 int main(void)
 {
-	plan(80);
+	plan(82);
 	test_accepted();
 	test_crashers();
 	test_types_and_ranges();

@@ -36,6 +36,7 @@
 
 #include "client.h"
 #include "coschedd_test.h"
+#include "fixture.h"
 #include "tap.h"
 
 #define REPLY_LEN 65536
@@ -777,8 +778,11 @@ int main(int argc, char **argv)
 		printf("1..0 # SKIP coschedd needs root\n");
 		return 0;
 	}
-	coschedd_of_build(argv[0], coschedd, sizeof(coschedd));
 	(void)argc;
+	if (test_coschedd_path(argv[0], coschedd, sizeof(coschedd))) {
+		printf("1..0 # SKIP %s is missing\n", coschedd);
+		return 0;
+	}
 	if (!mkdtemp(tmpl))
 		return 1;
 	chmod(tmpl, 0755);

@@ -105,7 +105,6 @@ struct agent_membus {
 	/* counters and history */
 	uint64_t list_seq;
 	uint64_t quanta, fallbacks, coordinated, late, refused, out_of_window;
-	struct peer_log_limit refused_log, window_log;
 	struct quantum_record hist[HISTORY];
 	size_t hist_n, hist_next;
 	char coordinator[COSCHED_NODE_NAME_LEN];
@@ -929,32 +928,18 @@ void agent_membus_timer(struct agent *a)
 
 /* ---- messages from peers ---- */
 
-/* A log line within l's budget, saying how many were left out before. */
-static void _log_limited(struct peer_log_limit *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void _log_limited(struct peer_log_limit *l, const char *fmt, ...)
-{
-	char line[256];
-	uint64_t suppressed;
-	va_list ap;
-
-	if (!peer_log_allow(l, &suppressed))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (suppressed)
-		agent_log("%s (and %llu more not logged)", line,
-			  (unsigned long long)suppressed);
-	else
-		agent_log("%s", line);
-}
+/* Refusals an outsider can cause: logged within a budget (a minute's) */
+static struct agent_log_limit refused_log =
+	AGENT_LOG_LIMIT_WINDOW("membus refusals", 60);
+static struct agent_log_limit window_log =
+	AGENT_LOG_LIMIT_WINDOW("membus quanta outside the window", 60);
 
 /* One refusal: counted always, logged within the limiter's budget. */
 static void _refuse(struct agent_membus *m, const char *why)
 {
 	m->refused++;
-	_log_limited(&m->refused_log, "membus: refused a message: %s", why);
+	if (agent_log_allow(&refused_log))
+		agent_log("membus: refused a message: %s", why);
 }
 
 static bool _in_window(struct agent_membus *m, const struct mbmsg *msg)
@@ -964,10 +949,11 @@ static bool _in_window(struct agent_membus *m, const struct mbmsg *msg)
 	if (msg->q + WINDOW_BEFORE >= cur && msg->q <= cur + WINDOW_AFTER)
 		return true;
 	m->out_of_window++;
-	_log_limited(&m->window_log,
-		     "membus: dropped a %s from %s for quantum %llu, out of window (now %llu)",
-		     msg->type == MBMSG_VOTE ? "vote" : "decision", msg->from,
-		     (unsigned long long)msg->q, (unsigned long long)cur);
+	if (agent_log_allow(&window_log))
+		agent_log("membus: dropped a %s from %s for quantum %llu, out of window (now %llu)",
+			  msg->type == MBMSG_VOTE ? "vote" : "decision",
+			  msg->from, (unsigned long long)msg->q,
+			  (unsigned long long)cur);
 	return false;
 }
 

@@ -224,31 +224,3 @@ bool peer_same_addr(const struct sockaddr_storage *a, socklen_t alen,
 			       sizeof(a6->sin6_addr));
 	return false;
 }
-
-static uint64_t _monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-bool peer_log_allow(struct peer_log_limit *l, uint64_t *suppressed)
-{
-	uint64_t now = _monotonic_ns();
-
-	*suppressed = 0;
-	if (!l->since_ns ||
-	    now - l->since_ns >= PEER_LOG_PERIOD_S * 1000000000ull) {
-		l->since_ns = now;
-		l->lines = 0;
-	}
-	if (l->lines >= PEER_LOG_BURST) {
-		l->suppressed++;
-		return false;
-	}
-	l->lines++;
-	*suppressed = l->suppressed;
-	l->suppressed = 0;
-	return true;
-}

@@ -77,21 +77,4 @@ int peer_recv(struct peer_ctx *c, peer_source_fn *known, void *arg,
 bool peer_same_addr(const struct sockaddr_storage *a, socklen_t alen,
 		    const struct sockaddr_storage *b, socklen_t blen);
 
-/*
- * A minimal limiter of log lines (until the agent has one of its own):
- * PEER_LOG_BURST lines per PEER_LOG_PERIOD_S seconds.  peer_log_allow
- * says whether to log one more line now; when it does, *suppressed is
- * how many were not logged since the last one (0 otherwise).
- */
-#define PEER_LOG_BURST 10
-#define PEER_LOG_PERIOD_S 60
-
-struct peer_log_limit {
-	uint64_t since_ns;	/* CLOCK_MONOTONIC start of the period */
-	unsigned int lines;	/* logged in it */
-	uint64_t suppressed;	/* not logged since the last line */
-};
-
-bool peer_log_allow(struct peer_log_limit *l, uint64_t *suppressed);
-
 #endif /* COSCHEDD_PEER_H */

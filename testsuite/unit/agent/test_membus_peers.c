@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "mbmsg.h"
 #include "fixture.h"
 #include "peer.h"
@@ -479,8 +480,8 @@ static void test_coordinator(void)
 	ok(counter(node, "quanta") >= quanta + 8 && counter(node, "fallbacks") == fallbacks,
 	   "coordinator: ... and its tally was never reset: %lld quanta, %lld without a decision",
 	   counter(node, "quanta") - quanta, counter(node, "fallbacks") - fallbacks);
-	ok(log_lines(node, "out of window") <= PEER_LOG_BURST,
-	   "coordinator: ... logged at most %d times (%d)", PEER_LOG_BURST,
+	ok(log_lines(node, "out of window") <= AGENT_LOG_BURST,
+	   "coordinator: ... logged at most %d times (%d)", AGENT_LOG_BURST,
 	   log_lines(node, "out of window"));
 
 	flooder = flood(&agent, 4000);
@@ -495,7 +496,7 @@ static void test_coordinator(void)
 	waitpid(flooder, NULL, 0);
 	ok(!failed && slowest < 1000, "coordinator: flooded with datagrams, it answers every ping within 1 s (slowest %d ms)",
 	   slowest);
-	ok(log_lines(node, "refused a message") <= PEER_LOG_BURST + 1,
+	ok(log_lines(node, "refused a message") <= AGENT_LOG_BURST + 1,
 	   "coordinator: ... and logs at most a burst of refusals (%d lines for %lld refused)",
 	   log_lines(node, "refused a message"), counter(node, "refused"));
 	stop_agent(pid);

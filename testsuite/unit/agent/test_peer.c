@@ -123,24 +123,6 @@ static void test_same_addr(void)
 	ok(peer_same_addr(&a.sa, a.len, &b.sa, b.len), "same IPv6 address and port");
 }
 
-/* The log limiter: a burst, then silence, then a count of what was not
- * logged (its period is a minute: only the burst is checked here). */
-static void test_log_limit(void)
-{
-	struct peer_log_limit l = { 0 };
-	uint64_t suppressed = 99;
-	int allowed = 0;
-
-	for (int i = 0; i < 1000; i++)
-		allowed += peer_log_allow(&l, &suppressed);
-	is_int(allowed, PEER_LOG_BURST, "1000 refusals in a burst: %d lines logged",
-	       PEER_LOG_BURST);
-	ok(l.suppressed == 1000 - PEER_LOG_BURST, "... the rest counted");
-	l.since_ns -= (uint64_t)PEER_LOG_PERIOD_S * 1000000000ull;
-	ok(peer_log_allow(&l, &suppressed) && suppressed == 1000 - PEER_LOG_BURST,
-	   "a period later one line again, saying how many were not logged");
-}
-
 /* ---- with a private munged ---- */
 
 static const char *munge_sock;
@@ -240,11 +222,10 @@ static void test_munge(void)
 
 int main(void)
 {
-	plan(35);
+	plan(32);
 	test_parse();
 	test_refused();
 	test_same_addr();
-	test_log_limit();
 	test_munge();
 	return done_testing();
 }

@@ -14,8 +14,8 @@ SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
 SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
 SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
 
-SPANK_COSCHED_LIBS := $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) $(LIBNUM) \
-	$(LIBCOALLOC_CONF) $(COALLOC_LIB)
+SPANK_COSCHED_LIBS := $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) \
+	$(LIBCOALLOC_CONF) $(COALLOC_LIB) $(LIBNUM)
 
 # Where the agent and the shim will be installed: the defaults of the
 # agent= and shim= arguments (plugstack.conf may say otherwise).

@@ -181,6 +181,10 @@ static void test_refusals(pid_t child)
 	   "a uid the process does not have is refused (%s)", reply);
 	request("register job=x");
 	ok(!strncmp(reply, "error: register needs", 21), "a malformed register (%s)", reply);
+	snprintf(line, sizeof(line),
+		 "register job=7 step=0 uid=0 mode=pb pid=%d rank=0 mode=none", (int)child);
+	request(line);
+	ok(strstr(reply, "key 'mode' given twice") != NULL, "a key twice is refused (%s)", reply);
 	request("frobnicate");
 	ok(!strncmp(reply, "error: unknown request", 22), "an unknown request (%s)", reply);
 

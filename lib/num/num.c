@@ -95,6 +95,27 @@ int num_parse_range(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int num_parse_signed(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	bool negative = *s == '-';
+	uint64_t magnitude;
+	int64_t v;
+
+	if (num_parse_u64(s + negative, &magnitude) ||
+	    magnitude > (uint64_t)INT64_MAX + negative)
+		return -1;
+	if (!negative)
+		v = (int64_t)magnitude;
+	else if (magnitude == (uint64_t)INT64_MAX + 1)
+		v = INT64_MIN;
+	else
+		v = -(int64_t)magnitude;
+	if (v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int num_parse_rate(const char *s, double *out)
 {
 	static const struct { char suffix; double factor; } units[] = {

@@ -28,6 +28,12 @@ int num_parse_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int num_parse_u64(const char *s, uint64_t *out);
 
 /*
+ * A whole number of decimal digits with an optional '-' (no '+', no
+ * blank) within [min, max]: 0, or -1 (out untouched).
+ */
+int num_parse_signed(const char *s, int64_t min, int64_t max, int64_t *out);
+
+/*
  * A rate or size: a decimal number (num_parse_double rules, >= 0) with an
  * optional decimal suffix k/K (1e3), M (1e6), G (1e9) or T (1e12), as in
  * "600M" (bytes per second for bandwidths).  0 or -1.

@@ -267,6 +267,9 @@ static void test_options(void)
 	is_int(WEXITSTATUS(system(cmd)), 2, "a bad node name is refused");
 	snprintf(cmd, sizeof(cmd), "%s --node x --run-dir /tmp --tick-us 1ms 2>/dev/null", coschedd);
 	is_int(WEXITSTATUS(system(cmd)), 2, "a bad tick is refused");
+	/* strtol took a leading blank or '+'; no --run-dir: nothing starts */
+	snprintf(cmd, sizeof(cmd), "%s --node x --tick-us ' 1000' --cpus +2 2>&1 | grep -q \"tick-us ' 1000'\"", coschedd);
+	is_int(WEXITSTATUS(system(cmd)), 0, "a tick with a leading blank is refused, named");
 	snprintf(cmd, sizeof(cmd), "%s --node x 2>/dev/null", coschedd);
 	is_int(WEXITSTATUS(system(cmd)), 2, "--run-dir is required");
 }

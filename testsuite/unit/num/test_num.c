@@ -27,6 +27,24 @@ static void test_u64(void)
 	ok(!num_parse_range("4", 1, 4, &v) && v == 4, "range: max accepted");
 }
 
+static void test_signed(void)
+{
+	int64_t v = 7;
+
+	ok(!num_parse_signed("-39", -39, -1, &v) && v == -39, "signed: -39");
+	ok(!num_parse_signed("12", 0, 20, &v) && v == 12, "signed: 12");
+	ok(num_parse_signed("-40", -39, -1, &v) && v == 12,
+	   "signed: below min refused, out untouched");
+	ok(num_parse_signed("+5", -9, 9, &v) && num_parse_signed(" 5", -9, 9, &v) &&
+	   num_parse_signed("- 5", -9, 9, &v) && num_parse_signed("--5", -9, 9, &v) &&
+	   num_parse_signed("-", -9, 9, &v) && num_parse_signed("0x5", -9, 9, &v),
+	   "signed: '+', blanks, hexadecimal and a bare sign refused");
+	ok(!num_parse_signed("-9223372036854775808", INT64_MIN, INT64_MAX, &v) &&
+	   v == INT64_MIN, "signed: the smallest");
+	ok(num_parse_signed("9223372036854775808", INT64_MIN, INT64_MAX, &v),
+	   "signed: overflow refused");
+}
+
 static void test_double(void)
 {
 	double d = 0;
@@ -76,8 +94,9 @@ static void test_rate(void)
 
 int main(void)
 {
-	plan(34);
+	plan(40);
 	test_u64();
+	test_signed();
 	test_double();
 	test_rate();
 	return done_testing();

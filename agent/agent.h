@@ -68,13 +68,15 @@ struct agent_conf {
 	char munge_socket[AGENT_PATH_LEN];	/* "": munge's default */
 };
 
+struct agent_page;	/* sched.c: the shim's page, open, and its copy */
+
 struct agent_proc {
 	struct proc_id id;
 	int rank;
 	bool attached;			/* boost mechanism prepared */
 	struct boost_saved saved;
 	int level;			/* level applied now */
-	struct cosched_shm *shm;	/* NULL until the shim's page is found */
+	struct agent_page *shm;		/* NULL until the shim's page is found */
 	uint64_t next_shm_try_ns;
 	uint64_t exec_ns;		/* main thread CPU time, last tick */
 	bool ran;			/* ran most of the last tick */
@@ -139,6 +141,7 @@ struct agent {
 	uint32_t timer_us;		/* 0: disarmed */
 	int guardian_fd;		/* write end; our death closes it */
 	pid_t guardian_pid;
+	int guardian_pidfd;		/* readable when it died; -1: none */
 	struct agent_step *steps;	/* registered, live */
 	struct agent_step *ended;	/* most recent first */
 	uint64_t started_ns;
@@ -147,6 +150,7 @@ struct agent {
 	int last_boosted;
 	uint64_t ticks, tick_ns_sum, tick_ns_max;
 	struct agent_membus *mb;	/* NULL until a membus step comes */
+	struct agent_server *server;	/* server.c: pending connections */
 	bool stop;
 };
 
@@ -159,15 +163,62 @@ int agent_log_open(const char *path, const char *node);
 int agent_log_fd(void);
 void agent_log_close(void);
 
+/*
+ * Messages that an outsider (a socket client, a datagram) can trigger are
+ * rate limited per kind: at most AGENT_LOG_BURST lines per
+ * AGENT_LOG_WINDOW_S seconds, then one "suppressed K similar messages"
+ * line when the window has passed (or when the agent stops), so nobody
+ * can fill the RAM-backed log.  One static limit per kind:
+ *   static struct agent_log_limit refused = AGENT_LOG_LIMIT("refused requests");
+ *   if (agent_log_allow(&refused))
+ *           agent_log("refused '%s'", agent_log_escape(line, len, buf, sizeof(buf)));
+ */
+#define AGENT_LOG_BURST 10
+#define AGENT_LOG_WINDOW_S 10
+#define AGENT_LOG_QUOTE 40	/* client bytes quoted at most */
+#define AGENT_LOG_QUOTE_LEN (4 * AGENT_LOG_QUOTE + 4)	/* escaped, "..." */
+
+struct agent_log_limit {
+	const char *kind;		/* names the messages when suppressed */
+	uint64_t window_ns;		/* start of the current window, 0: none */
+	unsigned logged;		/* lines in this window */
+	unsigned long suppressed;	/* not logged in this window */
+	struct agent_log_limit *next;	/* in the list of limits that suppressed */
+	bool listed;
+};
+#define AGENT_LOG_LIMIT(what) { .kind = (what) }
+
+/* true: log this one; false: count it as suppressed */
+bool agent_log_allow(struct agent_log_limit *l);
+/* Log the counts of windows that have passed (all: every count, at stop). */
+void agent_log_flush_suppressed(bool all);
+/* At most AGENT_LOG_QUOTE bytes of data, non-printable bytes, quotes and
+ * backslashes escaped (\xHH), "..." when cut, into buf (of at least
+ * AGENT_LOG_QUOTE_LEN bytes); returns buf. */
+const char *agent_log_escape(const void *data, size_t len, char *buf,
+			     size_t buf_len);
+
 /* conf.c */
 int agent_conf_parse(int argc, char **argv, struct agent_conf *conf,
 		     char *err, size_t err_len);
 void agent_usage(FILE *to);
 
 /* server.c */
+#define AGENT_CONN_MAX 64		/* connections served at once */
+#define AGENT_REQUEST_MS 500		/* from accept to the whole line */
+#define AGENT_REPLY_MS 2000		/* to send the reply */
+struct pollfd;
 int agent_listen(struct agent *a, char *err, size_t err_len);
 void agent_accept(struct agent *a);
 void agent_unlisten(struct agent *a);
+/* (agent_unlisten also closes the connections) */
+/* The connections' fds to poll into fds (AGENT_CONN_MAX of them); how many. */
+size_t agent_conn_pollfds(struct agent *a, struct pollfd *fds);
+/* Serve what poll reported on those n fds, then close connections past
+ * their deadline. */
+void agent_conn_serve(struct agent *a, const struct pollfd *fds, size_t n);
+/* ms until the nearest connection deadline (at most max_ms). */
+int agent_conn_timeout_ms(const struct agent *a, int max_ms);
 
 /* jobs.c */
 /* The value of KEY in a request "verb k=v k=v", into buf: 0, or -1 when
@@ -189,7 +240,7 @@ uint32_t agent_wanted_tick_us(const struct agent *a); /* 0: no tick */
 
 /* sched.c */
 void agent_tick(struct agent *a);
-void agent_shm_unmap(struct cosched_shm *shm);
+void agent_shm_close(struct agent_page *page);
 
 /* membus.c */
 int agent_membus_request(struct agent *a, const char *request, char *reply,
@@ -217,6 +268,9 @@ int agent_status(const struct agent *a, bool json, char **out);
 
 /* guardian.c */
 int agent_guardian_start(struct agent *a, char *err, size_t err_len);
+/* The guardian died (its pidfd is readable, or no pidfd): reap it and
+ * start a new one.  0: a guardian runs; -1: none could be started. */
+int agent_guardian_check(struct agent *a);
 void agent_guardian_stop(struct agent *a);
 
 #endif /* COSCHEDD_AGENT_H */

@@ -25,8 +25,13 @@
  *
  * Restore moves everything in our group (the process, its threads and
  * any children it forked meanwhile) back to the saved cpu cgroup, then
- * removes our group.  It needs only struct boost_saved, so the guardian
- * and a restarted agent can run it from the state file.
+ * removes our group.  Under nice a child forked while boosted inherits
+ * the boosted nice and sits in no group of ours: saved->nice_set records
+ * every nice boost_set() gave (persisted through the agent's hook before
+ * a new one is given), and restore puts back the threads of the job's
+ * descendants whose nice is one of them.  It needs only struct
+ * boost_saved, so the guardian and a restarted agent can run it from the
+ * state file.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -68,6 +73,8 @@ struct shares_handle {
 
 struct boost {
 	enum boost_kind kind;
+	int (*persist)(void *arg);	/* before a new nice value is given */
+	void *persist_arg;
 	char node[CGV1_NODE_NAME_MAX + 1];
 	char describe[768];
 	uint64_t use_clock;
@@ -224,17 +231,95 @@ static int _nice_apply(const struct proc_id *id, int nice)
 	return 0;
 }
 
+static uint64_t _nice_bit(int nice)
+{
+	return nice < NICE_MIN || nice > NICE_MAX ? 0
+						 : 1ULL << (nice - NICE_MIN);
+}
+
+/* Threads of a descendant whose nice came from us go back to saved. */
+struct inherited_walk {
+	const struct boost_saved *saved;
+	int failed_errno;
+};
+
+static int _restore_inherited_thread(pid_t tid, void *arg)
+{
+	struct inherited_walk *w = arg;
+	int nice;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, (id_t)tid);
+	if ((nice == -1 && errno) || nice == w->saved->nice ||
+	    !(w->saved->nice_set & _nice_bit(nice)))
+		return 0;
+	if (setpriority(PRIO_PROCESS, (id_t)tid, w->saved->nice) &&
+	    errno != ESRCH && !w->failed_errno)
+		w->failed_errno = errno;
+	return 0;
+}
+
+/*
+ * The live descendants of id (forked while it was boosted, say) that
+ * belong to the job's uid: their threads whose nice is one we gave go
+ * back to saved->nice.  A descendant reparented away is not found.
+ */
+static int _nice_restore_descendants(const struct proc_id *id,
+				     const struct boost_saved *saved)
+{
+	struct inherited_walk w = { .saved = saved };
+	struct proc_id *tree;
+	size_t n;
+
+	if (!saved->nice_set)
+		return 0;	/* we never changed it: nothing inherited */
+	if (proc_tree(id, 1, &tree, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uid_t uid;
+
+		if (tree[i].pid == id->pid || proc_owner(&tree[i], &uid) ||
+		    uid != (uid_t)saved->uid)
+			continue;
+		(void)proc_for_each_thread(tree[i].pid,
+					   _restore_inherited_thread, &w);
+	}
+	free(tree);
+	return w.failed_errno ? -1 : 0;
+}
+
 static int _nice_restore(const struct proc_id *id,
 			 const struct boost_saved *saved)
 {
+	int rc;
+
 	if (saved->nice < NICE_MIN || saved->nice > NICE_MAX)
 		return -1;
 	if (!proc_alive(id))
 		return 0;	/* gone: nothing of it is left to put back */
+	rc = _nice_restore_descendants(id, saved);
 	if (!_nice_apply(id, saved->nice))
-		return 0;
+		return rc;
 	/* It may have exited during the walk: that is done too. */
-	return proc_alive(id) ? -1 : 0;
+	return proc_alive(id) ? -1 : rc;
+}
+
+/*
+ * Record nice in saved->nice_set, persisted before any thread gets it
+ * (a child forked from then on inherits it).  0, or -1: not recorded.
+ */
+static int _nice_note(struct boost *b, struct boost_saved *saved, int nice)
+{
+	uint64_t bit = _nice_bit(nice);
+
+	if (nice == saved->nice || (saved->nice_set & bit))
+		return 0;
+	saved->nice_set |= bit;
+	if (b->persist && b->persist(b->persist_arg)) {
+		saved->nice_set &= ~bit;
+		return -1;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ handles */
@@ -474,6 +559,7 @@ struct boost *boost_open(enum boost_kind want, const char *node, char *err,
 int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
 		 struct boost_saved *saved, char *err, size_t err_len)
 {
+	uid_t owner;
 	int nice;
 
 	if (!b || !id || !saved) {
@@ -494,21 +580,38 @@ int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
 		return -1;
 	}
 	memset(saved, 0, sizeof(*saved));
+	if (proc_owner(id, &owner)) {
+		cosched_set_err(err, err_len, "process %d is gone",
+				(int)id->pid);
+		return -1;
+	}
 	saved->kind = b->kind;
 	saved->nice = nice;
+	saved->uid = (uint32_t)owner;
 	if (b->kind == BOOST_CGROUP)
 		return _cgroup_attach(b, id, job_id, saved, err, err_len);
 	return 0;
 }
 
 int boost_set(struct boost *b, const struct proc_id *id,
-	      const struct boost_saved *saved, int level)
+	      struct boost_saved *saved, int level)
 {
+	int nice;
+
 	if (!b || !id || !saved || saved->kind != b->kind)
 		return -1;
 	if (b->kind == BOOST_CGROUP)
 		return _cgroup_set(b, id, saved, level);
-	return _nice_apply(id, _level_nice(saved->nice, level));
+	nice = _level_nice(saved->nice, level);
+	if (_nice_note(b, saved, nice))
+		return -1;
+	return _nice_apply(id, nice);
+}
+
+void boost_on_new_nice(struct boost *b, int (*persist)(void *arg), void *arg)
+{
+	b->persist = persist;
+	b->persist_arg = arg;
 }
 
 int boost_restore(const struct proc_id *id, const struct boost_saved *saved)

@@ -25,6 +25,7 @@
 #define COSCHEDD_BOOST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "proc.h"
 
@@ -42,6 +43,10 @@ struct boost_saved {
 	int nice;			/* its nice value (main thread) */
 	char cpu_cgroup[BOOST_CGROUP_LEN]; /* its cpu cgroup, e.g. "/" */
 	char our_cgroup[BOOST_CGROUP_LEN]; /* ours, relative to the mount */
+	uint32_t uid;			/* its owner (the job's uid) */
+	/* nice: every nice value boost_set() gave it, bit nice + 20; a
+	 * child forked meanwhile inherited one of them */
+	uint64_t nice_set;
 };
 
 struct boost;
@@ -71,14 +76,28 @@ int boost_kind_parse(const char *text, enum boost_kind *kind);
 int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
 		 struct boost_saved *saved, char *err, size_t err_len);
 
-/* Apply level to an attached process (id is re-checked).  0 or -1. */
+/*
+ * Apply level to an attached process (id is re-checked).  0 or -1.
+ * nice: a nice value the process never had from us is first added to
+ * saved->nice_set and persisted (boost_on_new_nice); if that fails it is
+ * not applied.
+ */
 int boost_set(struct boost *b, const struct proc_id *id,
-	      const struct boost_saved *saved, int level);
+	      struct boost_saved *saved, int level);
+
+/* Call persist(arg) whenever boost_set() is about to give a process a
+ * nice value not yet in its saved->nice_set (NULL: nothing to persist);
+ * nonzero refuses that boost. */
+void boost_on_new_nice(struct boost *b, int (*persist)(void *arg),
+		       void *arg);
 
 /*
  * Put the process back as saved (priority of every thread, cgroup) and
  * remove what attach created.  Works without a struct boost (NULL), from
  * saved alone; a process that is gone only has our cgroup removed.
+ * nice: also every thread of its live descendants owned by saved->uid
+ * whose nice is one boost_set() gave (saved->nice_set): what children
+ * forked while it was boosted inherited; a nice they chose is kept.
  * Returns 0 or -1.
  */
 int boost_restore(const struct proc_id *id, const struct boost_saved *saved);

@@ -34,17 +34,19 @@ int cosched_socket_path(const char *run_dir, const char *node, char *buf,
 
 /*
  * Send request (without newline) to the agent at path and read the reply
- * into reply (NUL-terminated, truncated to len - 1), waiting at most
- * timeout_ms for each step.  Returns 0, or -1 with errno set (ENOENT,
- * ECONNREFUSED: no agent; ETIMEDOUT).
+ * into reply (NUL-terminated, truncated to len - 1), within timeout_ms
+ * overall: connecting (a full backlog of a stalled or flooded agent is
+ * retried until then, never waited on), sending and reading the reply.
+ * Returns 0, or -1 with errno set (ENOENT, ECONNREFUSED: no agent;
+ * ETIMEDOUT: no whole answer in time).  Callers then run without the agent.
  */
 int cosched_agent_request(const char *path, const char *request, char *reply,
 		    size_t len, int timeout_ms);
 
 /*
  * Start the agent argv[0] with argv as a daemon of its own (double fork,
- * new session, stdin/stdout/stderr on /dev/null), then wait up to
- * timeout_ms for path to answer ping.  Another caller starting one at the
+ * new session, stdin/stdout/stderr on /dev/null, no other descriptor of
+ * the caller), then wait up to timeout_ms overall for path to answer ping.  Another caller starting one at the
  * same time is fine: the agent takes a lock and the loser exits, while
  * both callers find the winner.  Returns 0 or -1 with a message in err.
  */

@@ -86,6 +86,75 @@ void agent_log(const char *fmt, ...)
 	(void)!write(log_fd, line, (size_t)n);	/* one write: lines stay whole */
 }
 
+static struct agent_log_limit *suppressing;	/* limits that suppressed */
+
+static void _log_suppressed(struct agent_log_limit *l, uint64_t now)
+{
+	if (l->suppressed)
+		agent_log("suppressed %lu similar messages (%s) in the last %llu s",
+			  l->suppressed, l->kind,
+			  (unsigned long long)((now - l->window_ns) / 1000000000ull));
+	l->suppressed = 0;
+	l->logged = 0;
+	l->window_ns = now;
+}
+
+bool agent_log_allow(struct agent_log_limit *l)
+{
+	uint64_t now = agent_now_ns();
+
+	if (!l->window_ns ||
+	    now - l->window_ns >= AGENT_LOG_WINDOW_S * 1000000000ull)
+		_log_suppressed(l, now);
+	if (l->logged < AGENT_LOG_BURST) {
+		l->logged++;
+		return true;
+	}
+	if (!l->suppressed++ && !l->listed) {
+		l->next = suppressing;
+		suppressing = l;
+		l->listed = true;
+	}
+	return false;
+}
+
+void agent_log_flush_suppressed(bool all)
+{
+	uint64_t now;
+
+	if (!suppressing)
+		return;		/* the usual case, at every loop iteration */
+	now = agent_now_ns();
+	for (struct agent_log_limit *l = suppressing; l; l = l->next)
+		if (l->suppressed &&
+		    (all || now - l->window_ns >= AGENT_LOG_WINDOW_S * 1000000000ull))
+			_log_suppressed(l, now);
+}
+
+const char *agent_log_escape(const void *data, size_t len, char *buf,
+			     size_t buf_len)
+{
+	const unsigned char *in = data;
+	size_t used = 0, quoted = len < AGENT_LOG_QUOTE ? len : AGENT_LOG_QUOTE;
+
+	for (size_t i = 0; i < quoted && used + 5 < buf_len; i++) {
+		unsigned char ch = in[i];
+
+		if (ch >= 0x20 && ch < 0x7f && ch != '\'' && ch != '\\')
+			buf[used++] = (char)ch;
+		else
+			used += (size_t)snprintf(buf + used, buf_len - used,
+						 "\\x%02x", ch);
+	}
+	if (len > quoted && used + 4 <= buf_len) {
+		memcpy(buf + used, "...", 3);
+		used += 3;
+	}
+	if (buf_len)
+		buf[used < buf_len ? used : buf_len - 1] = '\0';
+	return buf;
+}
+
 /* Only one agent per node: the loser of a start-up race just leaves. */
 static int _lock(const struct agent_conf *conf, int *fd_out)
 {
@@ -217,48 +286,66 @@ static bool _idle_too_long(const struct agent *a)
 	       idle >= (uint64_t)a->conf.idle_exit * 1000000000ull;
 }
 
+/* The fds poll watches: the fixed ones, then the clients' connections. */
+enum { FD_LISTEN, FD_TIMER, FD_SIGNAL, FD_MB_TIMER, FD_MB_PEER, FD_GUARDIAN,
+       FD_CONN };
+
 static void _loop(struct agent *a, int sig_fd)
 {
 	while (!a->stop) {
 		/* membus's timer and socket come with its first step */
-		struct pollfd fds[5] = {
-			{ .fd = a->listen_fd, .events = POLLIN },
-			{ .fd = a->timer_fd, .events = POLLIN },
-			{ .fd = sig_fd, .events = POLLIN },
-			{ .fd = agent_membus_timer_fd(a), .events = POLLIN },
-			{ .fd = agent_membus_peer_fd(a), .events = POLLIN },
+		struct pollfd fds[FD_CONN + AGENT_CONN_MAX] = {
+			[FD_LISTEN] = { .fd = a->listen_fd, .events = POLLIN },
+			[FD_TIMER] = { .fd = a->timer_fd, .events = POLLIN },
+			[FD_SIGNAL] = { .fd = sig_fd, .events = POLLIN },
+			[FD_MB_TIMER] = { .fd = agent_membus_timer_fd(a), .events = POLLIN },
+			[FD_MB_PEER] = { .fd = agent_membus_peer_fd(a), .events = POLLIN },
+			[FD_GUARDIAN] = { .fd = a->guardian_pidfd, .events = POLLIN },
 		};
+		size_t nconn = agent_conn_pollfds(a, fds + FD_CONN);
 		uint64_t expirations;
 
-		if (poll(fds, 5, IDLE_POLL_MS) < 0 && errno != EINTR)
+		if (poll(fds, FD_CONN + nconn,
+			 agent_conn_timeout_ms(a, IDLE_POLL_MS)) < 0 &&
+		    errno != EINTR)
 			break;
-		if (fds[2].revents) {
+		if (fds[FD_SIGNAL].revents) {
 			agent_log("signal: stopping");
 			break;
 		}
+		/* never unguarded: no new guardian, we stop and restore */
+		if ((fds[FD_GUARDIAN].fd < 0 || fds[FD_GUARDIAN].revents) &&
+		    agent_guardian_check(a)) {
+			agent_log("stopping: without a guardian nothing would restore the jobs if we died");
+			break;
+		}
 		/* peers first: a decision must be in before our switch */
-		if (fds[4].fd >= 0 && fds[4].revents)
+		if (fds[FD_MB_PEER].fd >= 0 && fds[FD_MB_PEER].revents)
 			agent_membus_peer(a);
-		if (fds[3].fd >= 0 && fds[3].revents)
+		if (fds[FD_MB_TIMER].fd >= 0 && fds[FD_MB_TIMER].revents)
 			agent_membus_timer(a);
-		if (fds[0].revents)
+		/* before accepting: a polled fd still names its connection */
+		agent_conn_serve(a, fds + FD_CONN, nconn);
+		if (fds[FD_LISTEN].revents)
 			agent_accept(a);
-		if (fds[1].revents &&
+		if (fds[FD_TIMER].revents &&
 		    read(a->timer_fd, &expirations, sizeof(expirations)) > 0)
 			agent_tick(a);
 		_arm(a, agent_wanted_tick_us(a));
+		agent_log_flush_suppressed(false);
 		if (_idle_too_long(a)) {
 			agent_log("no jobs for %u s: exiting", a->conf.idle_exit);
 			break;
 		}
 	}
+	agent_log_flush_suppressed(true);
 }
 
 int main(int argc, char **argv)
 {
 	char err[AGENT_ERR_LEN];
 	struct agent a = { .listen_fd = -1, .timer_fd = -1, .guardian_fd = -1,
-			   .last_boosted = -1 };
+			   .guardian_pidfd = -1, .last_boosted = -1 };
 	int lock_fd = -1, sig_fd = -1, rc = 1, locked;
 
 	switch (agent_conf_parse(argc, argv, &a.conf, err, sizeof(err))) {
@@ -291,12 +378,14 @@ int main(int argc, char **argv)
 	if (!a.boost)
 		goto fail;
 	agent_log("started: boosts by %s", boost_describe(a.boost));
-	if (agent_guardian_start(&a, err, sizeof(err)))
-		goto fail_boost;
 	agent_log("runs at %s", _realtime());
 	if (a.conf.detach)
 		agent_log("--detach: left Slurm's cgroups in %d hierarchies",
 			  _detach_cgroups());
+	/* after --detach: it must not stay in the step's cgroups, where a
+	 * cgroup proctrack kills it at the step's end */
+	if (agent_guardian_start(&a, err, sizeof(err)))
+		goto fail_boost;
 	(void)agent_state_recover(&a);
 	if (freeze_sweep(a.conf.node) > 0)
 		agent_log("removed the empty freezer groups a previous agent left");

@@ -22,12 +22,17 @@
  * quantum boundary must not block the agent.  The signal mechanism waits
  * the same way until every process reads as stopped (T).
  *
- * Signals reach descendants.  Every freeze and thaw reads the process
- * table of /proc once per round and signals the group's processes and all
- * processes whose parent chain leads to one of them, each re-checked by
- * pid and start time just before.  A second round catches a child forked
- * while the first one ran.  (Walking proc_descends_from() per process and
- * member would cost a /proc read per step of every chain.)
+ * Signals reach descendants.  Every freeze reads the process table of
+ * /proc once per round (proc_tree) and stops the group's processes, all
+ * processes whose parent chain leads to one of them, and every process an
+ * earlier freeze stopped, each re-checked by pid and start time just
+ * before (proc_signal).  A second round catches a child forked while the
+ * first one ran.  Each process is recorded in the group's held set, and
+ * the set persisted (the agent's state file, through the persist hook),
+ * BEFORE it is stopped: a thaw, the guardian and a restarted agent then
+ * continue exactly those, including a descendant whose parent exited
+ * while it was stopped (reparented, no tree walk from the step finds it).
+ * If the set cannot be persisted the freeze fails and thaws.
  *
  * Destroy thaws, moves the processes back to their original cgroups (a
  * process we did not move, such as a child forked inside ours, goes where
@@ -78,6 +83,13 @@ struct member {
 	char *origin;	/* its freezer cgroup before we moved it, or NULL */
 };
 
+/* A set of processes, each by pid and start time. */
+struct id_set {
+	struct proc_id *ids;
+	size_t n;
+	size_t cap;
+};
+
 struct freeze_group {
 	enum freeze_kind kind;
 	char node[CGV1_NODE_NAME_MAX + 1];
@@ -90,28 +102,14 @@ struct freeze_group {
 	struct member *members;
 	size_t nmembers;
 	size_t cap;
+	/* signals: every process a freeze stopped or was about to stop,
+	 * recorded (and persisted) before it is stopped; a thaw continues
+	 * exactly these, orphans included */
+	struct id_set held;
+	int (*persist)(void *arg);	/* NULL: nothing to persist */
+	void *persist_arg;
 };
 
-/* What one read of /proc/PID/stat tells the process-tree walks. */
-struct proc_entry {
-	pid_t pid;
-	pid_t ppid;
-	uint64_t start_ticks;
-	char state;
-	bool marked;		/* in the group: a member or a descendant */
-};
-
-struct proc_table {
-	struct proc_entry *entries;	/* sorted by pid */
-	size_t n;
-};
-
-/* Processes a freeze signalled: what it then waits on. */
-struct id_set {
-	struct proc_id *ids;
-	size_t n;
-	size_t cap;
-};
 
 
 /* ------------------------------------------------------------ helpers */
@@ -145,123 +143,6 @@ const char *freeze_kind_name(enum freeze_kind kind)
 	return "unknown";
 }
 
-/* ------------------------------------------------------------ /proc */
-
-/* State, parent and start time of pid (proc.c reads them).  0 or -1. */
-static int _stat_brief(pid_t pid, struct proc_entry *e)
-{
-	struct proc_brief b;
-
-	if (proc_brief(pid, &b))
-		return -1;
-	e->pid = pid;
-	e->state = b.state;
-	e->ppid = b.ppid;
-	e->start_ticks = b.start_ticks;
-	e->marked = false;
-	return 0;
-}
-
-static bool _entry_live(const struct proc_entry *e)
-{
-	return e->state != 'Z' && e->state != 'X' && e->state != 'x';
-}
-
-static int _entry_cmp(const void *a, const void *b)
-{
-	pid_t x = ((const struct proc_entry *)a)->pid;
-	pid_t y = ((const struct proc_entry *)b)->pid;
-
-	return (x > y) - (x < y);
-}
-
-static struct proc_entry *_table_find(const struct proc_table *t, pid_t pid)
-{
-	struct proc_entry key = { .pid = pid };
-
-	return t->n ? bsearch(&key, t->entries, t->n, sizeof(key), _entry_cmp)
-		    : NULL;
-}
-
-static void _table_free(struct proc_table *t)
-{
-	free(t->entries);
-	t->entries = NULL;
-	t->n = 0;
-}
-
-/* Every process of /proc, sorted by pid.  0, or -1 when unreadable. */
-static int _table_read(struct proc_table *t)
-{
-	DIR *dir = opendir("/proc");
-	struct dirent *de;
-	size_t cap = 0;
-
-	t->entries = NULL;
-	t->n = 0;
-	if (!dir)
-		return -1;
-	while ((de = readdir(dir))) {
-		pid_t pid = (pid_t)atoi(de->d_name);
-
-		if (pid <= 0)
-			continue;
-		if (t->n == cap) {
-			size_t more = cap ? 2 * cap : 512;
-			void *grown = realloc(t->entries,
-					      more * sizeof(*t->entries));
-
-			if (!grown)
-				goto fail;
-			t->entries = grown;
-			cap = more;
-		}
-		/* A process that exited meanwhile is simply not listed. */
-		if (!_stat_brief(pid, &t->entries[t->n]))
-			t->n++;
-	}
-	closedir(dir);
-	qsort(t->entries, t->n, sizeof(*t->entries), _entry_cmp);
-	return 0;
-fail:
-	closedir(dir);
-	_table_free(t);
-	return -1;
-}
-
-/* Mark the live processes named by ids. */
-static void _table_mark_ids(struct proc_table *t, const struct proc_id *ids,
-			    size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct proc_entry *e = _table_find(t, ids[i].pid);
-
-		if (e && e->start_ticks == ids[i].start_ticks && _entry_live(e))
-			e->marked = true;
-	}
-}
-
-/* Mark every descendant of a marked process. */
-static void _table_mark_descendants(struct proc_table *t)
-{
-	bool changed = true;
-
-	while (changed) {
-		changed = false;
-		for (size_t i = 0; i < t->n; i++) {
-			struct proc_entry *e = &t->entries[i], *parent;
-
-			if (e->marked || !_entry_live(e))
-				continue;
-			parent = _table_find(t, e->ppid);
-			if (parent && parent->marked) {
-				e->marked = true;
-				changed = true;
-			}
-		}
-	}
-}
-
 /* ------------------------------------------------------------ id sets */
 
 static bool _set_has(const struct id_set *s, const struct proc_id *id)
@@ -290,70 +171,15 @@ static int _set_add(struct id_set *s, const struct proc_id *id)
 
 /* ------------------------------------------------------------ signals */
 
-/*
- * One round: sig to every live process of roots[n] and their descendants
- * that is not in done yet, each added to done.  Returns how many it
- * signalled, or -1 when /proc is unreadable.
- */
-static int _signal_round(const struct proc_id *roots, size_t n, int sig,
-			 struct id_set *done)
-{
-	struct proc_table t;
-	pid_t self = getpid();
-	int signalled = 0;
-
-	if (_table_read(&t))
-		return -1;
-	_table_mark_ids(&t, roots, n);
-	_table_mark_descendants(&t);
-	for (size_t i = 0; i < t.n; i++) {
-		struct proc_entry *e = &t.entries[i];
-		struct proc_id id = { e->pid, e->start_ticks };
-
-		/* Never ourselves, should the agent descend from a task. */
-		if (!e->marked || e->pid == self || _set_has(done, &id))
-			continue;
-		/* The pid may have been reused since the table was read. */
-		if (!proc_alive(&id) || kill(e->pid, sig))
-			continue;
-		if (_set_add(done, &id)) {
-			signalled = -1;
-			break;
-		}
-		signalled++;
-	}
-	_table_free(&t);
-	return signalled;
-}
-
-/*
- * sig to roots and all their descendants, in rounds until one finds
- * nothing new (a process may fork while a round runs; a stopped one
- * cannot).  Returns 0, or -1 when /proc could not be read.
- */
-static int _signal_tree(const struct proc_id *roots, size_t n, int sig,
-			int rounds, struct id_set *done)
-{
-	for (int round = 0; round < rounds; round++) {
-		int signalled = _signal_round(roots, n, sig, done);
-
-		if (signalled < 0)
-			return -1;
-		if (!signalled)
-			break;
-	}
-	return 0;
-}
-
 /* Whether id is stopped, or gone (nothing left to stop). */
 static bool _stopped_or_gone(const struct proc_id *id)
 {
-	struct proc_entry e;
+	struct proc_brief b;
 
-	if (_stat_brief(id->pid, &e) || e.start_ticks != id->start_ticks ||
-	    !_entry_live(&e))
+	if (proc_brief(id->pid, &b) || b.start_ticks != id->start_ticks ||
+	    b.state == 'Z' || b.state == 'X' || b.state == 'x')
 		return true;
-	return e.state == 'T' || e.state == 't';
+	return b.state == 'T' || b.state == 't';
 }
 
 /* Wait until every process of s is stopped.  0, or -1 on timeout. */
@@ -373,39 +199,115 @@ static int _wait_stopped(const struct id_set *s)
 	}
 }
 
-/* sig to the group's processes and their descendants; 0 or -1. */
-static int _signal_group(const struct freeze_group *g, int sig, int rounds,
-			 struct id_set *done)
+/*
+ * What a freeze stops: the live trees under the members and under what
+ * the group holds (a process stays the step's once it was stopped with
+ * it, even reparented, as it would stay in the step's cgroup).
+ */
+static int _signal_targets(const struct freeze_group *g,
+			   struct proc_id **ids, size_t *n)
 {
-	struct proc_id *roots;
+	size_t nroots = g->nmembers + g->held.n;
+	struct proc_id *roots = malloc((nroots ? nroots : 1) * sizeof(*roots));
 	int rc;
 
-	if (!g->nmembers)
-		return 0;
-	roots = malloc(g->nmembers * sizeof(*roots));
 	if (!roots)
 		return -1;
 	for (size_t i = 0; i < g->nmembers; i++)
 		roots[i] = g->members[i].id;
-	rc = _signal_tree(roots, g->nmembers, sig, rounds, done);
+	if (g->held.n)
+		memcpy(roots + g->nmembers, g->held.ids,
+		       g->held.n * sizeof(*roots));
+	rc = proc_tree(roots, nroots, ids, n);
 	free(roots);
 	return rc;
 }
 
-static int _signal_thaw(struct freeze_group *g)
+/*
+ * Add the targets the group does not hold yet (never ourselves, should
+ * the agent descend from a task), and have them persisted before any is
+ * stopped.  0, or -1 (nothing added) when that failed.
+ */
+static int _hold(struct freeze_group *g, const struct proc_id *ids, size_t n)
 {
-	struct id_set done = { 0 };
-	int rc = _signal_group(g, SIGCONT, 1, &done);
+	size_t before = g->held.n;
+	pid_t self = getpid();
 
-	free(done.ids);
-	return rc;
+	for (size_t i = 0; i < n; i++) {
+		if (ids[i].pid == self || _set_has(&g->held, &ids[i]))
+			continue;
+		if (_set_add(&g->held, &ids[i]))
+			goto undo;
+	}
+	if (g->held.n == before || !g->persist || !g->persist(g->persist_arg))
+		return 0;
+undo:
+	g->held.n = before;
+	return -1;
 }
 
+/* SIGCONT to exactly what the group holds; forget the ones gone. */
+static int _signal_thaw(struct freeze_group *g)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < g->held.n; i++)
+		if (!proc_signal(&g->held.ids[i], SIGCONT) ||
+		    proc_alive(&g->held.ids[i]))
+			g->held.ids[kept++] = g->held.ids[i];
+	g->held.n = kept;
+	return 0;
+}
+
+/*
+ * One round: hold every target, then SIGSTOP those not in done, each
+ * added to done.  Returns how many it stopped, or -1 when /proc was
+ * unreadable or the hold could not be persisted.
+ */
+static int _signal_round(struct freeze_group *g, struct id_set *done)
+{
+	struct proc_id *ids;
+	size_t n;
+	int stopped = 0;
+
+	if (_signal_targets(g, &ids, &n))
+		return -1;
+	if (_hold(g, ids, n)) {
+		free(ids);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (ids[i].pid == getpid() || _set_has(done, &ids[i]) ||
+		    proc_signal(&ids[i], SIGSTOP))
+			continue;
+		if (_set_add(done, &ids[i])) {
+			stopped = -1;
+			break;
+		}
+		stopped++;
+	}
+	free(ids);
+	return stopped;
+}
+
+/*
+ * Stop the group, in rounds until one finds nothing new (a process may
+ * fork while a round runs; a stopped one cannot), then wait until all
+ * are stopped.  On failure everything held is continued.  0 or -1.
+ */
 static int _signal_freeze(struct freeze_group *g)
 {
 	struct id_set done = { 0 };
-	int rc = _signal_group(g, SIGSTOP, SIGNAL_ROUNDS, &done);
+	int rc = 0;
 
+	for (int round = 0; round < SIGNAL_ROUNDS; round++) {
+		int stopped = _signal_round(g, &done);
+
+		if (stopped < 0)
+			rc = -1;
+		if (stopped <= 0)
+			break;
+	}
 	if (!rc)
 		rc = _wait_stopped(&done);
 	free(done.ids);
@@ -416,15 +318,7 @@ static int _signal_freeze(struct freeze_group *g)
 
 int freeze_continue_pid(const struct proc_id *id)
 {
-	struct id_set done = { 0 };
-	int rc;
-
-	if (!id || !proc_alive(id) || kill(id->pid, SIGCONT))
-		return -1;
-	/* Its descendants were stopped with it. */
-	rc = _signal_tree(id, 1, SIGCONT, 1, &done);
-	free(done.ids);
-	return rc;
+	return id ? proc_signal(id, SIGCONT) : -1;
 }
 
 /* ------------------------------------------------------------ cgroup fs */
@@ -687,30 +581,27 @@ static int _cgroup_move_descendants(struct freeze_group *g,
 	int rc = 0;
 
 	for (int round = 0; round < MOVE_ROUNDS; round++) {
-		struct proc_table t;
+		struct proc_id *tree;
+		size_t n;
 		int moved = 0;
 
-		if (_table_read(&t))
+		if (proc_tree(id, 1, &tree, &n))
 			return -1;
-		_table_mark_ids(&t, id, 1);
-		_table_mark_descendants(&t);
-		for (size_t i = 0; i < t.n; i++) {
-			struct proc_entry *e = &t.entries[i];
-			struct proc_id kid = { e->pid, e->start_ticks };
+		for (size_t i = 0; i < n; i++) {
 			char *cur;
 
-			if (!e->marked || e->pid == id->pid)
+			if (tree[i].pid == id->pid)
 				continue;
-			cur = cgv1_current(&_freezer, e->pid, NULL);
+			cur = cgv1_current(&_freezer, tree[i].pid, NULL);
 			if (cur && !strcmp(cur, origin)) {
-				if (_cgroup_move_in(g, &kid, origin) &&
-				    proc_alive(&kid))
+				if (_cgroup_move_in(g, &tree[i], origin) &&
+				    proc_alive(&tree[i]))
 					rc = -1;
 				moved++;
 			}
 			free(cur);
 		}
-		_table_free(&t);
+		free(tree);
 		if (!moved)
 			break;
 	}
@@ -866,6 +757,20 @@ bool freeze_group_frozen(const struct freeze_group *g)
 	return g->frozen;
 }
 
+void freeze_group_set_persist(struct freeze_group *g, int (*persist)(void *),
+			      void *arg)
+{
+	g->persist = persist;
+	g->persist_arg = arg;
+}
+
+const struct proc_id *freeze_group_held(const struct freeze_group *g,
+					size_t *n)
+{
+	*n = g->held.n;
+	return g->held.ids;
+}
+
 int freeze_group_add(struct freeze_group *g, const struct proc_id *id)
 {
 	if (!g || !id || !proc_alive(id))
@@ -916,6 +821,7 @@ void freeze_group_destroy(struct freeze_group *g)
 	for (size_t i = 0; i < g->nmembers; i++)
 		free(g->members[i].origin);
 	free(g->members);
+	free(g->held.ids);
 	free(g);
 }
 

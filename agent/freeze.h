@@ -13,7 +13,8 @@
  *
  * Fallback (no writable freezer hierarchy): SIGSTOP/SIGCONT to every
  * process of the group and their descendants, each checked by pid and
- * start time (proc.h) before it is signalled.
+ * start time (proc.h) before it is signalled; every process stopped is
+ * recorded (and persisted) first, and a thaw continues exactly those.
  *
  * Failing open: freeze_thaw_path() thaws a cgroup by path alone, for the
  * agent's guardian and for recovery after a crash.
@@ -84,7 +85,22 @@ int freeze_thaw_path(const char *dir);
  * still holding processes stay.  Returns how many were removed. */
 int freeze_sweep(const char *node);
 
-/* SIGCONT to pid if it still is id (for the guardian with signals). */
+/* SIGCONT to id and nothing else, if it still is id (for the guardian
+ * with signals, which continues every process the state file says was
+ * held).  Returns 0 or -1. */
 int freeze_continue_pid(const struct proc_id *id);
+
+/*
+ * Signals: persist(arg) is called after the group's held set grew and
+ * before any of the new processes is stopped; nonzero makes that freeze
+ * fail (and thaw).  The agent writes its state file there.
+ */
+void freeze_group_set_persist(struct freeze_group *g, int (*persist)(void *),
+			      void *arg);
+
+/* Signals: every process a freeze of the group stopped (or was about
+ * to), by pid and start time; what a thaw continues.  n is set. */
+const struct proc_id *freeze_group_held(const struct freeze_group *g,
+					size_t *n);
 
 #endif /* COSCHEDD_FREEZE_H */

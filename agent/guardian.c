@@ -11,6 +11,12 @@
  * nothing to do.  It ignores SIGTERM/SIGINT/SIGHUP: a signal to the whole
  * process group must not take it down together with the agent.
  *
+ * The agent forks it after --detach, so it lives in the agent's cgroups,
+ * not in the job step's that a cgroup proctrack kills at the step's end.
+ * Should it die all the same (killed by hand, the OOM killer), the agent
+ * sees its pidfd become readable and starts a new one at once; an agent
+ * that cannot, stops (restoring everything) rather than go on unguarded.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE
@@ -19,6 +25,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,7 +54,11 @@ static void _guard(int fd, const char *state, const char *node)
 	char byte;
 	ssize_t n;
 	int restored = 0, listed;
+	sigset_t none;
 
+	/* a guardian started again from the loop inherits its blocked set */
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
@@ -89,6 +100,46 @@ int agent_guardian_start(struct agent *a, char *err, size_t err_len)
 	close(p[0]);
 	a->guardian_fd = p[1];
 	a->guardian_pid = pid;
+	/* no pidfd (a kernel before 5.3): agent_guardian_check polls instead */
+	a->guardian_pidfd = pidfd_open(pid, 0);
+	return 0;
+}
+
+/* Forget a guardian that is gone: its pipe and pidfd. */
+static void _forget(struct agent *a)
+{
+	close(a->guardian_fd);
+	a->guardian_fd = -1;
+	if (a->guardian_pidfd >= 0)
+		close(a->guardian_pidfd);
+	a->guardian_pidfd = -1;
+}
+
+int agent_guardian_check(struct agent *a)
+{
+	char err[AGENT_ERR_LEN], how[48];
+	pid_t old = a->guardian_pid, got;
+	int status;
+
+	got = waitpid(old, &status, WNOHANG);
+	if (got == 0 || (got < 0 && errno == EINTR))
+		return 0;	/* still runs */
+	if (got < 0)
+		snprintf(how, sizeof(how), "is gone (%s)", strerror(errno));
+	else if (WIFSIGNALED(status))
+		snprintf(how, sizeof(how), "was killed by signal %d",
+			 WTERMSIG(status));
+	else
+		snprintf(how, sizeof(how), "exited with status %d",
+			 WEXITSTATUS(status));
+	_forget(a);
+	if (agent_guardian_start(a, err, sizeof(err))) {
+		agent_log("guardian: pid %d %s and no new one starts: %s",
+			  (int)old, how, err);
+		return -1;
+	}
+	agent_log("guardian: pid %d %s; started a new guardian, pid %d",
+		  (int)old, how, (int)a->guardian_pid);
 	return 0;
 }
 
@@ -96,8 +147,7 @@ void agent_guardian_stop(struct agent *a)
 {
 	if (a->guardian_fd < 0)
 		return;
-	close(a->guardian_fd);
-	a->guardian_fd = -1;
+	_forget(a);
 	while (waitpid(a->guardian_pid, NULL, 0) < 0 && errno == EINTR)
 		;
 }

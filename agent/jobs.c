@@ -6,7 +6,15 @@
  * The state file (RUN_DIR/NODE.state, JSON) lists every process the agent
  * has attached, with what it had before (struct boost_saved).  It is
  * rewritten, by rename, whenever that list changes: at register, end and
- * when a process exits; never per tick.
+ * when a process exits; never per tick.  The rule: the agent never holds
+ * a process boosted, demoted or frozen that the file on disk does not
+ * list.  So a registration writes the file before anything is applied
+ * (and after, with what attach recorded), and is refused, with what it
+ * applied undone, when a write fails (ENOSPC on /run, say): the step
+ * then runs uncoordinated.  A nice value a process never had from us
+ * (boost.c) and a process a signal freeze is about to stop (freeze.c)
+ * are persisted through hooks first, and not applied when that fails.
+ * Failing writes are logged once per episode.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -81,12 +89,19 @@ static struct agent_proc *_add_proc(struct agent_step *s)
 	return &s->procs[s->nprocs++];
 }
 
+/* The hooks of boost.c and freeze.c: write the state file first. */
+static int _persist(void *arg)
+{
+	return agent_state_save(arg);
+}
+
 /* Attach a proc to the boost mechanism when its step's mode needs it. */
 static int _attach(struct agent *a, struct agent_step *s,
 		   struct agent_proc *p, char *err, size_t len)
 {
 	if (!_needs_boosts(s) || p->attached)
 		return 0;
+	boost_on_new_nice(a->boost, _persist, a);
 	if (boost_attach(a->boost, &p->id, s->job, &p->saved, err, len))
 		return -1;
 	p->attached = true;
@@ -101,7 +116,7 @@ static void _release(struct agent_step *s, struct agent_proc *p)
 		agent_log("could not fully restore pid %d", (int)p->id.pid);
 	p->attached = false;
 	if (p->shm) {
-		agent_shm_unmap(p->shm);
+		agent_shm_close(p->shm);
 		p->shm = NULL;
 	}
 }
@@ -214,17 +229,22 @@ static int _parse_register(const char *line, struct reg *r, char *why,
 	return _parse_hints(line, r, why, len);
 }
 
-/* Is r->pid the job's: a descendant of the caller, with the job's uid. */
-static int _prove(const struct reg *r, pid_t peer, char *why, size_t len)
+/*
+ * Is id (r->pid) the job's: a descendant of the caller, with the job's
+ * uid.  Each check re-reads id's start time after it, so a pid recycled
+ * since proc_identify() is refused rather than proven.
+ */
+static int _prove(const struct reg *r, const struct proc_id *id, pid_t peer,
+		  char *why, size_t len)
 {
 	uid_t uid;
 
-	if (proc_descends_from((pid_t)r->pid, peer) != 1) {
+	if (proc_id_descends_from(id, peer) != 1) {
 		snprintf(why, len, "pid %u is not a process of the caller (pid %d)",
 			 (unsigned)r->pid, (int)peer);
 		return -1;
 	}
-	if (proc_uid((pid_t)r->pid, &uid) || uid != (uid_t)r->uid) {
+	if (proc_owner(id, &uid) || uid != (uid_t)r->uid) {
 		snprintf(why, len, "pid %u does not belong to uid %u",
 			 (unsigned)r->pid, (unsigned)r->uid);
 		return -1;
@@ -256,9 +276,38 @@ static int _fill_step(struct agent_step *s, const struct reg *r,
 	return 0;
 }
 
-/* Add (or find) pid in step; adopted says the proof was done earlier. */
+/* The membus part of adding p: the step's scheduling, its freezer. */
+static int _membus_add(struct agent *a, struct agent_step *s,
+		       struct agent_proc *p, const struct reg *r, char *why,
+		       size_t len)
+{
+	if (!s->mb && agent_membus_step_init(a, s, r->bw_mem, r->bw_net, why,
+					     len))
+		return -1;
+	if (s->mb->freeze)
+		freeze_group_set_persist(s->mb->freeze, _persist, a);
+	return agent_membus_proc_add(a, s, p, why, len);
+}
+
+/* Write the state file, or say why the registration is refused. */
+static int _record(struct agent *a, const struct agent_proc *p, char *why,
+		   size_t len)
+{
+	if (!agent_state_save(a))
+		return 0;
+	snprintf(why, len, "pid %d cannot be recorded in the state file (%s): it runs uncoordinated",
+		 (int)p->id.pid, strerror(errno));
+	return -1;
+}
+
+/*
+ * Add (or find) pid in step.  With record, the state file lists it
+ * before and after anything is applied, else it is refused and undone
+ * (recovery passes false: the old file still lists what it adopts, and
+ * is rewritten once at the end).
+ */
 static int _add(struct agent *a, const struct reg *r, const struct proc_id *id,
-		char *why, size_t len)
+		bool record, char *why, size_t len)
 {
 	struct agent_step *s = agent_find_step(a, (uint32_t)r->job,
 				     (uint32_t)r->step);
@@ -279,22 +328,27 @@ static int _add(struct agent *a, const struct reg *r, const struct proc_id *id,
 	p->rank = (int)r->rank;
 	p->energy = -1;		/* not started */
 	p->perf.fd = -1;
-	if (r->mode == COSCHED_MODE_MEMBUS &&
-	    ((!s->mb && agent_membus_step_init(a, s, r->bw_mem, r->bw_net,
-					       why, len)) ||
-	     agent_membus_proc_add(a, s, p, why, len))) {
-		s->nprocs--;
-		if (fresh && !s->nprocs)
-			_retire(a, s);
-		return -1;
-	}
-	if (_attach(a, s, p, why, len)) {
-		s->nprocs--;
-		if (fresh && !s->nprocs)
-			_retire(a, s);
-		return -1;
+	if (record && _record(a, p, why, len))
+		goto undo;	/* nothing applied yet */
+	if ((r->mode == COSCHED_MODE_MEMBUS &&
+	     _membus_add(a, s, p, r, why, len)) ||
+	    _attach(a, s, p, why, len))
+		goto undo;
+	if (record && _record(a, p, why, len)) {
+		/*
+		 * Undone; in an existing membus step p stays in the step's
+		 * freezer group, covered by what the first write listed
+		 * (the step's freezer cgroup, or the held set of signals).
+		 */
+		_release(s, p);
+		goto undo;
 	}
 	return 0;
+undo:
+	s->nprocs--;
+	if (fresh && !s->nprocs)
+		_retire(a, s);
+	return -1;
 nomem:
 	snprintf(why, len, "out of memory");
 	return -1;
@@ -319,10 +373,9 @@ int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 		snprintf(why, sizeof(why), "no process %u", (unsigned)r.pid);
 		goto fail;
 	}
-	if (_prove(&r, peer_pid, why, sizeof(why)) ||
-	    _add(a, &r, &id, why, sizeof(why)))
+	if (_prove(&r, &id, peer_pid, why, sizeof(why)) ||
+	    _add(a, &r, &id, true, why, sizeof(why)))
 		goto fail;
-	(void)agent_state_save(a);
 	agent_log("job %u step %u: registered pid %u rank %u, mode %s",
 		  (unsigned)r.job, (unsigned)r.step, (unsigned)r.pid,
 		  (unsigned)r.rank, cosched_mode_name(r.mode));
@@ -427,8 +480,9 @@ uint32_t agent_wanted_tick_us(const struct agent *a)
 
 /* ---- the state file ---- */
 
+/* One process; the step's first also carries what signals stopped. */
 static json_object *_proc_json(const struct agent_step *s,
-			       const struct agent_proc *p)
+			       const struct agent_proc *p, bool first)
 {
 	json_object *o = json_object_new_object();
 
@@ -452,32 +506,53 @@ static json_object *_proc_json(const struct agent_step *s,
 		json_object_object_add(o, "freezer", json_object_new_string(
 			freeze_group_path(s->mb->freeze)));
 	}
+	if (first && s->mb && s->mb->freeze &&
+	    freeze_group_kind(s->mb->freeze) == FREEZE_SIGNAL) {
+		size_t n;
+		const struct proc_id *held = freeze_group_held(s->mb->freeze, &n);
+
+		json_object_object_add(o, "stopped", state_stopped_json(held, n));
+	}
 	return o;
 }
+
+static bool _state_failing;	/* the last write failed (logged once) */
 
 int agent_state_save(const struct agent *a)
 {
 	json_object *root = json_object_new_object(), *procs;
-	int rc;
+	int rc, err;
 
 	procs = json_object_new_array();
 	json_object_object_add(root, "node", json_object_new_string(a->conf.node));
 	json_object_object_add(root, "agent_pid", json_object_new_int64(getpid()));
 	for (const struct agent_step *s = a->steps; s; s = s->next)
 		for (size_t i = 0; i < s->nprocs; i++)
-			json_object_array_add(procs, _proc_json(s, &s->procs[i]));
+			json_object_array_add(procs,
+					      _proc_json(s, &s->procs[i], !i));
 	json_object_object_add(root, "procs", procs);
 	rc = state_write(a->conf.state, root);
+	err = errno;
 	json_object_put(root);
-	if (rc)
-		agent_log("cannot write %s: %s", a->conf.state, strerror(errno));
+	if (rc && !_state_failing)
+		agent_log("cannot write %s: %s; until it can be, registrations are refused and nothing new is boosted or frozen",
+			  a->conf.state, strerror(err));
+	else if (!rc && _state_failing)
+		agent_log("%s can be written again", a->conf.state);
+	_state_failing = rc != 0;
+	errno = err;
 	return rc;
 }
 
-/* Re-adopt one recovered process (after its restore) if still alive. */
+struct recovery {
+	struct agent *a;
+	bool adopt;		/* false: a corrupt file, restore only */
+};
+
+/* Restore one recovered process, then re-adopt it if still alive. */
 static int _adopt(const struct state_entry *e, void *arg)
 {
-	struct agent *a = arg;
+	struct recovery *rec = arg;
 	char why[AGENT_ERR_LEN];
 	struct reg r = {
 		.job = e->job, .step = e->step, .uid = e->uid, .pid = e->id.pid,
@@ -490,7 +565,7 @@ static int _adopt(const struct state_entry *e, void *arg)
 			  (int)e->id.pid);
 	if (state_thaw(e))
 		agent_log("recovery: could not thaw pid %d", (int)e->id.pid);
-	if (!proc_alive(&e->id))
+	if (!rec->adopt || !proc_alive(&e->id))
 		return 0;
 	if (e->mode == COSCHED_MODE_MEMBUS) {
 		/* its peers and span came with the step: it runs unpaired */
@@ -498,18 +573,59 @@ static int _adopt(const struct state_entry *e, void *arg)
 			  (int)e->id.pid);
 		return 0;
 	}
-	if (_add(a, &r, &e->id, why, sizeof(why)))
+	if (_add(rec->a, &r, &e->id, false, why, sizeof(why)))
 		agent_log("recovery: pid %d not re-adopted: %s",
 			  (int)e->id.pid, why);
 	return 0;
 }
 
+static int _nothing(const struct state_entry *e, void *arg)
+{
+	(void)e;
+	(void)arg;
+	return 0;
+}
+
+/*
+ * A corrupt file: what it still names was restored; keep it for the
+ * operator (never overwrite it silently) and say so in one line.
+ */
+static void _keep_corrupt(const struct agent *a,
+			  const struct state_problem *problem, int restored)
+{
+	char aside[AGENT_PATH_LEN + 64], where[64] = "";
+
+	if (problem->line)
+		snprintf(where, sizeof(where), " at line %u (offset %zu)",
+			 problem->line, problem->offset);
+	if (state_keep_aside(a->conf.state, aside, sizeof(aside)))
+		snprintf(aside, sizeof(aside), "nothing (cannot rename it: %s)",
+			 strerror(errno));
+	agent_log("state file %s is corrupt%s: %s; kept as %s; restored the %d process(es) it still names, re-adopted none",
+		  a->conf.state, where, problem->what, aside, restored);
+}
+
 int agent_state_recover(struct agent *a)
 {
-	int n = state_for_each(a->conf.state, _adopt, a);
+	struct recovery rec = { .a = a };
+	struct state_problem problem;
+	int n;
 
-	if (n > 0)
+	/* Whether the file is whole decides whether anything is adopted. */
+	(void)state_read(a->conf.state, _nothing, NULL, &problem);
+	rec.adopt = !problem.corrupt;
+	n = state_read(a->conf.state, _adopt, &rec, &problem);
+	if (problem.corrupt)
+		_keep_corrupt(a, &problem, n > 0 ? n : 0);
+	else if (n > 0)
 		agent_log("recovered %d process(es) from %s: restored, then re-adopted the live ones",
 			  n, a->conf.state);
-	return agent_state_save(a);
+	if (!agent_state_save(a))
+		return 0;
+	/* The old file lists what was adopted; this one must too, or none. */
+	if (a->steps) {
+		agent_log("recovery: the state file cannot be written: the re-adopted processes are released");
+		agent_release_all(a);
+	}
+	return -1;
 }

@@ -16,7 +16,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -209,6 +211,185 @@ int proc_descends_from(pid_t pid, pid_t ancestor)
 	return 0;
 }
 
+int proc_id_descends_from(const struct proc_id *id, pid_t ancestor)
+{
+	int rc;
+
+	if (!proc_alive(id))
+		return -1;
+	rc = proc_descends_from(id->pid, ancestor);
+	return proc_alive(id) ? rc : -1;
+}
+
+/* pidfd_open(2) without the libc wrapper (glibc < 2.36 has none). */
+static int _pidfd_open(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+static int _pidfd_signal(int pidfd, int sig)
+{
+#ifdef SYS_pidfd_send_signal
+	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+#else
+	(void)pidfd;
+	(void)sig;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int proc_signal(const struct proc_id *id, int sig)
+{
+	int pidfd, rc;
+
+	if (!id || id->pid <= 0)
+		return -1;
+	pidfd = _pidfd_open(id->pid);
+	if (pidfd < 0) {
+		if (errno != ENOSYS && errno != EINVAL)
+			return -1;	/* ESRCH: gone */
+		return proc_alive(id) ? kill(id->pid, sig) : -1;
+	}
+	/* id started before the pidfd was opened and lives after it: the
+	 * pidfd is id's (a reused pid would show another start time). */
+	rc = proc_alive(id) ? _pidfd_signal(pidfd, sig) : -1;
+	if (rc && errno == ENOSYS)
+		rc = kill(id->pid, sig);
+	close(pidfd);
+	return rc;
+}
+
+/* ------------------------------------------------------------ trees */
+
+/* What one read of /proc/PID/stat tells a tree walk. */
+struct tree_entry {
+	struct proc_id id;
+	pid_t ppid;
+	bool live;
+	bool marked;		/* a root or a descendant of one */
+};
+
+struct tree {
+	struct tree_entry *entries;	/* sorted by pid */
+	size_t n;
+};
+
+static int _tree_cmp(const void *a, const void *b)
+{
+	pid_t x = ((const struct tree_entry *)a)->id.pid;
+	pid_t y = ((const struct tree_entry *)b)->id.pid;
+
+	return (x > y) - (x < y);
+}
+
+static struct tree_entry *_tree_find(const struct tree *t, pid_t pid)
+{
+	struct tree_entry key = { .id.pid = pid };
+
+	return t->n ? bsearch(&key, t->entries, t->n, sizeof(key), _tree_cmp)
+		    : NULL;
+}
+
+/* Every process of /proc, sorted by pid.  0, or -1 when unreadable. */
+static int _tree_read(struct tree *t)
+{
+	DIR *dir = opendir("/proc");
+	struct dirent *de;
+	size_t cap = 0;
+
+	t->entries = NULL;
+	t->n = 0;
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		pid_t pid = (pid_t)atoi(de->d_name);
+		struct stat_fields f;
+		struct tree_entry *e;
+
+		if (pid <= 0 || _read_stat(pid, &f))
+			continue;	/* exited meanwhile: not listed */
+		if (t->n == cap) {
+			size_t more = cap ? 2 * cap : 512;
+			void *grown = realloc(t->entries,
+					      more * sizeof(*t->entries));
+
+			if (!grown) {
+				closedir(dir);
+				free(t->entries);
+				return -1;
+			}
+			t->entries = grown;
+			cap = more;
+		}
+		e = &t->entries[t->n++];
+		e->id.pid = pid;
+		e->id.start_ticks = f.start_ticks;
+		e->ppid = f.ppid;
+		e->live = f.state != 'Z' && f.state != 'X' && f.state != 'x';
+		e->marked = false;
+	}
+	closedir(dir);
+	qsort(t->entries, t->n, sizeof(*t->entries), _tree_cmp);
+	return 0;
+}
+
+/* Mark the live roots, then every live descendant of a marked process. */
+static void _tree_mark(struct tree *t, const struct proc_id *roots, size_t n)
+{
+	bool changed = true;
+
+	for (size_t i = 0; i < n; i++) {
+		struct tree_entry *e = _tree_find(t, roots[i].pid);
+
+		if (e && e->id.start_ticks == roots[i].start_ticks && e->live)
+			e->marked = true;
+	}
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < t->n; i++) {
+			struct tree_entry *e = &t->entries[i], *parent;
+
+			if (e->marked || !e->live)
+				continue;
+			parent = _tree_find(t, e->ppid);
+			if (parent && parent->marked) {
+				e->marked = true;
+				changed = true;
+			}
+		}
+	}
+}
+
+int proc_tree(const struct proc_id *roots, size_t n, struct proc_id **ids,
+	      size_t *nids)
+{
+	struct tree t;
+	size_t kept = 0;
+	int rc = 0;
+
+	*ids = NULL;
+	*nids = 0;
+	if (_tree_read(&t))
+		return -1;
+	_tree_mark(&t, roots, n);
+	for (size_t i = 0; i < t.n; i++)
+		kept += t.entries[i].marked;
+	if (kept && !(*ids = malloc(kept * sizeof(**ids))))
+		rc = -1;
+	for (size_t i = 0; *ids && i < t.n; i++)
+		if (t.entries[i].marked)
+			(*ids)[(*nids)++] = t.entries[i].id;
+	free(t.entries);
+	return rc;
+}
+
 /* ------------------------------------------------------------ status */
 
 /*
@@ -280,6 +461,16 @@ int proc_uid(pid_t pid, uid_t *uid)
 	    _status_number(buf, "Uid:", &v))
 		return -1;
 	*uid = (uid_t)v;
+	return 0;
+}
+
+int proc_owner(const struct proc_id *id, uid_t *uid)
+{
+	uid_t read;
+
+	if (!proc_alive(id) || proc_uid(id->pid, &read) || !proc_alive(id))
+		return -1;
+	*uid = read;
 	return 0;
 }
 

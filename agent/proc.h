@@ -65,6 +65,34 @@ int proc_brief(pid_t pid, struct proc_brief *brief);
 /* Real uid of a process.  Returns 0 or -1. */
 int proc_uid(pid_t pid, uid_t *uid);
 
+/*
+ * The same checks for an identified process: a pid may be reused between
+ * any two reads, so each reads by pid and then re-checks that id is still
+ * alive under its start time.  A pid holds one process from fork to reap,
+ * so a process that is id both before and after the read was id during
+ * it.  proc_owner: 0, or -1 when id is gone (or unreadable).
+ * proc_id_descends_from: as proc_descends_from(), -1 when id is gone.
+ */
+int proc_owner(const struct proc_id *id, uid_t *uid);
+int proc_id_descends_from(const struct proc_id *id, pid_t ancestor);
+
+/*
+ * Send sig to id and nothing else.  Through a pidfd (pidfd_open, then the
+ * start time checked: the pidfd then names id for good), or where there
+ * is none (an old kernel, valgrind) by kill() right after the check.
+ * Returns 0, or -1 when id is gone or the signal failed.
+ */
+int proc_signal(const struct proc_id *id, int sig);
+
+/*
+ * The live processes of the trees under roots (the live roots themselves
+ * included, a root matched by pid and start time), read from one scan of
+ * /proc, as a malloc'ed array the caller frees.  Returns 0, or -1 when
+ * /proc is unreadable (or out of memory).
+ */
+int proc_tree(const struct proc_id *roots, size_t n, struct proc_id **ids,
+	      size_t *nids);
+
 /* A sample of a live process.  Returns 0, or -1 when id is stale. */
 int proc_sample(const struct proc_id *id, struct proc_sample *sample);
 

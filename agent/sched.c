@@ -9,17 +9,25 @@
  * Whether a process ran during the last tick is read from its CPU time
  * (/proc/PID/schedstat), since Linux has no cheap "who is on that CPU".
  *
+ * The page is a file of the job's user in the step's page directory
+ * (lib/cosched/pages.h), so everything about it is hostile: it is opened
+ * without blocking (a FIFO) or following links, kept only when it is a
+ * regular file of the user of the right size with one link, and read
+ * every tick with pread into a copy that the tick then uses.  A mapping
+ * would be cheaper, but the user can truncate the file under it and the
+ * next read of the mapping would kill the agent with SIGBUS; a short
+ * pread only drops the page.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent.h"
+#include "cosched/pages.h"
 
 #define SHM_RETRY_NS 100000000ull	/* look for a missing page every 100 ms */
 /*
@@ -29,6 +37,13 @@
  */
 #define RX_EVERY_NS 250000000ull
 #define PRUNE_EVERY_NS 100000000ull	/* dead processes every 100 ms */
+#define DIR_UNTRIED (-2)	/* a step's page directory, not opened yet */
+
+/* The shim's page of a process: the open file and this tick's copy. */
+struct agent_page {
+	int fd;
+	struct cosched_shm copy;
+};
 
 /* The table handed to the core, and where each row came from. */
 struct row {
@@ -39,10 +54,17 @@ static struct cosched_tick_proc *table;
 static struct row *rows;
 static size_t table_cap;
 
-void agent_shm_unmap(struct cosched_shm *shm)
+void agent_shm_close(struct agent_page *page)
 {
-	if (shm)
-		munmap(shm, sizeof(*shm));
+	if (!page)
+		return;
+	close(page->fd);
+	free(page);
+}
+
+static const struct cosched_shm *_copy(const struct agent_proc *p)
+{
+	return p->shm ? &p->shm->copy : NULL;
 }
 
 static bool _shm_valid(const struct cosched_shm *m, const struct agent_step *s,
@@ -55,36 +77,61 @@ static bool _shm_valid(const struct cosched_shm *m, const struct agent_step *s,
 	       m->step_id == s->step;
 }
 
-/* Map the shim's page of p, read-only, after checking who owns it. */
-static void _map_shm(struct agent_step *s, struct agent_proc *p, uint64_t now)
+/* This tick's copy of the page: false when it is short or not valid. */
+static bool _page_read(struct agent_page *page, const struct agent_step *s,
+		       const struct agent_proc *p)
 {
-	char path[128];
-	struct stat st;
-	void *m;
+	ssize_t n = pread(page->fd, &page->copy, sizeof(page->copy), 0);
+
+	return n == (ssize_t)sizeof(page->copy) && _shm_valid(&page->copy, s, p);
+}
+
+/* p's page in the step's directory *dir (opened on first need), or NULL. */
+static struct agent_page *_page_find(const struct agent *a,
+				     const struct agent_step *s,
+				     const struct agent_proc *p, int *dir)
+{
+	struct agent_page *page;
+	char name[16];
 	int fd;
 
-	if (p->shm || now < p->next_shm_try_ns)
+	if (*dir == DIR_UNTRIED)
+		*dir = cosched_pages_open(a->conf.run_dir, s->job, s->step,
+					  s->uid);
+	if (*dir < 0 || cosched_page_name(p->rank, name, sizeof(name)))
+		return NULL;
+	fd = cosched_page_open(*dir, name, O_RDONLY, s->uid);
+	if (fd < 0)
+		return NULL;
+	page = malloc(sizeof(*page));
+	if (!page) {
+		close(fd);
+		return NULL;
+	}
+	page->fd = fd;
+	if (_page_read(page, s, p))
+		return page;
+	agent_shm_close(page);
+	return NULL;
+}
+
+/* Refresh the copy of p's page; look for a missing one every 100 ms. */
+static void _page_update(const struct agent *a, const struct agent_step *s,
+			 struct agent_proc *p, uint64_t now, int *dir)
+{
+	if (p->shm) {
+		if (_page_read(p->shm, s, p))
+			return;
+		/* truncated or rewritten: ignored from now on */
+		agent_shm_close(p->shm);
+		p->shm = NULL;
+		p->next_shm_try_ns = now + SHM_RETRY_NS;
+		return;
+	}
+	if (now < p->next_shm_try_ns)
 		return;
 	p->next_shm_try_ns = now + SHM_RETRY_NS;
-	snprintf(path, sizeof(path), "/dev/shm%s%u.%u.%d", COSCHED_SHM_PREFIX,
-		 s->job, s->step, p->rank);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != s->uid ||
-	    st.st_size < (off_t)sizeof(struct cosched_shm)) {
-		close(fd);
-		return;
-	}
-	m = mmap(NULL, sizeof(struct cosched_shm), PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return;
-	if (!_shm_valid(m, s, p)) {
-		munmap(m, sizeof(struct cosched_shm));
-		return;
-	}
-	p->shm = m;
+	p->shm = _page_find(a, s, p, dir);
 }
 
 static uint64_t _exec_ns(pid_t pid)
@@ -142,7 +189,7 @@ static void _sample_sockets(const struct agent_step *s, struct agent_proc *p,
 static void _sample(struct agent_step *s, struct agent_proc *p,
 		    struct cosched_tick_proc *t, uint64_t now, uint64_t dt_ns)
 {
-	const struct cosched_shm *m = p->shm;
+	const struct cosched_shm *m = _copy(p);
 	uint64_t exec = _exec_ns(p->id.pid);
 	uint64_t since = m ? m->start_ns : s->started_ns;
 	double age = now > since ? (double)(now - since) / 1e9 : 0;
@@ -193,13 +240,15 @@ static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
 		return 0;
 	n = 0;
 	for (struct agent_step *s = a->steps; s; s = s->next) {
+		int dir = DIR_UNTRIED;
+
 		if (s->mb)
 			continue;	/* switched by quanta (membus.c) */
 		for (size_t i = 0; i < s->nprocs; i++) {
 			struct agent_proc *p = &s->procs[i];
 			uint64_t before = p->exec_ns;
 
-			_map_shm(s, p, now);
+			_page_update(a, s, p, now, &dir);
 			_sample(s, p, &table[n], now, dt_ns);
 			if (p->ran && p->exec_ns - before > best) {
 				best = p->exec_ns - before;
@@ -207,6 +256,8 @@ static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
 			}
 			rows[n++] = (struct row){ s, p };
 		}
+		if (dir >= 0)
+			close(dir);
 	}
 	for (size_t i = 0; i < n; i++)	/* energy starts at the floor R */
 		if (table[i].energy < 0)
@@ -230,7 +281,7 @@ static void _count(struct agent_step *s, struct agent_proc *p,
 	    t->state >= COSCHED_S1 && t->state <= COSCHED_S4)
 		c->by_state[t->state - 1]++;
 	if (t->reason == COSCHED_WHY_DCS && p->shm) {
-		uint64_t at = atomic_load(&p->shm->arrived_ns);
+		uint64_t at = atomic_load(&p->shm->copy.arrived_ns);
 		uint64_t lag = now > at ? now - at : 0;
 
 		c->dcs_detect_ns_sum += lag;
@@ -266,7 +317,7 @@ static void _shim_totals(struct agent *a)
 		c->spins_satisfied = 0;
 		c->shim_procs = 0;
 		for (size_t i = 0; i < s->nprocs; i++) {
-			const struct cosched_shm *m = s->procs[i].shm;
+			const struct cosched_shm *m = _copy(&s->procs[i]);
 
 			if (!m)
 				continue;

@@ -2,30 +2,60 @@
  * server.c - the agent's UNIX socket.
  *
  * Anyone may connect (the socket is 0666) and ask for ping or status;
- * register and end, which make the agent touch processes, are refused
- * unless the caller's credentials (SO_PEERCRED, set by the kernel, not by
- * the caller) are root's or the allowed user's (SlurmUser).
+ * register, membus and end, which make the agent touch processes, are
+ * refused unless the caller's credentials (SO_PEERCRED, set by the kernel,
+ * not by the caller) are root's or the allowed user's (SlurmUser).
  *
- * One request per connection, served at once: requests are one short line
- * and the callers (slurmstepd, coschedctl) send it right after connecting,
- * so a slow or silent client costs at most the read timeout.
+ * Any local user can connect, so no client may hold the agent: every
+ * connection is non-blocking state served by the agent's one poll loop
+ * (coschedd.c).  A request is one line of at most COSCHED_REQUEST_LEN
+ * bytes that must be complete within AGENT_REQUEST_MS of accept; the reply
+ * is sent as the socket takes it, across loop iterations, within
+ * AGENT_REPLY_MS (status can be bigger than a socket buffer, and a client
+ * that does not read must not make us wait).  A connection past its
+ * deadline or over the line limit is closed.  At most AGENT_CONN_MAX are
+ * open: a new one replaces the oldest, an unprivileged one first, so a
+ * flood of silent clients cannot keep slurmstepd out (its line is in
+ * before we accept it, and we read at accept).  What a refusal logs is rate
+ * limited and quotes little of the client's bytes.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "agent.h"
 
-#define READ_TIMEOUT_MS 200
 #define REPLY_LEN 512
+#define LINE_MAX_BYTES (COSCHED_REQUEST_LEN + 1)	/* with its newline */
+
+struct agent_conn {
+	int fd;				/* -1: a free slot */
+	uint64_t accepted_ns;
+	uint64_t deadline_ns;
+	struct ucred cred;
+	bool cred_ok;
+	char line[LINE_MAX_BYTES + 1];
+	size_t used;
+	char *out;			/* the reply being sent; NULL: reading */
+	size_t out_len, out_sent;
+};
+
+struct agent_server {
+	struct agent_conn conn[AGENT_CONN_MAX];
+	int polled[AGENT_CONN_MAX];	/* slot of each fd handed to poll */
+	size_t npolled;
+};
+
+static struct agent_log_limit refused_log = AGENT_LOG_LIMIT("refused requests");
+static struct agent_log_limit dropped_log = AGENT_LOG_LIMIT("dropped connections");
 
 int agent_listen(struct agent *a, char *err, size_t err_len)
 {
@@ -37,6 +67,13 @@ int agent_listen(struct agent *a, char *err, size_t err_len)
 		snprintf(err, err_len, "socket path %s too long", path);
 		return -1;
 	}
+	a->server = calloc(1, sizeof(*a->server));
+	if (!a->server) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < AGENT_CONN_MAX; i++)
+		a->server->conn[i].fd = -1;
 	memcpy(addr.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
@@ -44,7 +81,7 @@ int agent_listen(struct agent *a, char *err, size_t err_len)
 	/* we hold the node's lock: a socket file left here is stale */
 	(void)unlink(path);
 	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
-	    chmod(path, 0666) || listen(fd, 64))
+	    chmod(path, 0666) || listen(fd, AGENT_CONN_MAX))
 		goto fail;
 	a->listen_fd = fd;
 	return 0;
@@ -52,11 +89,28 @@ fail:
 	snprintf(err, err_len, "cannot listen on %s: %s", path, strerror(errno));
 	if (fd >= 0)
 		close(fd);
+	free(a->server);
+	a->server = NULL;
 	return -1;
+}
+
+static void _conn_close(struct agent_conn *c)
+{
+	close(c->fd);
+	free(c->out);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
 }
 
 void agent_unlisten(struct agent *a)
 {
+	if (a->server) {
+		for (size_t i = 0; i < AGENT_CONN_MAX; i++)
+			if (a->server->conn[i].fd >= 0)
+				_conn_close(&a->server->conn[i]);
+		free(a->server);
+		a->server = NULL;
+	}
 	if (a->listen_fd < 0)
 		return;
 	close(a->listen_fd);
@@ -64,49 +118,32 @@ void agent_unlisten(struct agent *a)
 	(void)unlink(a->conf.socket);
 }
 
-static bool _privileged(const struct agent *a, uid_t uid)
+static bool _privileged(const struct agent *a, const struct agent_conn *c)
 {
-	return uid == 0 || (a->conf.allow_uid_set && uid == a->conf.allow_uid);
+	uid_t uid = c->cred.uid;
+
+	return c->cred_ok &&
+	       (uid == 0 || (a->conf.allow_uid_set && uid == a->conf.allow_uid));
 }
 
-/* Read one line (without its newline) within READ_TIMEOUT_MS. */
-static int _read_line(int fd, char *buf, size_t len)
+/* A last word to a client we drop, only if the socket takes it now. */
+static void _send_now(const struct agent_conn *c, const char *text)
 {
-	struct timeval tv = { 0, READ_TIMEOUT_MS * 1000 };
-	size_t used = 0;
-
-	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	while (used + 1 < len) {
-		ssize_t n = read(fd, buf + used, len - 1 - used);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		used += (size_t)n;
-		if (memchr(buf, '\n', used))
-			break;
-	}
-	buf[used] = '\0';
-	buf[strcspn(buf, "\r\n")] = '\0';
-	return used ? 0 : -1;
+	(void)!send(c->fd, text, strlen(text), MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
-static void _send_text(int fd, const char *text)
+static void _drop(struct agent_conn *c, const char *reply, const char *why)
 {
-	size_t len = strlen(text);
+	char quoted[AGENT_LOG_QUOTE_LEN];
 
-	while (len) {
-		ssize_t n = send(fd, text, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		text += n;
-		len -= (size_t)n;
-	}
+	if (reply)
+		_send_now(c, reply);
+	if (agent_log_allow(&dropped_log))
+		agent_log("dropped a connection from uid %u pid %d: %s (it sent '%s')",
+			  (unsigned)c->cred.uid, (int)c->cred.pid, why,
+			  agent_log_escape(c->line, strnlen(c->line, c->used),
+					   quoted, sizeof(quoted)));
+	_conn_close(c);
 }
 
 static bool _verb(const char *line, const char *verb)
@@ -116,71 +153,226 @@ static bool _verb(const char *line, const char *verb)
 	return !strncmp(line, verb, n) && (line[n] == '\0' || line[n] == ' ');
 }
 
-static void _status(struct agent *a, int fd, const char *line)
+static char *_status(struct agent *a, const char *line)
 {
 	bool json = !strcmp(line, "status json");
 	char *text = NULL;
 
-	if (strcmp(line, "status") && !json) {
-		_send_text(fd, "error: usage: status [json]\n");
-		return;
-	}
-	if (agent_status(a, json, &text)) {
-		_send_text(fd, "error: out of memory\n");
-		return;
-	}
-	_send_text(fd, text);
-	free(text);
+	if (strcmp(line, "status") && !json)
+		return strdup("error: usage: status [json]\n");
+	if (agent_status(a, json, &text))
+		return strdup("error: out of memory\n");
+	return text;
 }
 
-static void _serve(struct agent *a, int fd)
+/* The reply to the line c has read (allocated; NULL: out of memory). */
+static char *_answer(struct agent *a, struct agent_conn *c)
 {
-	char line[COSCHED_REQUEST_LEN + 2], reply[REPLY_LEN];
-	struct ucred cred;
-	socklen_t clen = sizeof(cred);
+	char reply[REPLY_LEN], quoted[AGENT_LOG_QUOTE_LEN];
+	const char *line = c->line;
 
-	if (_read_line(fd, line, sizeof(line)))
-		return;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen)) {
-		_send_text(fd, "error: cannot read your credentials\n");
-		return;
-	}
-	if (!strcmp(line, "ping")) {
-		_send_text(fd, "ok coschedd\n");
-		return;
-	}
-	if (_verb(line, "status")) {
-		_status(a, fd, line);
-		return;
-	}
+	if (!c->cred_ok)
+		return strdup("error: cannot read your credentials\n");
+	if (!strcmp(line, "ping"))
+		return strdup("ok coschedd\n");
+	if (_verb(line, "status"))
+		return _status(a, line);
 	if (!_verb(line, "register") && !_verb(line, "end") &&
-	    !_verb(line, "membus")) {
-		_send_text(fd, "error: unknown request (ping, register, membus, end, status)\n");
-		return;
-	}
-	if (!_privileged(a, cred.uid)) {
-		agent_log("refused '%.40s' from uid %u pid %d: not root or the allowed user",
-			  line, (unsigned)cred.uid, (int)cred.pid);
-		_send_text(fd, "error: permission denied: only root or SlurmUser may register or end jobs\n");
-		return;
+	    !_verb(line, "membus"))
+		return strdup("error: unknown request (ping, register, membus, end, status)\n");
+	if (!_privileged(a, c)) {
+		if (agent_log_allow(&refused_log))
+			agent_log("refused '%s' from uid %u pid %d: not root or the allowed user",
+				  agent_log_escape(line, strlen(line), quoted,
+						   sizeof(quoted)),
+				  (unsigned)c->cred.uid, (int)c->cred.pid);
+		return strdup("error: permission denied: only root or SlurmUser may register or end jobs\n");
 	}
 	if (_verb(line, "register"))
-		(void)agent_register(a, line, cred.pid, reply, sizeof(reply));
+		(void)agent_register(a, line, c->cred.pid, reply, sizeof(reply));
 	else if (_verb(line, "membus"))
 		(void)agent_membus_request(a, line, reply, sizeof(reply));
 	else
 		(void)agent_end(a, line, reply, sizeof(reply));
-	_send_text(fd, reply);
+	return strdup(reply);
+}
+
+/* Send what the socket takes now; close when all is sent or it fails. */
+static void _conn_write(struct agent_conn *c)
+{
+	while (c->out_sent < c->out_len) {
+		ssize_t n = send(c->fd, c->out + c->out_sent,
+				 c->out_len - c->out_sent,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;		/* the rest when poll says so */
+		if (n <= 0)
+			break;
+		c->out_sent += (size_t)n;
+	}
+	_conn_close(c);
+}
+
+static void _conn_answer(struct agent *a, struct agent_conn *c)
+{
+	c->line[strcspn(c->line, "\r\n")] = '\0';
+	c->out = _answer(a, c);
+	if (!c->out) {
+		_conn_close(c);
+		return;
+	}
+	c->out_len = strlen(c->out);
+	c->deadline_ns = agent_now_ns() + AGENT_REPLY_MS * 1000000ull;
+	_conn_write(c);
+}
+
+/* Read what has come; answer a whole line (or what came before EOF). */
+static void _conn_read(struct agent *a, struct agent_conn *c)
+{
+	for (;;) {
+		ssize_t n = read(c->fd, c->line + c->used,
+				 LINE_MAX_BYTES - c->used);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n < 0 || (n == 0 && !c->used)) {
+			_conn_close(c);		/* gone without a word */
+			return;
+		}
+		c->used += (size_t)n;
+		c->line[c->used] = '\0';
+		if (n == 0 || memchr(c->line, '\n', c->used)) {
+			_conn_answer(a, c);
+			return;
+		}
+		if (c->used == LINE_MAX_BYTES) {
+			_drop(c, "error: request longer than 512 bytes\n",
+			      "request too long");
+			return;
+		}
+	}
+}
+
+/* The slot for a new connection: a free one, else the oldest, preferring
+ * an unprivileged one. */
+static struct agent_conn *_slot(struct agent *a)
+{
+	struct agent_conn *oldest = NULL, *oldest_user = NULL;
+
+	for (size_t i = 0; i < AGENT_CONN_MAX; i++) {
+		struct agent_conn *c = &a->server->conn[i];
+
+		if (c->fd < 0)
+			return c;
+		if (!oldest || c->accepted_ns < oldest->accepted_ns)
+			oldest = c;
+		if (!_privileged(a, c) &&
+		    (!oldest_user || c->accepted_ns < oldest_user->accepted_ns))
+			oldest_user = c;
+	}
+	oldest = oldest_user ? oldest_user : oldest;
+	_drop(oldest, "error: the agent is busy, try again\n",
+	      "too many connections, this one the oldest");
+	return oldest;
+}
+
+static void _conn_open(struct agent *a, int fd)
+{
+	struct agent_conn *c = _slot(a);
+	socklen_t len = sizeof(c->cred);
+
+	c->fd = fd;
+	c->accepted_ns = agent_now_ns();
+	c->deadline_ns = c->accepted_ns + AGENT_REQUEST_MS * 1000000ull;
+	c->cred_ok = !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c->cred, &len);
+	_conn_read(a, c);	/* callers send their line right away */
 }
 
 void agent_accept(struct agent *a)
 {
-	for (;;) {
-		int fd = accept4(a->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	/* a bounded batch: a flood of connects must leave time for the tick */
+	for (int i = 0; i < AGENT_CONN_MAX; i++) {
+		int fd = accept4(a->listen_fd, NULL, NULL,
+				 SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 		if (fd < 0)
 			return;	/* EAGAIN: served them all */
-		_serve(a, fd);
-		close(fd);
+		_conn_open(a, fd);
 	}
+}
+
+size_t agent_conn_pollfds(struct agent *a, struct pollfd *fds)
+{
+	struct agent_server *srv = a->server;
+
+	srv->npolled = 0;
+	for (int i = 0; i < AGENT_CONN_MAX; i++) {
+		const struct agent_conn *c = &srv->conn[i];
+
+		if (c->fd < 0)
+			continue;
+		fds[srv->npolled] = (struct pollfd){
+			.fd = c->fd, .events = c->out ? POLLOUT : POLLIN };
+		srv->polled[srv->npolled++] = i;
+	}
+	return srv->npolled;
+}
+
+static void _expire(struct agent *a)
+{
+	uint64_t now = agent_now_ns();
+
+	for (size_t i = 0; i < AGENT_CONN_MAX; i++) {
+		struct agent_conn *c = &a->server->conn[i];
+
+		if (c->fd < 0 || now < c->deadline_ns)
+			continue;
+		if (c->out)
+			_drop(c, NULL, "did not read its reply in time");
+		else
+			_drop(c, "error: request not complete in time\n",
+			      "request not complete in time");
+	}
+}
+
+/* The fds came from agent_conn_pollfds in this loop iteration, and no
+ * connection was opened since: each still belongs to its slot. */
+void agent_conn_serve(struct agent *a, const struct pollfd *fds, size_t n)
+{
+	struct agent_server *srv = a->server;
+
+	for (size_t i = 0; i < n && i < srv->npolled; i++) {
+		struct agent_conn *c = &srv->conn[srv->polled[i]];
+
+		if (!fds[i].revents || c->fd != fds[i].fd)
+			continue;
+		if (c->out)
+			_conn_write(c);
+		else
+			_conn_read(a, c);
+	}
+	_expire(a);
+}
+
+int agent_conn_timeout_ms(const struct agent *a, int max_ms)
+{
+	uint64_t now = agent_now_ns();
+	int ms = max_ms;
+
+	for (size_t i = 0; i < AGENT_CONN_MAX; i++) {
+		const struct agent_conn *c = &a->server->conn[i];
+		uint64_t left;
+
+		if (c->fd < 0)
+			continue;
+		left = c->deadline_ns > now ? c->deadline_ns - now : 0;
+		if ((left + 999999) / 1000000 < (uint64_t)ms)
+			ms = (int)((left + 999999) / 1000000);
+	}
+	return ms;
 }

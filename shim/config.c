@@ -3,10 +3,11 @@
  * gives every task.
  *
  * Nothing here may stop the program: a value that does not parse gets one
- * line on stderr and the default.  Without Slurm's job and step ids (not
- * launched by slurmstepd) or with COSCHED_SHM=0 the shim stays disabled
- * and silent, since the page needs the ids for its name and the wait
- * policy needs the page (its futex word).
+ * line on stderr and the default.  Without Slurm's job and step ids or
+ * the step's page directory (not launched by slurmstepd, or it could not
+ * make the directory and said so once) or with COSCHED_SHM=0 the shim
+ * stays disabled and silent, since the page needs the ids and the
+ * directory and the wait policy needs the page (its futex word).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cosched/pages.h"
 #include "cosched/spin.h"
 #include "num/num.h"
 #include "shim.h"
@@ -51,6 +53,23 @@ static bool load_id(const char *name, uint32_t *out)
 	}
 	shim_warn("%s='%s' is not a number; coscheduling off", name, text);
 	return false;
+}
+
+/* COSCHED_PAGE_DIR: where slurmstepd lets this step's pages live. */
+static bool load_page_dir(struct shim_config *cfg)
+{
+	const char *text = getenv(COSCHED_PAGE_DIR_ENV);
+
+	if (!text || !*text)
+		return false;	/* no directory made for us: stay silent */
+	/* room for "/RANK" */
+	if (strlen(text) + 16 > sizeof(cfg->page_dir)) {
+		shim_warn("%s is too long; coscheduling off",
+			  COSCHED_PAGE_DIR_ENV);
+		return false;
+	}
+	snprintf(cfg->page_dir, sizeof(cfg->page_dir), "%s", text);
+	return true;
 }
 
 /* COSCHED_SHM: "1" or unset publishes, "0" turns the shim off. */
@@ -104,7 +123,8 @@ void shim_config_load(struct shim_config *cfg)
 		.spin_factor = COSCHED_SPIN_FACTOR_DEFAULT,
 	};
 	if (!load_id("SLURM_JOB_ID", &cfg->job_id) ||
-	    !load_id("SLURM_STEP_ID", &cfg->step_id) || !load_publish())
+	    !load_id("SLURM_STEP_ID", &cfg->step_id) || !load_publish() ||
+	    !load_page_dir(cfg))
 		return;
 	load_wait(cfg);
 	load_spin(cfg);

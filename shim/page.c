@@ -1,13 +1,15 @@
 /*
- * page.c - the shared pages: this process's own (created in MPI_Init,
- * unlinked in MPI_Finalize or at exit) and those of the same-host
- * receivers it sends to, where it plays the NIC of the ULN model: it
+ * page.c - the shared pages: this process's own (created in MPI_Init in
+ * the step's page directory, unlinked in MPI_Finalize or at exit) and
+ * those of the same-host receivers it sends to, where it plays the NIC of the ULN model: it
  * counts the message as arrived, raises awaited_arrived when it is the one
  * the receiver waits for, and wakes a receiver asleep in SB.
  *
  * Peer pages are opened lazily, once per rank: a rank whose page cannot be
  * opened (another host, or no shim there) is remembered as such, so the
- * cost of a send to it is one array load.  The cache is lock-free because
+ * cost of a send to it is one array load.  A peer's page is mapped only
+ * when it is a regular file of our own user with one link and exactly the
+ * page's size (pages.h), and then only when its header names the rank.  The cache is lock-free because
  * several threads may send at once.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -21,40 +23,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cosched/pages.h"
 #include "shim.h"
 
 /* The cache entry of a rank whose page cannot be had. */
 static struct cosched_shm peer_unavailable;
 static _Atomic(struct cosched_shm *) *peers;
 
-static void page_name(char *buf, uint32_t job, uint32_t step, int rank)
+/* The path of rank's page in the step's directory: 0, or -1. */
+static int page_path(char *buf, size_t len, int rank)
 {
-	snprintf(buf, SHIM_PAGE_NAME_LEN, COSCHED_SHM_PREFIX "%u.%u.%d", job,
-		 step, rank);
+	char name[16];
+	int n;
+
+	if (cosched_page_name(rank, name, sizeof(name)))
+		return -1;
+	n = snprintf(buf, len, "%s/%s", shim.cfg.page_dir, name);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* Map a page by name, NULL unless it has at least the size we know. */
-static struct cosched_shm *page_map(const char *name, int oflag, int prot)
+/* Map the page at path, NULL unless it passes the checks of pages.h. */
+static struct cosched_shm *page_map(const char *path, int access, int prot)
 {
-	struct cosched_shm *page = NULL;
-	struct stat st;
 	void *p;
-	int fd = shm_open(name, oflag, 0);
+	int fd = cosched_page_open(AT_FDCWD, path, access, geteuid());
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*page))
-		goto out;
-	p = mmap(NULL, sizeof(*page), prot, MAP_SHARED, fd, 0);
-	if (p != MAP_FAILED)
-		page = p;
-out:
+	p = mmap(NULL, sizeof(struct cosched_shm), prot, MAP_SHARED, fd, 0);
 	close(fd);
-	return page;
+	return p == MAP_FAILED ? NULL : p;
 }
 
 static bool page_valid(const struct cosched_shm *page, int rank)
@@ -69,10 +70,12 @@ static bool page_valid(const struct cosched_shm *page, int rank)
 /*
  * A page left by a process of this step and rank that died without
  * cleaning up (SIGKILL, a requeued step) may be replaced; a live one not.
+ * Whatever else has the name (not a page of ours) is junk in our own
+ * directory and goes too.
  */
-static bool page_is_stale(const char *name)
+static bool page_is_stale(const char *path)
 {
-	struct cosched_shm *old = page_map(name, O_RDONLY, PROT_READ);
+	struct cosched_shm *old = page_map(path, O_RDONLY, PROT_READ);
 	bool stale = true;
 
 	if (!old)
@@ -84,13 +87,14 @@ static bool page_is_stale(const char *name)
 	return stale;
 }
 
-static int page_open_new(const char *name)
+static int page_open_new(const char *path)
 {
-	int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	const int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int fd = open(path, flags, 0600);
 
-	if (fd < 0 && errno == EEXIST && page_is_stale(name)) {
-		shm_unlink(name);
-		fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0 && errno == EEXIST && page_is_stale(path)) {
+		unlink(path);
+		fd = open(path, flags, 0600);
 	}
 	return fd;
 }
@@ -117,9 +121,12 @@ int shim_page_create(void)
 	void *p;
 	int fd;
 
-	page_name(shim.page_name, shim.cfg.job_id, shim.cfg.step_id,
-		  shim.world_rank);
-	fd = page_open_new(shim.page_name);
+	if (page_path(shim.page_path, sizeof(shim.page_path),
+		      shim.world_rank)) {
+		errno = ENAMETOOLONG;
+		goto fail;
+	}
+	fd = page_open_new(shim.page_path);
 	if (fd < 0)
 		goto fail;
 	if (ftruncate(fd, sizeof(struct cosched_shm)))
@@ -134,11 +141,11 @@ int shim_page_create(void)
 	return 0;
 
 fail_unlink:
-	shm_unlink(shim.page_name);
+	unlink(shim.page_path);
 	close(fd);
 fail:
 	shim_warn("cannot create shared page %s: %s; coscheduling off",
-		  shim.page_name, strerror(errno));
+		  shim.page_path, strerror(errno));
 	return -1;
 }
 
@@ -154,7 +161,7 @@ void shim_page_fill_spin(uint64_t latency_ns, uint64_t spin_ns)
 void shim_page_unlink(void)
 {
 	if (shim.page && shim.page->pid == getpid())
-		shm_unlink(shim.page_name);
+		unlink(shim.page_path);
 }
 
 void shim_page_destroy(void)
@@ -193,11 +200,11 @@ void shim_peers_release(void)
 SHIM_FIRST_USE
 static struct cosched_shm *peer_open(int rank)
 {
-	char name[SHIM_PAGE_NAME_LEN];
-	struct cosched_shm *page, *expected = NULL;
+	char path[PATH_MAX];
+	struct cosched_shm *page = NULL, *expected = NULL;
 
-	page_name(name, shim.cfg.job_id, shim.cfg.step_id, rank);
-	page = page_map(name, O_RDWR, PROT_READ | PROT_WRITE);
+	if (!page_path(path, sizeof(path), rank))
+		page = page_map(path, O_RDWR, PROT_READ | PROT_WRITE);
 	if (page && !page_valid(page, rank)) {
 		munmap(page, sizeof(*page));
 		page = NULL;

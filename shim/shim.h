@@ -13,6 +13,7 @@
 #ifndef COALLOC_SHIM_H
 #define COALLOC_SHIM_H
 
+#include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,13 +24,12 @@
 #include "cosched/mode.h"
 #include "cosched/shm.h"
 
-#define SHIM_PAGE_NAME_LEN 64
-
 /* What the environment (the SPANK plugin) asked for. */
 struct shim_config {
 	bool enabled;		/* under Slurm, publishing not turned off */
 	uint32_t job_id;
 	uint32_t step_id;
+	char page_dir[PATH_MAX];	/* the step's, COSCHED_PAGE_DIR */
 	enum cosched_wait wait;
 	uint64_t spin_fixed_ns;	/* COSCHED_SPIN_NS, 0: measure */
 	double spin_factor;
@@ -43,7 +43,7 @@ struct shim_state {
 	int world_size;
 	uint64_t spin_ns;
 	struct cosched_shm *page;
-	char page_name[SHIM_PAGE_NAME_LEN];
+	char page_path[PATH_MAX];
 };
 
 extern struct shim_state shim;

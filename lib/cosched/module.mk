@@ -8,7 +8,8 @@
 
 LIBCOSCHED := $(O)/lib/libcosched.a
 LIBCOSCHED_SRCS := lib/cosched/mode.c lib/cosched/pb.c \
-	lib/cosched/energy.c lib/cosched/spin.c lib/cosched/tick.c
+	lib/cosched/energy.c lib/cosched/spin.c lib/cosched/tick.c \
+	lib/cosched/pages.c
 $(eval $(call static_lib,$(LIBCOSCHED),$(LIBCOSCHED_SRCS)))
 TARGETS += $(LIBCOSCHED)
 

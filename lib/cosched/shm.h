@@ -3,18 +3,27 @@
  * the other processes of its job on the same host: the endpoint status of
  * the ULN model in 000_* (in-receive flag, arrived and consumed messages).
  *
- * Created by the MPI shim (libcosched_mpi.so) in MPI_Init as POSIX shared
- * memory COSCHED_SHM_PREFIX "<job>.<step>.<rank>", mode 0600, owned by the
- * job's user; read by the node agent (root), which validates magic,
- * version, size, owner and pid before trusting anything in it, and treats
- * every field as advisory: a wrong value can only change how the job's own
- * processes are boosted, within the agent's limits.
+ * Created by the MPI shim (libcosched_mpi.so) in MPI_Init as the file
+ * RUN_DIR/pages/JOB.STEP/RANK, mode 0600, owned by the job's user, in the
+ * step's directory that slurmstepd made for that user and no other can
+ * enter (pages.h); mapped shared by the shim.  Read by the node agent
+ * (root), which opens it without blocking or following links, keeps it
+ * only when it is a regular file of the job's user with one link and
+ * exactly this size, and then reads it with pread into a copy every tick
+ * (never a mapping: a file truncated under it cannot raise SIGBUS).  It
+ * validates magic, version, size, rank and pid before trusting anything
+ * in the copy, and treats every field as advisory: a wrong value can only
+ * change how the job's own processes are boosted, within the agent's
+ * limits.  A copy may tear a field the shim is writing at that moment:
+ * one tick's advisory view, as wrong as a value the user wrote on purpose.
  *
  * Senders on the same host map their receivers' pages and play the NIC of
  * the paper: they count the message as arrived (arrive_seq, also a futex
  * word an SB receiver sleeps on) and raise awaited_arrived when it is the
- * message the receiver waits for.  Messages from other hosts are not
- * counted here; the agent sees them in the socket queues instead.
+ * message the receiver waits for; a peer's page is mapped only when it
+ * is a regular file of the same user with exactly this size.  Messages
+ * from other hosts are not counted here; the agent sees them in the
+ * socket queues instead.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -25,8 +34,8 @@
 #include <stdint.h>
 
 #define COSCHED_SHM_MAGIC 0x43534831u	/* "CSH1" */
-#define COSCHED_SHM_VERSION 1u
-#define COSCHED_SHM_PREFIX "/cosched."	/* shm_open name prefix */
+/* 2: the page moved from /dev/shm to the step's directory (pages.h) */
+#define COSCHED_SHM_VERSION 2u
 #define COSCHED_SHM_ANY (-1)		/* wait_src / wait_tag wildcard */
 
 struct cosched_shm {

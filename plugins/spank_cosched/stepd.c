@@ -3,16 +3,21 @@
  *
  * For a step whose mode is not none (the batch and extern steps never
  * are coscheduled):
+ *   post_opt        (slurmstepd, root) makes the step's page directory
+ *                   for the shim, RUN_DIR/pages/JOB.STEP, the job user's
+ *                   and no one else's (lib/cosched/pages.h);
  *   task_init       (in the task, as the user, before exec) preloads the
  *                   MPI shim and gives it its settings: COSCHED_WAIT,
- *                   COSCHED_SPIN_NS, and Open MPI's yield-when-idle for SY;
+ *                   COSCHED_SPIN_NS, COSCHED_PAGE_DIR, and Open MPI's
+ *                   yield-when-idle for SY;
  *                   not for membus, which needs nothing in the tasks;
  *   task_post_fork  (slurmstepd, root) registers the task with the node's
  *                   agent, starting the agent if none answers; for membus
  *                   it first tells the agent, once, the step's nodes and
  *                   their agents' addresses (peers.c);
- *   exit            ends the step at the agent, which restores priorities
- *                   (or, for membus, resumes the step for good).
+ *   exit            removes the page directory and ends the step at the
+ *                   agent, which restores priorities (or, for membus,
+ *                   resumes the step for good).
  * Every failure here is logged and the step runs on uncoordinated: a job
  * never fails because coscheduling could not be set up (fail open).
  *
@@ -22,7 +27,6 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,7 +39,7 @@
 
 #include "cosched.h"
 #include "cosched/mode.h"
-#include "cosched/shm.h"
+#include "cosched/pages.h"
 #include "membus_req.h"
 #include "num/num.h"
 #include "../../agent/client.h"
@@ -52,6 +56,7 @@ static struct {
 	uint32_t spin_us, tick_us;
 	uint32_t job, step;
 	uid_t uid;
+	char pages[COSCHED_ARG_PATH_LEN + 64];	/* page directory, "": none */
 	char socket[COSCHED_ARG_PATH_LEN + COSCHED_NODE_NAME_LEN + 8];
 	struct cosched_bw bw;	/* membus: declared bandwidth per process */
 	bool agent_up, agent_failed;
@@ -134,6 +139,39 @@ static void _debug_membus(void)
 		    step.job, step.step, cosched_mode_name(step.mode), bw);
 }
 
+/*
+ * The step's page directory, made as root before the tasks start: no
+ * other user can create or enter it, so no one can squat a page name.
+ * Without it the tasks run without the shim (the agent still sees them
+ * through /proc).
+ */
+static void _make_pages(void)
+{
+	const char *run_dir = cosched_config()->run_dir;
+	char err[COSCHED_ARG_PATH_LEN + 256];
+
+	if (cosched_page_dir_path(run_dir, step.job, step.step, step.pages,
+				  sizeof(step.pages)))
+		snprintf(err, sizeof(err), "run_dir too long");
+	else if (!cosched_pages_create(run_dir, step.job, step.step, step.uid,
+				       err, sizeof(err)))
+		return;
+	slurm_error("cosched: job %u: page directory: %s: running without the MPI shim",
+		    step.job, err);
+	step.pages[0] = '\0';
+}
+
+static void _remove_pages(void)
+{
+	const char *run_dir = cosched_config()->run_dir;
+	char err[COSCHED_ARG_PATH_LEN + 256];
+
+	if (step.pages[0] && cosched_pages_remove(run_dir, step.job, step.step,
+						  err, sizeof(err)))
+		slurm_error("cosched: job %u: %s", step.job, err);
+	step.pages[0] = '\0';
+}
+
 int cosched_stepd_post_opt(spank_t sp)
 {
 	memset(&step, 0, sizeof(step));
@@ -153,6 +191,8 @@ int cosched_stepd_post_opt(spank_t sp)
 	step.shim = cosched_mode_needs_shim(step.mode);
 	step.active = step.shim || step.mode == COSCHED_MODE_MEMBUS;
 	if (step.shim)
+		_make_pages();
+	if (step.shim)
 		slurm_debug("cosched: job %u step %u: mode %s, pb %s, tick %u us, spin %u us",
 			    step.job, step.step, cosched_mode_name(step.mode),
 			    cosched_pb_name(&step.pb), step.tick_us, step.spin_us);
@@ -166,7 +206,7 @@ int cosched_stepd_task_init(spank_t sp)
 	const char *shim = cosched_config()->shim;
 	char spin[32];
 
-	if (!step.shim)
+	if (!step.shim || !step.pages[0])
 		return 0;
 	if (access(shim, R_OK)) {
 		slurm_error("cosched: job %u: MPI shim %s: %s: running without it",
@@ -174,6 +214,7 @@ int cosched_stepd_task_init(spank_t sp)
 		return 0;
 	}
 	(void)cosched_preload_shim(sp, shim, step.job);
+	(void)spank_setenv(sp, COSCHED_PAGE_DIR_ENV, step.pages, 1);
 	(void)spank_setenv(sp, "COSCHED_WAIT", cosched_wait_name(step.parts.wait), 1);
 	if (step.spin_us) {
 		snprintf(spin, sizeof(spin), "%llu",
@@ -368,8 +409,11 @@ int cosched_stepd_task_post_fork(spank_t sp)
 	}
 	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
 			    AGENT_TIMEOUT_MS)) {
-		slurm_error("cosched: job %u: node agent did not answer: %s",
+		slurm_error("cosched: job %u: node agent did not answer: %s: the step's further tasks run without coscheduling",
 			    step.job, strerror(errno));
+		/* a stalled agent costs one timeout per step, not per task */
+		step.agent_up = false;
+		step.agent_failed = true;
 		return 0;
 	}
 	if (strncmp(reply, "ok", 2)) {
@@ -382,41 +426,13 @@ int cosched_stepd_task_post_fork(spank_t sp)
 	return 0;
 }
 
-/*
- * The shim unlinks its page at exit, but not when killed: remove what the
- * step's processes left on this node (their own files only).
- */
-static void _remove_pages(void)
-{
-	char prefix[64], path[320];
-	size_t len;
-	DIR *dir = opendir("/dev/shm");
-	struct dirent *e;
-
-	if (!dir)
-		return;
-	len = (size_t)snprintf(prefix, sizeof(prefix), "%s%u.%u.",
-			       COSCHED_SHM_PREFIX + 1, step.job, step.step);
-	while ((e = readdir(dir))) {
-		struct stat st;
-
-		if (strncmp(e->d_name, prefix, len))
-			continue;
-		snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
-		if (!lstat(path, &st) && S_ISREG(st.st_mode) &&
-		    st.st_uid == step.uid)
-			(void)unlink(path);
-	}
-	closedir(dir);
-}
-
 int cosched_stepd_exit(spank_t sp)
 {
 	char request[64], reply[REPLY_LEN];
 
 	(void)sp;
-	if (step.shim)
-		_remove_pages();
+	/* with the pages the killed processes left */
+	_remove_pages();
 	/* a membus step the agent knows of ends even without tasks */
 	if (!step.registered && !step.membus_joined)
 		return 0;

@@ -143,7 +143,8 @@ ok $? "after SIGKILL of the agent the guardian moved the task back to / ($(cg_of
 is "$(ps -o ni= -p "$pid" | tr -d ' ')" 0 "  and its nice value is 0"
 wait_until 60 job_done "$job"
 is "$(job_state "$job")" COMPLETED "the job finishes normally without its agent"
-pages() { compgen -G "/dev/shm/cosched.$1.*" | wc -l; }
+# pages JOB: the shim's pages of the job's steps on this host
+pages() { find "$RUN_DIR/pages" -path "*/$1.*/*" -type f 2>/dev/null | wc -l; }
 is "$(pages "$job")" 0 "its processes removed their shared pages"
 
 # --- a cancelled job leaves no shared page behind --------------------------
@@ -152,10 +153,14 @@ job=$(submit -N2 -n2 --cosched=pb -o /dev/null --wrap \
 has_pages() { (( $(pages "$job") > 0 )); }
 wait_until 60 has_pages
 ok $? "a running job's processes have their pages ($(pages "$job"))"
+is "$(stat -c '%U %a' "$RUN_DIR/pages" "$RUN_DIR/pages/$job.0" | paste -sd' ')" \
+   "root 711 root 700" "in the step's directory under RUN_DIR/pages (the user's, 0700)"
 scancel "$job"
 wait_until 60 job_done "$job"
 no_pages() { (( $(pages "$job") == 0 )); }
 wait_until 10 no_pages
 ok $? "scancel: the plugin removed the pages the killed processes left"
+[[ ! -e $RUN_DIR/pages/$job.0 ]]
+ok $? "  and the step's directory"
 
 done_testing

@@ -39,6 +39,7 @@
 #define TESTS_NAMES 12
 #define TESTS_CGROUP 49
 #define TESTS_NICE 18
+#define TESTS_NICE_FORKED 12
 #define TESTS_AFTER 1
 
 static char _node[32];		/* test-<pid> */
@@ -573,7 +574,7 @@ static double _cpu_now(void)
  * spinning child makes scarce on a small machine).  Returns failures.
  */
 static int _time_sets(struct boost *b, const struct proc_id *id,
-		      const struct boost_saved *saved, double *wall_us,
+		      struct boost_saved *saved, double *wall_us,
 		      double *cpu_us)
 {
 	double t0 = _now(), c0 = _cpu_now();
@@ -887,6 +888,111 @@ static void test_nice(void)
 	boost_close(b);
 }
 
+/* A child of pid not in known[n] (it forks on SIGUSR1), or 0. */
+static pid_t _new_child(pid_t pid, const pid_t *known, int n)
+{
+	char path[64], buf[256], *p, *end;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid,
+		 (int)pid);
+	for (int tries = 0; tries < 1000; tries++) {
+		f = fopen(path, "r");
+		if (!f)
+			return 0;
+		p = fgets(buf, sizeof(buf), f) ? buf : "";
+		fclose(f);
+		for (long kid; (kid = strtol(p, &end, 10)) > 0; p = end) {
+			bool seen = false;
+
+			for (int i = 0; i < n; i++)
+				seen |= known[i] == (pid_t)kid;
+			if (!seen)
+				return (pid_t)kid;
+		}
+		_sleep_ms(2);
+	}
+	return 0;
+}
+
+static int _persist_calls, _persist_fails;
+
+static int _persist(void *arg)
+{
+	(void)arg;
+	_persist_calls++;
+	return _persist_fails ? -1 : 0;
+}
+
+static int _nice_of(pid_t pid)
+{
+	errno = 0;
+	return getpriority(PRIO_PROCESS, (id_t)pid);
+}
+
+/*
+ * Children forked while boosted inherit the boosted nice: restore puts
+ * them back too (those whose nice is one we gave), by the agent or from
+ * saved alone; a nice a child chose itself is kept.  A nice never given
+ * before is persisted first, and not given when that fails.
+ */
+static void test_nice_forked(void)
+{
+	struct boost *b = boost_open(BOOST_NICE, _node, _err, sizeof(_err));
+	struct boost_saved saved;
+	pid_t f = _spawn(_body_forker), kids[3] = { 0 };
+	struct proc_id id;
+	int own;
+
+	proc_identify(f, &id);
+	if (!ok(b && !boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err)),
+		"forked: attach a process that forks on demand")) {
+		diag("  %s", _err);
+		skip(TESTS_NICE_FORKED - 1, "no attach");
+		boost_close(b);
+		_reap(f);
+		return;
+	}
+	own = saved.nice;
+	boost_on_new_nice(b, _persist, NULL);
+	ok(!boost_set(b, &id, &saved, 5) && _nice_of(f) == own - 5 &&
+	   _persist_calls == 1,
+	   "forked: level 5, persisted first (one call)");
+	ok(!boost_set(b, &id, &saved, 0) && !boost_set(b, &id, &saved, 5) &&
+	   _persist_calls == 1,
+	   "forked: a nice given before (or its own) needs no persisting");
+	_persist_fails = 1;
+	ok(boost_set(b, &id, &saved, 3) && _nice_of(f) == own - 5 &&
+	   _persist_calls == 2,
+	   "forked: a new nice that cannot be persisted is not given");
+	_persist_fails = 0;
+	kill(f, SIGUSR1);
+	kids[0] = _new_child(f, kids, 0);
+	kill(f, SIGUSR1);
+	kids[1] = _new_child(f, kids, 1);
+	ok(kids[0] > 0 && kids[1] > 0 && _nice_of(kids[0]) == own - 5,
+	   "forked: two children forked while boosted have nice %d",
+	   kids[0] > 0 ? _nice_of(kids[0]) : 99);
+	/* One chooses its own nice, not one we gave. */
+	setpriority(PRIO_PROCESS, (id_t)kids[1], own + 7);
+	is_int(boost_restore(&id, &saved), 0, "forked: restore");
+	is_int(_nice_of(f), own, "forked: the process is back");
+	is_int(_nice_of(kids[0]), own, "forked: the boosted child is back too");
+	is_int(_nice_of(kids[1]), own + 7,
+	       "forked: the child that chose its nice keeps it");
+	boost_set(b, &id, &saved, 5);
+	kill(f, SIGUSR1);
+	kids[2] = _new_child(f, kids, 2);
+	ok(kids[2] > 0 && _nice_of(kids[2]) == own - 5,
+	   "forked: a third child forked while boosted again");
+	is_int(_guardian_restore(&id, &saved), 0,
+	       "forked: the guardian restores from saved alone");
+	ok(_nice_of(f) == own && _nice_of(kids[2]) == own,
+	   "forked: the process and the third child are back");
+	_reap(f);	/* its children follow (PR_SET_PDEATHSIG) */
+	boost_close(b);
+}
+
 static void test_nice_dead(void)
 {
 	struct boost *b = boost_open(BOOST_NICE, _node, _err, sizeof(_err));
@@ -912,10 +1018,12 @@ int main(void)
 	_cpu_cgroup_of(getpid(), getpid(), orig, sizeof(orig));
 
 	_had_root = _dir_exists(CPU_MOUNT "/coschedd");
-	plan(TESTS_NAMES + TESTS_CGROUP + TESTS_NICE + TESTS_AFTER);
+	plan(TESTS_NAMES + TESTS_CGROUP + TESTS_NICE + TESTS_NICE_FORKED +
+	     TESTS_AFTER);
 	test_names();
 	test_cgroup(orig);
 	test_nice();
+	test_nice_forked();
 	test_nice_dead();
 	_cleanup();
 	ok(!_dir_exists(_node_dir), "nothing of ours is left under %s",

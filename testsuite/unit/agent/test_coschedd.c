@@ -18,8 +18,10 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,11 +29,13 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "client.h"
+#include "coschedd_test.h"
 #include "tap.h"
 
 #define REPLY_LEN 65536
@@ -77,18 +81,6 @@ static pid_t start_agent(void)
 		sleep_ms(20);
 	}
 	return -1;
-}
-
-static pid_t spinner(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		alarm(120);	/* never outlive a broken test */
-		for (;;)
-			;
-	}
-	return pid;
 }
 
 /* The cpu cgroup of pid ("/" when none of ours). */
@@ -452,26 +444,348 @@ static void test_membus(void)
 	ok(access(line, F_OK) != 0, "membus: no freezer cgroup left");
 }
 
+/* ---- the socket: no client may hold the agent (issue 13) ---- */
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int connect_to(const char *path, bool nonblock)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | (nonblock ? SOCK_NONBLOCK : 0), 0);
+
+	if (strlen(path) >= sizeof(addr.sun_path)) {
+		close(fd);
+		return -1;
+	}
+	memcpy(addr.sun_path, path, strlen(path) + 1);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr)) &&
+	    errno != EINPROGRESS) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A client that sends one byte every 150 ms for up to `ms`: exits 0 when
+ * the agent closed it within 2 s of connecting, 1 when it lasted longer,
+ * 2 when it could not connect.
+ */
+static pid_t slow_client(int ms)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		long long start = now_ms();
+		int fd = connect_to(sock, false);
+
+		alarm(30);
+		if (fd < 0)
+			_exit(2);
+		while (now_ms() - start < ms) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+			char buf[128];
+
+			if (send(fd, "x", 1, MSG_NOSIGNAL) != 1 ||
+			    (poll(&p, 1, 150) > 0 && read(fd, buf, sizeof(buf)) <= 0))
+				_exit(now_ms() - start < 2000 ? 0 : 1);
+		}
+		_exit(1);
+	}
+	return pid;
+}
+
+static int exit_code(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Elapsed ms of fn (privileged requests) in a child that an alarm stops
+ * after 10 s; -1 when fn failed. */
+static long long timed(int (*fn)(void))
+{
+	long long start = now_ms();
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		alarm(10);
+		_exit(fn());
+	}
+	return exit_code(pid) == 0 ? now_ms() - start : -1;
+}
+
+static int ping_ok(void)
+{
+	return request("ping") || strncmp(reply, "ok", 2);
+}
+
+/* register a process of ours, then end it (a register's pid must descend
+ * from the caller) */
+static int register_and_end(void)
+{
+	char line[256];
+	pid_t child = spinner();
+	int rc;
+
+	snprintf(line, sizeof(line),
+		 "register job=44 step=0 uid=0 mode=pb pb=D tick_us=1000 spin_ns=0 pid=%d rank=0",
+		 (int)child);
+	rc = request(line) || strncmp(reply, "ok registered", 13) ||
+	     request("end job=44 step=0") || strncmp(reply, "ok ended", 8);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return rc;
+}
+
+static long long status_ticks(void)
+{
+	const char *t;
+
+	reply[0] = '\0';
+	if (cosched_agent_request(sock, "status json", reply, sizeof(reply), 1000))
+		return -1;
+	t = strstr(reply, "\"ticks\":");
+	return t ? atoll(t + 8) : -1;
+}
+
+static void test_slow_client(void)
+{
+	pid_t slow = slow_client(4000);	/* the old agent served it 77 s */
+	long long ticks, later, ms;
+
+	sleep_ms(200);
+	ticks = status_ticks();
+	sleep_ms(300);
+	later = status_ticks();
+	ok(ticks >= 0 && later > ticks,
+	   "slow client: status answers and the tick keeps running (%lld, then %lld ticks)",
+	   ticks, later);
+	ms = timed(ping_ok);
+	ok(ms >= 0 && ms < 1000,
+	   "slow client: another client's ping answers within 1 s (%lld ms)", ms);
+	is_int(exit_code(slow), 0,
+	       "slow client: its connection is closed by its deadline, within 2 s");
+}
+
+static void test_full_backlog(void)
+{
+	int fds[200], n = 0;
+	long long ms;
+
+	for (int i = 0; i < 200; i++) {
+		fds[i] = connect_to(sock, true);
+		n += fds[i] >= 0;
+	}
+	diag("%d of 200 silent clients connected", n);
+	ms = timed(ping_ok);
+	ok(ms >= 0 && ms < 2000,
+	   "full backlog: 200 silent clients, a ping is served within 2 s (%lld ms)", ms);
+	ms = timed(register_and_end);
+	ok(ms >= 0 && ms < 2000,
+	   "full backlog: a register and an end are served within 2 s (%lld ms)", ms);
+	for (int i = 0; i < 200; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* cosched_agent_request against a socket that never accepts, its backlog
+ * full: it gives up after its timeout (a blocking connect waited forever). */
+static void test_request_deadline(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fds[100], n = 0, lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	long long start;
+	pid_t pid;
+
+	if (strlen(run_dir) + 16 > sizeof(addr.sun_path)) {
+		ok(0, "request deadline: run dir too long");
+		return;
+	}
+	memcpy(addr.sun_path, run_dir, strlen(run_dir));
+	strcat(addr.sun_path, "/stalled.sock");
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&addr, sizeof(addr)) ||
+	    listen(lfd, 1)) {
+		ok(0, "request deadline: a listening socket");
+		return;
+	}
+	while (n < 100 && (fds[n] = connect_to(addr.sun_path, true)) >= 0)
+		n++;
+	diag("the backlog took %d connections", n);
+	start = now_ms();
+	pid = fork();
+	if (pid == 0) {
+		long long t0 = now_ms();
+		int rc;
+
+		alarm(5);
+		rc = cosched_agent_request(addr.sun_path, "ping", reply,
+					   sizeof(reply), 300);
+		_exit(rc == -1 && errno == ETIMEDOUT && now_ms() - t0 < 1500 ? 0 : 1);
+	}
+	is_int(exit_code(pid), 0,
+	       "request deadline: with the backlog full, a request fails with ETIMEDOUT within its 300 ms (%lld ms)",
+	       now_ms() - start);
+	while (n--)
+		close(fds[n]);
+	close(lfd);
+	unlink(addr.sun_path);
+}
+
+static int count_lines(const char *path, const char *word, bool *raw_ctrl)
+{
+	char line[2048];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, word))
+			continue;
+		n++;
+		for (const char *c = line; *c; c++)
+			if ((unsigned char)*c < 0x20 && *c != '\n')
+				*raw_ctrl = true;
+	}
+	fclose(f);
+	return n;
+}
+
+/* 10,000 refused registers from nobody: a bounded log. Stops the agent. */
+static void test_refusal_flood(pid_t *agent)
+{
+	char log[PATH_MAX + 64];
+	bool raw = false;
+	int refused;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		alarm(120);
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		for (int i = 0; i < 10000; i++)
+			if (request("register \x01\x1b[2J job=7 step=0 uid=65534 mode=pb pid=1 rank=0") ||
+			    !strstr(reply, "permission denied"))
+				_exit(1);
+		_exit(0);
+	}
+	is_int(exit_code(pid), 0, "flood: 10,000 registers from nobody, each refused");
+	kill(*agent, SIGTERM);
+	waitpid(*agent, NULL, 0);
+	*agent = -1;
+	snprintf(log, sizeof(log), "%s/%s.log", run_dir, node);
+	refused = count_lines(log, "refused '", &raw);
+	ok(refused > 0 && refused < 50, "flood: %d lines logged for them", refused);
+	is_int(count_lines(log, "similar messages (refused requests)", &raw), 1,
+	       "flood: and one line with the number suppressed");
+	ok(!raw, "flood: control bytes of the client's line are escaped in the log");
+}
+
+/* The agent stops at SIGTERM within 2 s while a slow client is connected. */
+static void test_sigterm_slow_client(pid_t agent)
+{
+	pid_t slow = slow_client(5000);
+	long long start;
+	bool gone = false;
+
+	sleep_ms(200);
+	start = now_ms();
+	kill(agent, SIGTERM);
+	while (!gone && now_ms() - start < 2000) {
+		gone = waitpid(agent, NULL, WNOHANG) == agent;
+		sleep_ms(10);
+	}
+	ok(gone, "SIGTERM with a slow client connected: the agent stops within 2 s");
+	if (!gone) {
+		kill(agent, SIGKILL);
+		waitpid(agent, NULL, 0);
+	}
+	kill(slow, SIGKILL);
+	waitpid(slow, NULL, 0);
+}
+
+/* A started agent keeps none of the starter's descriptors. */
+static void test_descriptors(void)
+{
+	char dnode[32], marker[PATH_MAX + 64], dsock[PATH_MAX + 64];
+	char path[PATH_MAX + 64], target[PATH_MAX + 64], err[256] = "";
+	char *argv[] = { coschedd, "--node", dnode, "--run-dir", run_dir, NULL };
+	int fd, agent = 0, leaked = 0;
+	FILE *f;
+
+	snprintf(dnode, sizeof(dnode), "d%d", (int)getpid());
+	snprintf(marker, sizeof(marker), "%s/inherited-marker", run_dir);
+	cosched_socket_path(run_dir, dnode, dsock, sizeof(dsock));
+	fd = open(marker, O_RDWR | O_CREAT, 0600);	/* no O_CLOEXEC */
+	ok(!cosched_agent_start(argv, dsock, 3000, err, sizeof(err)),
+	   "descriptors: the agent starts detached (%s)", err);
+	snprintf(path, sizeof(path), "%s/%s.pid", run_dir, dnode);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%d", &agent) != 1)
+		agent = 0;
+	if (f)
+		fclose(f);
+	for (int i = 0; agent > 0 && i < 1024; i++) {
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", agent, i);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			leaked += !strcmp(target, marker);
+		}
+	}
+	ok(agent > 0 && !leaked,
+	   "descriptors: a descriptor without CLOEXEC in the starter is not open in the agent (pid %d)",
+	   agent);
+	close(fd);
+	if (agent > 0) {
+		kill(agent, SIGTERM);
+		for (int i = 0; i < 200 && !kill(agent, 0); i++)
+			sleep_ms(10);
+	}
+	unlink(marker);
+}
+
+static void test_socket(pid_t child)
+{
+	pid_t agent;
+
+	cosched_socket_path(run_dir, node, sock, sizeof(sock));
+	agent = start_agent();
+	ok(agent > 0, "socket: a new agent starts");
+	register_spinner(child, "socket");
+	test_slow_client();
+	test_full_backlog();
+	test_request_deadline();
+	test_sigterm_slow_client(agent);
+	agent = start_agent();
+	ok(agent > 0, "socket: and another one");
+	test_refusal_flood(&agent);
+	test_descriptors();
+}
+
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/test_coschedd.XXXXXX";
 	pid_t agent, child;
-	char *slash;
 
 	if (geteuid() != 0) {
 		printf("1..0 # SKIP coschedd needs root\n");
 		return 0;
 	}
-	/* coschedd sits in ../../../sbin from tests/agent/test_coschedd.t */
-	snprintf(coschedd, sizeof(coschedd), "%s", argv[0]);
-	for (int i = 0; i < 3 && (slash = strrchr(coschedd, '/')); i++)
-		*slash = '\0';
-	strncat(coschedd, "/sbin/coschedd", sizeof(coschedd) - strlen(coschedd) - 1);
+	coschedd_of_build(argv[0], coschedd, sizeof(coschedd));
 	(void)argc;
-	if (access(coschedd, X_OK)) {
-		printf("1..0 # SKIP %s is missing\n", coschedd);
-		return 0;
-	}
 	if (!mkdtemp(tmpl))
 		return 1;
 	chmod(tmpl, 0755);
@@ -490,6 +804,7 @@ int main(int argc, char **argv)
 	register_spinner(child, "again");
 	test_crash_and_recovery(&agent, child);
 	test_membus();
+	test_socket(child);
 
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);

@@ -43,6 +43,7 @@
 #define COUNT_STEP_NS 200000L
 #define TESTS_NAMES 7
 #define TESTS_SIGNAL 22
+#define TESTS_ORPHAN 11
 #define TESTS_CGROUP 25
 #define TESTS_SLURM 18
 #define TESTS_THAW_PATH 11
@@ -181,9 +182,13 @@ static void _count(volatile uint64_t *counter)
 	}
 }
 
-/* The child: into cgroup dir (if any), a counting grandchild, count. */
+/*
+ * The child: into cgroup dir (if any), a counting grandchild, count.  An
+ * orphanable grandchild survives its parent (reparented to the test, the
+ * subreaper) and ends by an alarm should the test not kill it.
+ */
 static void _child_body(struct family *f, const char *dir, bool grandchild,
-			int ready_fd)
+			bool orphanable, int ready_fd)
 {
 	char procs[PATH_MAX + 16];
 	pid_t self = getpid();
@@ -197,7 +202,10 @@ static void _child_body(struct family *f, const char *dir, bool grandchild,
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			_die_with(self);
+			if (orphanable)
+				alarm(30);
+			else
+				_die_with(self);
 			_count(&f->count[1]);
 		}
 		if (pid < 0)
@@ -213,7 +221,8 @@ static void _child_body(struct family *f, const char *dir, bool grandchild,
 }
 
 /* A counting child (in cgroup dir if not NULL), maybe with a grandchild. */
-static struct family *_spawn(const char *dir, bool grandchild)
+static struct family *_spawn_family(const char *dir, bool grandchild,
+				    bool orphanable)
 {
 	struct family *f;
 	pid_t parent = getpid(), pid;
@@ -228,7 +237,7 @@ static struct family *_spawn(const char *dir, bool grandchild)
 	if (pid == 0) {
 		_die_with(parent);
 		close(fds[0]);
-		_child_body(f, dir, grandchild, fds[1]);
+		_child_body(f, dir, grandchild, orphanable, fds[1]);
 		_exit(0);
 	}
 	close(fds[1]);
@@ -237,6 +246,11 @@ static struct family *_spawn(const char *dir, bool grandchild)
 		f = NULL;
 	close(fds[0]);
 	return f;
+}
+
+static struct family *_spawn(const char *dir, bool grandchild)
+{
+	return _spawn_family(dir, grandchild, false);
 }
 
 static struct proc_id _id_of(pid_t pid)
@@ -482,8 +496,9 @@ static void test_signal(void)
 
 	id = _id_of(f->child);
 	is_int(freeze_continue_pid(&id), 0, "freeze_continue_pid");
-	ok(_running(f, 2), "continues the process and its grandchild");
-	ok(_stopped(late, 1), "and nothing else of the group");
+	ok(_running(f, 1), "continues the process");
+	ok(_stopped(late, 1) && _proc_state(f->grandchild) == 'T',
+	   "and nothing else: not its grandchild, nor another of the group");
 	is_int(freeze_continue_pid(&dead), -1,
 	       "freeze_continue_pid of a dead process fails");
 
@@ -492,6 +507,89 @@ static void test_signal(void)
 	   "destroy continues every process");
 	_kill_family(f);
 	_kill_family(late);
+}
+
+/* Whether counter i of f moves over a window. */
+static bool _moves(const struct family *f, int i)
+{
+	uint64_t before = f->count[i];
+
+	_sleep_ms(WINDOW_MS);
+	return f->count[i] != before;
+}
+
+static int _persist_calls, _persist_fails;
+
+/* The hook a freeze calls before it stops a process it never held. */
+static int _persist(void *arg)
+{
+	(void)arg;
+	_persist_calls++;
+	return _persist_fails ? -1 : 0;
+}
+
+static bool _held(const struct freeze_group *g, pid_t pid)
+{
+	size_t n;
+	const struct proc_id *ids = freeze_group_held(g, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (ids[i].pid == pid)
+			return true;
+	return false;
+}
+
+/*
+ * A descendant whose parent exits while it is stopped is reparented (to
+ * the test, the subreaper): no walk from the group's processes finds it,
+ * yet the thaw must continue it.  And nothing is stopped before it is
+ * persisted.
+ */
+static void test_signal_orphan(void)
+{
+	struct freeze_group *g;
+	struct family *f;
+	struct proc_id id;
+	pid_t orphan;
+
+	g = freeze_group_create(_node, JOB + 1, STEP, FREEZE_SIGNAL, _err,
+				sizeof(_err));
+	f = _spawn_family(NULL, true, true);
+	if (!ok(g && f, "orphan: a group and a child with a grandchild")) {
+		skip(TESTS_ORPHAN - 1, "no group or family");
+		freeze_group_destroy(g);
+		_kill_family(f);
+		return;
+	}
+	id = _id_of(f->child);
+	freeze_group_set_persist(g, _persist, NULL);
+	is_int(freeze_group_add(g, &id), 0, "orphan: add the child");
+	_persist_fails = 1;
+	is_int(freeze_group_freeze(g), -1,
+	       "orphan: a freeze whose processes cannot be persisted fails");
+	ok(_persist_calls == 1 && !freeze_group_frozen(g) && _running(f, 2),
+	   "orphan: and stops nothing (the hook was asked once)");
+	_persist_fails = 0;
+	_persist_calls = 0;
+	ok(!freeze_group_freeze(g) && _stopped(f, 2),
+	   "orphan: freeze stops child and grandchild");
+	ok(_persist_calls == 1 && _held(g, f->child) &&
+	   _held(g, f->grandchild),
+	   "orphan: both were persisted first, in one call");
+	is_int(freeze_group_freeze(g), 0, "orphan: freeze again");
+	orphan = f->grandchild;
+	_reap(f->child);	/* its child is reparented, still stopped */
+	f->child = 0;
+	is_int(_proc_state(orphan), 'T', "orphan: the grandchild is orphaned, stopped");
+	ok(!freeze_group_thaw(g) && _moves(f, 1),
+	   "orphan: the thaw continues the orphan");
+	_persist_calls = 0;
+	ok(!freeze_group_freeze(g) && _proc_state(orphan) == 'T' &&
+	   !_persist_calls,
+	   "orphan: the next freeze stops it again, nothing new to persist");
+	freeze_group_destroy(g);
+	ok(_moves(f, 1), "orphan: destroy continues it");
+	_kill_family(f);
 }
 
 /* A group of the cgroup mechanism, or NULL with the reason why. */
@@ -717,10 +815,11 @@ int main(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	atexit(_cleanup);
 
-	plan(TESTS_NAMES + TESTS_SIGNAL + TESTS_CGROUP + TESTS_SLURM +
-	     TESTS_THAW_PATH + TESTS_AFTER);
+	plan(TESTS_NAMES + TESTS_SIGNAL + TESTS_ORPHAN + TESTS_CGROUP +
+	     TESTS_SLURM + TESTS_THAW_PATH + TESTS_AFTER);
 	test_names();
 	test_signal();
+	test_signal_orphan();
 	cgroup = freeze_cgroup_usable(why, sizeof(why));
 	if (cgroup && _mkdir_p(_orig)) {
 		snprintf(why, sizeof(why), "cannot create %s", _orig);

@@ -344,6 +344,55 @@ static void test_uid(void)
 	_stop(child);
 }
 
+/*
+ * Checks by (pid, start time): a pid that now names another process (a
+ * recorded start time that differs, as after a reuse) is refused by
+ * every check and never signalled.
+ */
+static void test_by_id(pid_t sleeper)
+{
+	int grandchild = 0;
+	pid_t child = _spawn(_body_grandparent, &grandchild);
+	struct proc_id id, other, gone = { .pid = _dead_pid(), .start_ticks = 1 };
+	struct proc_id *tree = NULL;
+	size_t n = 0;
+	uid_t uid = 12345;
+	bool has_child = false, has_grandchild = false, has_sleeper = false;
+
+	proc_identify(child, &id);
+	other = id;
+	other.start_ticks++;	/* the pid of another, earlier process */
+	ok(!proc_owner(&id, &uid) && uid == getuid(), "owner of a child");
+	is_int(proc_owner(&other, &uid), -1,
+	       "owner under another start time: refused");
+	is_int(proc_id_descends_from(&id, getpid()), 1,
+	       "descends from the test, by id");
+	is_int(proc_id_descends_from(&other, getpid()), -1,
+	       "under another start time: refused, not proven");
+	is_int(proc_signal(&other, SIGSTOP), -1,
+	       "no signal to a pid under another start time");
+	_sleep_ms(50);
+	is_int(_state_of(child), 'S', "so the child was not stopped");
+	is_int(proc_signal(&gone, SIGCONT), -1, "nor to a gone process");
+	is_int(proc_signal(&id, SIGSTOP), 0, "SIGSTOP by id");
+	ok(_wait_state(child, 'T'), "stops it");
+	is_int(proc_signal(&id, SIGCONT), 0, "SIGCONT by id");
+	ok(_wait_state(child, 'S'), "continues it");
+	is_int(proc_tree(&id, 1, &tree, &n), 0, "the tree under the child");
+	for (size_t i = 0; i < n; i++) {
+		has_child |= tree[i].pid == child &&
+			     tree[i].start_ticks == id.start_ticks;
+		has_grandchild |= tree[i].pid == grandchild;
+		has_sleeper |= tree[i].pid == sleeper;
+	}
+	ok(n == 2 && has_child && has_grandchild && !has_sleeper,
+	   "is the child and its grandchild (%zu)", n);
+	free(tree);
+	is_int(proc_tree(&other, 1, &tree, &n), 0, "a root under another start time");
+	ok(n == 0 && !tree, "has no tree");
+	_stop(child);
+}
+
 static void test_sample(pid_t sleeper)
 {
 	pid_t spinner = _spawn(_body_spin, NULL);
@@ -561,6 +610,7 @@ int main(void)
 	test_open_fake(sleeper);
 	test_descends(sleeper);
 	test_uid();
+	test_by_id(sleeper);
 	test_sample(sleeper);
 	test_sockets(sleeper);
 	test_threads(sleeper);

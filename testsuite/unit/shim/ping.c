@@ -11,7 +11,8 @@
  * MPI_Finalize.
  *
  * After a barrier (so every arrival notice is in), each rank prints its
- * own page as the node agent would read it, opened read-only by name:
+ * own page as the node agent would read it, opened read-only from the
+ * step's page directory (COSCHED_PAGE_DIR):
  *   page rank=R key=value ...     or     nopage rank=R
  * and the even rank of a pair the round trips: rtt rank=R min_ns= avg_ns=
  *
@@ -148,16 +149,14 @@ out:
 
 static void print_page(int rank)
 {
-	const char *job = getenv("SLURM_JOB_ID");
-	const char *step = getenv("SLURM_STEP_ID");
+	const char *dir = getenv("COSCHED_PAGE_DIR");
 	const struct cosched_shm *s = MAP_FAILED;
-	char name[96];
+	char path[4096];
 	int fd = -1;
 
-	if (job && step) {
-		snprintf(name, sizeof(name), COSCHED_SHM_PREFIX "%s.%s.%d", job,
-			 step, rank);
-		fd = shm_open(name, O_RDONLY, 0);
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/%d", dir, rank);
+		fd = open(path, O_RDONLY | O_NOFOLLOW);
 	}
 	if (fd >= 0)
 		s = mmap(NULL, sizeof(*s), PROT_READ, MAP_SHARED, fd, 0);

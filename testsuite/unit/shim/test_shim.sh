@@ -3,8 +3,10 @@
 # test program) exchanges messages with the shim preloaded and the Slurm
 # ids it reads given by hand, then prints its own shared page; the tests
 # check the counts and flags the node agent would read, the SB and SY
-# waits, the spin time, the clean-up of the pages, and that bad settings
-# or no Slurm leave the program running.  Run by
+# waits, the spin time, the clean-up of the pages, that a peer's page is
+# mapped only when it is a regular file of the same user with the page's
+# size, that nothing goes to /dev/shm, and that bad settings, no Slurm or
+# no page directory leave the program running.  Run by
 # $(O)/tests/shim/test_shim.t (test_shim.c), which sets COSCHED_SHIM_SO
 # and COSCHED_SHIM_PING for its build mode; prove runs from the
 # repository root.  About 10 s (each mpirun takes about 0.5 s).
@@ -30,15 +32,27 @@ export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0
 JOB=$(( (RANDOM << 15 | RANDOM) + 1000000 ))
 N=20
 
+# pagedir STEP: the step's page directory, which slurmstepd makes under
+# Slurm (RUN_DIR/pages/JOB.STEP) and here mpi() makes.
+pagedir() { echo "$TMP/pages/$JOB.$1"; }
+
 
 # mpi NP [VAR=VALUE...] -- [ping options]: run ping on NP ranks under the
-# shim; its stdout in $TMP/out, stderr in $TMP/err, exit status in $rc
-# (both shown on failure unless $QUIET is set).
+# shim, with the page directory of the SLURM_STEP_ID given; its stdout in
+# $TMP/out, stderr in $TMP/err, exit status in $rc (both shown on failure
+# unless $QUIET is set).
 mpi() {
 	local np=$1 envs=()
 
 	shift
-	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	while [ "$1" != -- ]; do
+		envs+=("$1")
+		if [[ $1 == SLURM_STEP_ID=* ]]; then
+			mkdir -p -m 0700 "$(pagedir "${1#*=}")"
+			envs+=("COSCHED_PAGE_DIR=$(pagedir "${1#*=}")")
+		fi
+		shift
+	done
 	shift
 	timeout 60 mpirun --allow-run-as-root --oversubscribe -n "$np" \
 		env LD_PRELOAD="$SO" "${envs[@]}" "$PING" "$@" \
@@ -88,7 +102,7 @@ expect_spin() {
 }
 
 no_pages_left() {
-	! compgen -G "/dev/shm/cosched.$JOB.$1.*" >/dev/null
+	[ -d "$(pagedir "$1")" ] && [ -z "$(ls -A "$(pagedir "$1")")" ]
 	ok $? "$2: no page left after exit"
 }
 
@@ -97,17 +111,24 @@ no_warnings() {
 	ok $? "$1: nothing on stderr from the shim"
 }
 
-# -- not under Slurm: nothing happens
-ls /dev/shm | grep '^cosched\.' >"$TMP/shm.before"
+# -- not under Slurm: nothing happens (and nothing is created anywhere:
+# the shim has no page directory)
 timeout 60 mpirun --allow-run-as-root --oversubscribe -n 2 \
 	env LD_PRELOAD="$SO" COSCHED_WAIT=sb "$PING" -n 5 \
 	>"$TMP/out" 2>"$TMP/err"
 ok $? "no Slurm ids: ping runs"
 [ "$(grep -c '^nopage' "$TMP/out")" = 2 ]
 ok $? "no Slurm ids: no page for either rank"
-ls /dev/shm | grep '^cosched\.' | diff -q "$TMP/shm.before" - >/dev/null
-ok $? "no Slurm ids: nothing created in /dev/shm"
 no_warnings "no Slurm ids"
+
+# -- Slurm ids but no page directory (slurmstepd could not make one)
+timeout 60 mpirun --allow-run-as-root --oversubscribe -n 2 \
+	env LD_PRELOAD="$SO" SLURM_JOB_ID=$JOB SLURM_STEP_ID=0 COSCHED_WAIT=sb \
+	"$PING" -n 5 >"$TMP/out" 2>"$TMP/err"
+ok $? "no page directory: ping runs"
+[ "$(grep -c '^nopage' "$TMP/out")" = 2 ]
+ok $? "no page directory: no page for either rank"
+no_warnings "no page directory"
 
 # -- SB: the odd rank replies 2 ms late, the even one blocks
 mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=1 COSCHED_WAIT=sb -- \
@@ -120,6 +141,7 @@ for r in 0 1; do
 done
 expect 0 wait_kind -eq 1
 expect 0 blocks -gt 0
+SIZE=$(field 0 size) VERSION=$(field 0 version)	# for the fakes below
 expect 0 yields -eq 0
 expect 0 latency_ns -gt 0
 [ "$(field 0 latency_ns)" = "$(field 1 latency_ns)" ]
@@ -216,8 +238,53 @@ grep -q '^page rank=0 ' "$TMP/out"
 ok $? "no MPI_Finalize: the page existed"
 no_pages_left 9 "no MPI_Finalize"
 
+# -- peer pages: rank 1 has no page (its directory is missing), and what
+# has its name in rank 0's directory is a fake with a valid header; rank 0
+# maps it (and counts arrivals in it) only when it is a regular file of
+# the same user with exactly the page's size.
+# fake PATH RANK FILE_SIZE: a page header as the shim writes it
+fake() {
+	python3 - "$@" "$JOB" 12 "$VERSION" "$SIZE" <<'PY'
+import struct, sys
+path, rank, fsize, job, step, version, size = sys.argv[1:8]
+head = struct.pack('<IIIiiIII', 0x43534831, int(version), int(size), 1,
+		   int(rank), int(job), int(step), 0)
+open(path, 'wb').write(head + bytes(int(fsize) - len(head)))
+PY
+}
+# peer_run WHAT: ping on two ranks, rank 1 without a page of its own
+peer_run() {
+	local d0 common
+	d0=$(pagedir 12)
+	common=(env LD_PRELOAD="$SO" SLURM_JOB_ID=$JOB SLURM_STEP_ID=12
+		COSCHED_WAIT=busy COSCHED_SPIN_NS=100000)
+	cp "$d0/1" "$TMP/fake.before"
+	timeout 60 mpirun --allow-run-as-root --oversubscribe \
+		-n 1 "${common[@]}" COSCHED_PAGE_DIR="$d0" "$PING" -n 5 : \
+		-n 1 "${common[@]}" COSCHED_PAGE_DIR="$TMP/none" "$PING" -n 5 \
+		>"$TMP/out" 2>"$TMP/err"
+	ok $? "peer pages, $1: ping runs"
+}
+mkdir -p -m 0700 "$(pagedir 12)"
+fake "$(pagedir 12)/1" 1 "$SIZE"
+peer_run "a valid page of ours"
+! cmp -s "$(pagedir 12)/1" "$TMP/fake.before"
+ok $? "peer pages: a valid page of our user is mapped (arrivals counted in it)"
+chown 65534:65534 "$(pagedir 12)/1"
+peer_run "another user's"
+cmp -s "$(pagedir 12)/1" "$TMP/fake.before"
+ok $? "peer pages: another user's page is not mapped (left unchanged)"
+rm -f "$(pagedir 12)/1"
+fake "$(pagedir 12)/1" 1 $((SIZE + 4096))
+peer_run "a longer file"
+cmp -s "$(pagedir 12)/1" "$TMP/fake.before"
+ok $? "peer pages: a file longer than a page is not mapped (left unchanged)"
+
 # -- preloaded into a program without MPI
 LD_PRELOAD="$SO" SLURM_JOB_ID=$JOB SLURM_STEP_ID=10 /bin/true
 ok $? "preloaded into a program without MPI: it runs"
+
+! compgen -G "/dev/shm/cosched.$JOB.*" >/dev/null
+ok $? "no page of ours was created in /dev/shm"
 
 echo "1..$n"

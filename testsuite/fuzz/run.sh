@@ -40,6 +40,8 @@ failure() {
 	what=$(grep -m1 -E '^SUMMARY: |broken promise|^==[0-9]+==ERROR' "$1")
 	echo "fuzz_$name: $2: ${what:-exit status $3}"
 	grep -m1 -o 'Test unit written to .*' "$1" | sed 's/^/  /'
+	# a seed: the last one started
+	grep -o '^Running: .*' "$1" | tail -n 1 | sed 's/^/  /'
 	echo "  log: $1"
 }
 

@@ -5,14 +5,16 @@
  * The first byte picks the function, the rest is the text.  Promises
  * checked (num.h): whole numbers are decimal digits only, no sign or
  * blank, and equal to a digit-by-digit reference; a range keeps its
- * bounds; doubles are finite and start with no blank; rates are >= 0
- * and finite.  A failure leaves the output untouched.
+ * bounds; doubles are finite decimal numbers (digits, sign, point and
+ * exponent only: no hexadecimal, no blank); rates are such a number with
+ * an optional suffix, >= 0 and finite.  A failure leaves the output
+ * untouched.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "fuzz.h"
 
-#include <ctype.h>
+#include <stdbool.h>
 #include <math.h>
 
 #include "num/num.h"
@@ -57,6 +59,12 @@ static void _u64(const char *text)
 	}
 }
 
+/* What a decimal number may be written with (strtod takes more). */
+static bool _decimal(const char *text, size_t len)
+{
+	return len && strspn(text, "0123456789.eE+-") >= len;
+}
+
 static void _double(const char *text)
 {
 	double v = -42.5;
@@ -66,19 +74,24 @@ static void _double(const char *text)
 		return;
 	}
 	FUZZ_CHECK(isfinite(v));
-	FUZZ_CHECK(*text && !isspace((unsigned char)*text));
+	FUZZ_CHECK(_decimal(text, strlen(text)));
 }
 
 static void _rate(const char *text)
 {
 	double v = -42.5;
+	size_t len;
 
 	if (num_parse_rate(text, &v)) {
 		FUZZ_CHECK(v == -42.5);
 		return;
 	}
 	FUZZ_CHECK(isfinite(v) && v >= 0);
-	FUZZ_CHECK(*text && !isspace((unsigned char)*text));
+	len = strlen(text);	/* > 0: accepted */
+	/* the number, then at most one suffix letter */
+	if (strchr("kKMGT", text[len - 1]))
+		len--;
+	FUZZ_CHECK(_decimal(text, len));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

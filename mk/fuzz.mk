@@ -62,11 +62,11 @@ FUZZ_AGENT := $(COSCHEDD_SRCS) $(LIBCOSCHED_SRCS) lib/membus/membus.c \
 	lib/cosched_opts/cosched_bw.c lib/num/num.c
 FUZZ_AGENT_LIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
 
-$(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c $(COALLOC_SRCS),-lm))
+$(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c $(COALLOC_SRCS) lib/num/num.c lib/num/text.c,-lm))
 $(eval $(call fuzz_target,cosched_opts,$(FUZZ_COSCHED_OPTS),))
 $(eval $(call fuzz_target,plugstack_args,plugins/spank_cosched/args.c $(FUZZ_COSCHED_OPTS),))
 $(eval $(call fuzz_target,num,lib/num/num.c,))
-$(eval $(call fuzz_target,esp_mix,lib/esp/mix.c lib/num/num.c,-lm))
+$(eval $(call fuzz_target,esp_mix,lib/esp/mix.c lib/num/num.c lib/num/text.c,-lm))
 $(eval $(call fuzz_target,agent_request,$(filter-out agent/jobs.c agent/peer.c,$(FUZZ_AGENT)),$(FUZZ_AGENT_LIBS)))
 $(eval $(call fuzz_target,agent_state,$(FUZZ_AGENT),$(FUZZ_AGENT_LIBS)))
 # The MemBUS messages once their parsing is a leaf of its own (mbmsg.c).

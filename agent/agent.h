@@ -180,6 +180,7 @@ void agent_log_close(void);
 
 struct agent_log_limit {
 	const char *kind;		/* names the messages when suppressed */
+	unsigned window_s;		/* 0: AGENT_LOG_WINDOW_S */
 	uint64_t window_ns;		/* start of the current window, 0: none */
 	unsigned logged;		/* lines in this window */
 	unsigned long suppressed;	/* not logged in this window */
@@ -187,6 +188,9 @@ struct agent_log_limit {
 	bool listed;
 };
 #define AGENT_LOG_LIMIT(what) { .kind = (what) }
+/* the same with a window of its own (membus refusals: a minute) */
+#define AGENT_LOG_LIMIT_WINDOW(what, seconds) \
+	{ .kind = (what), .window_s = (seconds) }
 
 /* true: log this one; false: count it as suppressed */
 bool agent_log_allow(struct agent_log_limit *l);

@@ -5,7 +5,6 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <pwd.h>
@@ -113,15 +112,13 @@ static int _freeze_kind(const char *text, enum freeze_kind *kind)
 static int _long(const char *opt, const char *text, long lo, long hi,
 		 long *out, char *err, size_t len)
 {
-	char *end;
-	long v;
+	int64_t v = 0;
+	int rc = num_parse_signed(text, lo, hi, &v);
 
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (!*text || *end || errno || v < lo || v > hi)
+	*out = (long)v;
+	if (rc)
 		return _fail(err, len, "--%s '%s': expected a whole number from %ld to %ld",
 			     opt, text, lo, hi);
-	*out = v;
 	return 0;
 }
 

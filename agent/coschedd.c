@@ -88,6 +88,11 @@ void agent_log(const char *fmt, ...)
 
 static struct agent_log_limit *suppressing;	/* limits that suppressed */
 
+static uint64_t _window_ns(const struct agent_log_limit *l)
+{
+	return (l->window_s ? l->window_s : AGENT_LOG_WINDOW_S) * 1000000000ull;
+}
+
 static void _log_suppressed(struct agent_log_limit *l, uint64_t now)
 {
 	if (l->suppressed)
@@ -103,8 +108,7 @@ bool agent_log_allow(struct agent_log_limit *l)
 {
 	uint64_t now = agent_now_ns();
 
-	if (!l->window_ns ||
-	    now - l->window_ns >= AGENT_LOG_WINDOW_S * 1000000000ull)
+	if (!l->window_ns || now - l->window_ns >= _window_ns(l))
 		_log_suppressed(l, now);
 	if (l->logged < AGENT_LOG_BURST) {
 		l->logged++;
@@ -127,7 +131,7 @@ void agent_log_flush_suppressed(bool all)
 	now = agent_now_ns();
 	for (struct agent_log_limit *l = suppressing; l; l = l->next)
 		if (l->suppressed &&
-		    (all || now - l->window_ns >= AGENT_LOG_WINDOW_S * 1000000000ull))
+		    (all || now - l->window_ns >= _window_ns(l)))
 			_log_suppressed(l, now);
 }
 

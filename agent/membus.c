@@ -26,6 +26,7 @@
 #include <json-c/json.h>
 #include <netdb.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/timerfd.h>
@@ -33,6 +34,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "mbmsg.h"
 #include "num/num.h"
 #include "peer.h"
 
@@ -41,6 +43,12 @@
 #define HISTORY 64		/* quanta kept for status */
 #define VOTERS_MAX 256
 #define SPANS_MAX 64		/* steps announced, not yet registered */
+#define PEER_BATCH_MAX 64	/* datagrams read per wake-up of the loop */
+/* quanta a message may be for, around the current one: a vote or a
+ * decision is for the next quantum; one late or early by a clock's
+ * drift still counts, a quantum far off is someone's wrong clock */
+#define WINDOW_BEFORE 1
+#define WINDOW_AFTER 2
 
 enum phase { PHASE_VOTE, PHASE_DECIDE, PHASE_SWITCH };
 
@@ -83,19 +91,20 @@ struct agent_membus {
 	/* as a voter */
 	uint64_t voted_q;		/* the quantum our last vote was for */
 	int voted_cand;			/* whom it went to, -1: none sent */
-	uint64_t decision_q;		/* quantum of the decision held */
-	json_object *decision;		/* {order, forced, from} */
+	bool have_decision;
+	struct mbmsg decision;		/* the one held, for decision.q */
 	/* as a coordinator */
 	uint64_t tally_q;
 	bool tally_decided;
 	struct membus_tally tally;
 	struct sockaddr_storage voters[VOTERS_MAX];
 	socklen_t voter_len[VOTERS_MAX];
+	char voter_name[VOTERS_MAX][COSCHED_NODE_NAME_LEN];
 	bool voter_self[VOTERS_MAX];
 	size_t nvoters;
 	/* counters and history */
 	uint64_t list_seq;
-	uint64_t quanta, fallbacks, coordinated, late, refused;
+	uint64_t quanta, fallbacks, coordinated, late, refused, out_of_window;
 	struct quantum_record hist[HISTORY];
 	size_t hist_n, hist_next;
 	char coordinator[COSCHED_NODE_NAME_LEN];
@@ -612,99 +621,97 @@ static void _tally_start(struct agent_membus *m, uint64_t q)
 	m->nvoters = 0;
 }
 
-static bool _known_voter(const struct agent_membus *m,
-			 const struct sockaddr_storage *from, socklen_t len,
-			 bool self)
+/* A node votes once per quantum (the coordinator's own vote is self). */
+static bool _known_voter(const struct agent_membus *m, const char *name)
 {
 	for (size_t i = 0; i < m->nvoters; i++)
-		if (m->voter_self[i] == self &&
-		    (self || (m->voter_len[i] == len &&
-			      !memcmp(&m->voters[i], from, len))))
+		if (!strcmp(m->voter_name[i], name))
 			return true;
 	return false;
 }
 
-/* Add one node's vote {q, apps: [{id, sel, nodes}]} to the tally. */
-static void _tally_vote(struct agent_membus *m, json_object *vote,
+/* Add one node's vote to the tally; from is where to send the decision. */
+static void _tally_vote(struct agent_membus *m, const struct mbmsg *vote,
 			const struct sockaddr_storage *from, socklen_t len,
 			bool self)
 {
-	json_object *apps = json_object_object_get(vote, "apps");
-
-	if (m->nvoters == VOTERS_MAX || _known_voter(m, from, len, self))
+	if (m->nvoters == VOTERS_MAX || _known_voter(m, vote->from))
 		return;
 	if (!self) {
 		memcpy(&m->voters[m->nvoters], from, len);
 		m->voter_len[m->nvoters] = len;
 	}
+	memcpy(m->voter_name[m->nvoters], vote->from, sizeof(vote->from));
 	m->voter_self[m->nvoters++] = self;
-	for (size_t i = 0; i < json_object_array_length(apps); i++) {
-		json_object *app = json_object_array_get_idx(apps, i);
-		const char *id = json_object_get_string(
-			json_object_object_get(app, "id"));
-		int sel = json_object_get_int(json_object_object_get(app, "sel"));
-		int64_t nodes = json_object_get_int64(
-			json_object_object_get(app, "nodes"));
-
-		if (id && nodes > 0 && nodes <= UINT32_MAX)
-			(void)membus_tally_add(&m->tally, id, sel != 0,
-					       (uint32_t)nodes);
-	}
+	for (size_t i = 0; i < vote->napps; i++)
+		(void)membus_tally_add(&m->tally, vote->apps[i].id,
+				       vote->apps[i].sel, vote->apps[i].nodes);
 }
 
-static json_object *_decision_json(const struct agent_membus *m)
+/* The tally's order and its incomplete steps (as many as a message
+ * holds: a step the decision does not name runs, so none is stopped). */
+static void _decision_of_tally(const struct agent_membus *m, struct mbmsg *d)
 {
-	json_object *d = json_object_new_object();
-	json_object *order = json_object_new_array();
-	json_object *forced = json_object_new_array();
 	size_t *idx = calloc(m->tally.n + 1, sizeof(*idx));
 	uint8_t *complete = calloc(m->tally.n + 1, 1);
 
+	memset(d, 0, sizeof(*d));
+	d->type = MBMSG_DECISION;
+	d->q = m->tally_q;
+	memcpy(d->from, m->self.name, sizeof(d->from));
 	if (idx && complete) {
 		membus_tally_decide(&m->tally, idx, complete);
-		for (size_t k = 0; k < m->tally.n; k++) {
+		for (size_t k = 0; k < m->tally.n && d->norder < MBMSG_APPS_MAX; k++) {
 			const struct membus_tally_app *app = &m->tally.apps[idx[k]];
 
-			json_object_array_add(order, json_object_new_string(app->id));
+			memcpy(d->order[d->norder++], app->id, MEMBUS_ID_LEN);
 			if (!complete[idx[k]])
-				json_object_array_add(forced,
-						      json_object_new_string(app->id));
+				memcpy(d->forced[d->nforced++], app->id,
+				       MEMBUS_ID_LEN);
 		}
 	}
 	free(idx);
 	free(complete);
-	json_object_object_add(d, "t", json_object_new_string("decision"));
-	json_object_object_add(d, "q", json_object_new_int64((int64_t)m->tally_q));
-	json_object_object_add(d, "from", json_object_new_string(m->self.name));
-	json_object_object_add(d, "order", order);
-	json_object_object_add(d, "forced", forced);
-	return d;
 }
 
-static void _hold_decision(struct agent_membus *m, json_object *d, uint64_t q)
+static void _hold_decision(struct agent_membus *m, const struct mbmsg *d)
 {
-	json_object_put(m->decision);
-	m->decision = json_object_get(d);
-	m->decision_q = q;
+	memcpy(&m->decision, d, sizeof(*d));
+	m->have_decision = true;
+}
+
+/* Format msg (to filled in) and send it; 0 or -1. */
+static int _send(struct agent_membus *m, const struct mbmsg *msg,
+		 const struct sockaddr_storage *to, socklen_t len)
+{
+	static char text[MBMSG_TEXT_MAX + 1];
+	int n = mbmsg_format(msg, text, sizeof(text));
+
+	if (n < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return m->bound ? peer_send(&m->peer, to, len, text, (size_t)n) : -1;
 }
 
 static void _decide(struct agent_membus *m, uint64_t q)
 {
-	json_object *d;
+	static struct mbmsg d;
 
 	if (m->tally_q != q || m->tally_decided || !m->nvoters)
 		return;
 	m->tally_decided = true;
-	d = _decision_json(m);
+	_decision_of_tally(m, &d);
 	for (size_t i = 0; i < m->nvoters; i++) {
+		memcpy(d.to, m->voter_name[i], sizeof(d.to));
 		if (m->voter_self[i])
-			_hold_decision(m, d, q);
-		else if (peer_send(&m->peer, &m->voters[i], m->voter_len[i], d))
-			agent_log("membus: quantum %llu: cannot send the decision: %s",
-				  (unsigned long long)q, strerror(errno));
+			_hold_decision(m, &d);
+		else if (_send(m, &d, &m->voters[i], m->voter_len[i]))
+			agent_log("membus: quantum %llu: cannot send the decision to %s: %s",
+				  (unsigned long long)q, m->voter_name[i],
+				  strerror(errno));
 	}
 	m->coordinated++;
-	json_object_put(d);
 }
 
 /* ---- the phases ---- */
@@ -715,9 +722,8 @@ static void _vote(struct agent *a, struct agent_membus *m, uint64_t q)
 	struct membus_app apps[VOTERS_MAX];
 	uint8_t sel[VOTERS_MAX];
 	size_t n = _steps(a, steps, VOTERS_MAX);
-	json_object *vote, *list;
+	static struct mbmsg vote;
 	int cand = _coordinator(m, q);
-	char id[MEMBUS_ID_LEN];
 
 	m->voted_q = q;
 	m->voted_cand = -1;
@@ -727,55 +733,49 @@ static void _vote(struct agent *a, struct agent_membus *m, uint64_t q)
 	for (size_t i = 0; i < n; i++)
 		apps[i] = _app(steps[i]);
 	(void)membus_select(apps, n, m->cpus, m->mem_cap, m->net_cap, sel);
-	vote = json_object_new_object();
-	list = json_object_new_array();
-	for (size_t i = 0; i < n; i++) {
-		json_object *app = json_object_new_object();
-
-		_step_id(steps[i], id, sizeof(id));
-		json_object_object_add(app, "id", json_object_new_string(id));
-		json_object_object_add(app, "sel", json_object_new_int(sel[i]));
-		json_object_object_add(app, "nodes",
-				       json_object_new_int64(steps[i]->mb->nnodes));
-		json_object_array_add(list, app);
+	memset(&vote, 0, sizeof(vote));
+	vote.type = MBMSG_VOTE;
+	vote.q = q;
+	memcpy(vote.from, m->self.name, sizeof(vote.from));
+	memcpy(vote.to, m->cand[cand].addr.name, sizeof(vote.to));
+	for (size_t i = 0; i < n && i < MBMSG_APPS_MAX; i++) {
+		_step_id(steps[i], vote.apps[i].id, sizeof(vote.apps[i].id));
+		vote.apps[i].sel = sel[i];
+		vote.apps[i].nodes = steps[i]->mb->nnodes;
+		vote.napps++;
 	}
-	json_object_object_add(vote, "t", json_object_new_string("vote"));
-	json_object_object_add(vote, "q", json_object_new_int64((int64_t)q));
-	json_object_object_add(vote, "from", json_object_new_string(m->self.name));
-	json_object_object_add(vote, "apps", list);
 	if (_is_self(m, cand)) {
 		if (m->tally_q != q)
 			_tally_start(m, q);
-		_tally_vote(m, vote, NULL, 0, true);
-	} else if (!m->bound ||
-		   peer_send(&m->peer, &m->cand[cand].addr.sa,
-			     m->cand[cand].addr.len, vote)) {
+		_tally_vote(m, &vote, NULL, 0, true);
+	} else if (_send(m, &vote, &m->cand[cand].addr.sa,
+			 m->cand[cand].addr.len)) {
 		agent_log("membus: quantum %llu: cannot send our vote to %s",
 			  (unsigned long long)q, m->cand[cand].addr.name);
 	}
-	json_object_put(vote);
+}
+
+static bool _named(const char (*ids)[MEMBUS_ID_LEN], size_t n, const char *id)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(id, ids[k]))
+			return true;
+	return false;
 }
 
 /* rank[i] of local step i in the decision's order, forced[i] */
-static void _ranks(json_object *d, struct agent_step **steps, size_t n,
+static void _ranks(const struct mbmsg *d, struct agent_step **steps, size_t n,
 		   int *rank, uint8_t *forced)
 {
-	json_object *order = json_object_object_get(d, "order");
-	json_object *force = json_object_object_get(d, "forced");
 	char id[MEMBUS_ID_LEN];
 
 	for (size_t i = 0; i < n; i++) {
 		rank[i] = -1;
-		forced[i] = 0;
 		_step_id(steps[i], id, sizeof(id));
-		for (size_t k = 0; k < json_object_array_length(order); k++)
-			if (!strcmp(id, json_object_get_string(
-					   json_object_array_get_idx(order, k))))
+		for (size_t k = 0; k < d->norder; k++)
+			if (!strcmp(id, d->order[k]))
 				rank[i] = (int)k;
-		for (size_t k = 0; k < json_object_array_length(force); k++)
-			if (!strcmp(id, json_object_get_string(
-					   json_object_array_get_idx(force, k))))
-				forced[i] = 1;
+		forced[i] = _named(d->forced, d->nforced, id);
 	}
 }
 
@@ -847,24 +847,21 @@ static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
 	uint8_t run[VOTERS_MAX], forced[VOTERS_MAX];
 	int rank[VOTERS_MAX];
 	size_t n;
-	bool decided = m->decision && m->decision_q == q;
-	const char *from = "";
+	bool decided = m->have_decision && m->decision.q == q;
+	const char *from = decided ? m->decision.from : "";
 
 	n = _steps(a, steps, VOTERS_MAX);
 	_sample_all(m, steps, n);
 	for (size_t i = 0; i < n; i++)
 		apps[i] = _app(steps[i]);
 	if (decided) {
-		from = json_object_get_string(json_object_object_get(m->decision,
-								      "from"));
-		_ranks(m->decision, steps, n, rank, forced);
+		_ranks(&m->decision, steps, n, rank, forced);
 		(void)membus_apply(apps, rank, forced, n, m->cpus, run);
 		if (m->in_fallback)
 			agent_log("membus: quantum %llu: decisions from %s again",
-				  (unsigned long long)q, from ? from : "?");
+				  (unsigned long long)q, from);
 		m->in_fallback = false;
-		snprintf(m->coordinator, sizeof(m->coordinator), "%s",
-			 from ? from : "");
+		snprintf(m->coordinator, sizeof(m->coordinator), "%s", from);
 	} else {
 		memset(run, 1, n);
 		if (m->voted_cand >= 0 && m->voted_q == q) {
@@ -886,10 +883,9 @@ static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
 			steps[i]->mb->seq = ++m->list_seq;
 	if (n) {
 		m->quanta++;
-		_record(m, q, steps, n, decided && from ? from : "");
+		_record(m, q, steps, n, from);
 	}
-	json_object_put(m->decision);
-	m->decision = NULL;
+	m->have_decision = false;
 	m->voted_cand = -1;	/* a decision for q from now on is late */
 }
 
@@ -932,60 +928,143 @@ void agent_membus_timer(struct agent *a)
 
 /* ---- messages from peers ---- */
 
-static void _on_vote(struct agent_membus *m, json_object *msg, uint64_t q,
-		     const struct sockaddr_storage *from, socklen_t len)
+/* Refusals an outsider can cause: logged within a budget (a minute's) */
+static struct agent_log_limit refused_log =
+	AGENT_LOG_LIMIT_WINDOW("membus refusals", 60);
+static struct agent_log_limit window_log =
+	AGENT_LOG_LIMIT_WINDOW("membus quanta outside the window", 60);
+
+/* One refusal: counted always, logged within the limiter's budget. */
+static void _refuse(struct agent_membus *m, const char *why)
 {
-	if (q < m->tally_q || (q == m->tally_q && m->tally_decided)) {
+	m->refused++;
+	if (agent_log_allow(&refused_log))
+		agent_log("membus: refused a message: %s", why);
+}
+
+static bool _in_window(struct agent_membus *m, const struct mbmsg *msg)
+{
+	uint64_t cur = _wall_ns() / m->q_ns;
+
+	if (msg->q + WINDOW_BEFORE >= cur && msg->q <= cur + WINDOW_AFTER)
+		return true;
+	m->out_of_window++;
+	if (agent_log_allow(&window_log))
+		agent_log("membus: dropped a %s from %s for quantum %llu, out of window (now %llu)",
+			  msg->type == MBMSG_VOTE ? "vote" : "decision",
+			  msg->from, (unsigned long long)msg->q,
+			  (unsigned long long)cur);
+	return false;
+}
+
+static bool _coordinates(const struct agent_membus *m)
+{
+	for (size_t i = 0; i < m->ncand; i++)
+		if (_is_self(m, (int)i))
+			return true;
+	return false;
+}
+
+/*
+ * Before munge is asked: a coordinator candidate hears votes from any
+ * node of its steps, which it does not know by address, so it takes any
+ * source; any other agent only hears decisions, from its candidates.
+ */
+static bool _known_source(const struct sockaddr_storage *from, socklen_t len,
+			  void *arg)
+{
+	const struct agent_membus *m = arg;
+
+	if (_coordinates(m))
+		return true;
+	for (size_t i = 0; i < m->ncand; i++)
+		if (peer_same_addr(from, len, &m->cand[i].addr.sa,
+				   m->cand[i].addr.len))
+			return true;
+	return false;
+}
+
+static void _on_vote(struct agent_membus *m, const struct mbmsg *msg,
+		     const struct peer_datagram *d)
+{
+	if (!strcmp(msg->from, m->self.name)) {
+		_refuse(m, "a vote in this agent's own name");
+		return;
+	}
+	if (msg->q < m->tally_q || (msg->q == m->tally_q && m->tally_decided)) {
 		m->late++;	/* for a quantum already decided */
 		return;
 	}
-	if (q > m->tally_q)
-		_tally_start(m, q);
-	_tally_vote(m, msg, from, len, false);
+	if (msg->q > m->tally_q)
+		_tally_start(m, msg->q);
+	_tally_vote(m, msg, &d->from, d->from_len, false);
 }
 
-static void _on_decision(struct agent_membus *m, json_object *msg, uint64_t q)
+static void _on_decision(struct agent_membus *m, const struct mbmsg *msg,
+			 const struct peer_datagram *d)
 {
+	const struct peer_addr *voted;
+
 	/* only for the quantum we voted in, before its switch */
-	if (m->voted_cand < 0 || q != m->voted_q ||
-	    (m->decision && m->decision_q == q)) {
+	if (m->voted_cand < 0 || msg->q != m->voted_q) {
 		m->late++;
 		return;
 	}
-	_hold_decision(m, msg, q);
+	/* only from the candidate we voted for, from its address */
+	voted = &m->cand[m->voted_cand].addr;
+	if (_is_self(m, m->voted_cand) || strcmp(msg->from, voted->name) ||
+	    !peer_same_addr(&d->from, d->from_len, &voted->sa, voted->len)) {
+		_refuse(m, "a decision from a node this agent did not vote for");
+		return;
+	}
+	if (m->have_decision && m->decision.q == msg->q) {
+		m->late++;
+		return;
+	}
+	_hold_decision(m, msg);
 }
 
+/* One datagram whose credential passed. */
+static void _on_datagram(struct agent_membus *m, const struct peer_datagram *d)
+{
+	static struct mbmsg msg;
+	char err[MBMSG_ERR_LEN], why[MBMSG_ERR_LEN + 32];
+
+	if (mbmsg_parse(d->text, d->len, m->self.name, &msg, err,
+			sizeof(err))) {
+		snprintf(why, sizeof(why), "malformed: %s", err);
+		_refuse(m, why);
+		return;
+	}
+	if (!_in_window(m, &msg))
+		return;
+	if (msg.type == MBMSG_VOTE)
+		_on_vote(m, &msg, d);
+	else
+		_on_decision(m, &msg, d);
+}
+
+/* At most PEER_BATCH_MAX datagrams, then back to the loop (which comes
+ * back here at once while more wait): a flood never starves the rest. */
 void agent_membus_peer(struct agent *a)
 {
 	struct agent_membus *m = a->mb;
-	struct sockaddr_storage from;
-	socklen_t len;
+	struct peer_datagram d;
 	const char *why;
-	json_object *msg;
 
 	if (!m || !m->bound)
 		return;
-	for (;;) {
-		const char *type;
-		int64_t q;
+	for (int i = 0; i < PEER_BATCH_MAX; i++) {
+		int rc = peer_recv(&m->peer, _known_source, m, &d, &why);
 
-		msg = peer_recv(&m->peer, &from, &len, &why);
-		if (!msg) {
-			if (!*why)
-				return;
-			m->refused++;
-			agent_log("membus: refused a message: %s", why);
+		if (!rc)
+			return;
+		if (rc < 0) {
+			_refuse(m, why);
 			continue;
 		}
-		type = json_object_get_string(json_object_object_get(msg, "t"));
-		q = json_object_get_int64(json_object_object_get(msg, "q"));
-		if (type && q > 0 && !strcmp(type, "vote"))
-			_on_vote(m, msg, (uint64_t)q, &from, len);
-		else if (type && q > 0 && !strcmp(type, "decision"))
-			_on_decision(m, msg, (uint64_t)q);
-		else
-			m->refused++;
-		json_object_put(msg);
+		_on_datagram(m, &d);
+		free(d.text);
 	}
 }
 
@@ -1010,7 +1089,6 @@ void agent_membus_close(struct agent *a)
 		close(m->timer_fd);
 	membus_tally_free(&m->tally);
 	bw_tcp_table_free(&m->tcp);
-	json_object_put(m->decision);
 	free(m);
 	a->mb = NULL;
 }
@@ -1080,6 +1158,10 @@ json_object *agent_membus_status(const struct agent *a)
 			       json_object_new_int64((int64_t)m->coordinated));
 	json_object_object_add(o, "late", json_object_new_int64((int64_t)m->late));
 	json_object_object_add(o, "refused", json_object_new_int64((int64_t)m->refused));
+	json_object_object_add(o, "out_of_window",
+			       json_object_new_int64((int64_t)m->out_of_window));
+	json_object_object_add(o, "unknown_source",
+			       json_object_new_int64((int64_t)m->peer.dropped_source));
 	json_object_object_add(o, "messages_sent",
 			       json_object_new_int64((int64_t)m->peer.sent));
 	json_object_object_add(o, "messages_received",

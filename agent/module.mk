@@ -9,7 +9,7 @@ CFLAGS_agent := $(JSONC_CFLAGS)
 COSCHEDD := $(O)/sbin/coschedd
 COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
 	state.c sched.c status.c guardian.c proc.c boost.c client.c membus.c \
-	peer.c bw.c freeze.c cgroup.c)
+	peer.c mbmsg.c bw.c freeze.c cgroup.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.
 COSCHEDD_LIBS := $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
 	$(O)/lib/libcosched_opts.a $(LIBNUM)
@@ -41,9 +41,6 @@ $(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)
 $(eval $(call unit_test,agent/test_state,testsuite/unit/agent/test_state.c $(AGENT_HARNESS) agent/proc.c,$(O)/lib/libcosched_opts.a,))
 $(O)/tests/agent/test_state.t: | $(COSCHEDD)
 
-# MemBUS peer addresses and refusals (no munged needed).
-$(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c agent/peer.c,,-lmunge $(JSONC_LIBS)))
-
 # The guardian outlives a Slurm-shaped step group and is replaced when it
 # dies (needs root and cgroup v1 freezer, pids and cpu; runs coschedd).
 $(eval $(call unit_test,agent/test_guardian,testsuite/unit/agent/test_guardian.c $(AGENT_HARNESS),$(O)/lib/libcosched_opts.a,))
@@ -53,3 +50,22 @@ $(O)/tests/agent/test_guardian.t: | $(COSCHEDD)
 $(eval $(call unit_test,agent/test_pages,testsuite/unit/agent/test_pages.c $(AGENT_HARNESS),$(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a,$(JSONC_LIBS)))
 $(O)/tests/agent/test_pages.t: | $(COSCHEDD)
 CFLAGS_testsuite/unit/agent += $(JSONC_CFLAGS)
+
+# The MemBUS messages' parser and formatter, alone: for the unit test and
+# a fuzz harness.  Link $(MBMSG_LIBS) $(MBMSG_LDLIBS) and call
+# mbmsg_roundtrip(data, len) (mbmsg.h: < 0 is a bug); a harness that
+# compiles its own objects (-fsanitize=fuzzer) takes MBMSG_SRCS plus the
+# sources of libcosched_opts and libnum (client.c's dependencies).
+MBMSG_SRCS := agent/mbmsg.c agent/client.c
+LIBMBMSG := $(O)/lib/libmbmsg.a
+MBMSG_LIBS := $(LIBMBMSG) $(O)/lib/libcosched_opts.a $(LIBNUM)
+MBMSG_LDLIBS := $(JSONC_LIBS)
+$(eval $(call static_lib,$(LIBMBMSG),$(MBMSG_SRCS)))
+$(eval $(call unit_test,agent/test_mbmsg,testsuite/unit/agent/test_mbmsg.c,$(MBMSG_LIBS),$(MBMSG_LDLIBS)))
+
+# MemBUS peer addresses and refusals (a private munged when root).
+$(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c testsuite/unit/agent/fixture.c agent/peer.c,,-lmunge))
+
+# MemBUS messages that reach a real coschedd (root, a private munged).
+$(eval $(call unit_test,agent/test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/fixture.c agent/peer.c,$(MBMSG_LIBS),-lmunge $(MBMSG_LDLIBS)))
+$(O)/tests/agent/test_membus_peers.t: | $(COSCHEDD)

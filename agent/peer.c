@@ -6,9 +6,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "peer.h"
@@ -118,15 +120,13 @@ void peer_close(struct peer_ctx *c)
 }
 
 int peer_send(struct peer_ctx *c, const struct sockaddr_storage *to,
-	      socklen_t to_len, json_object *msg)
+	      socklen_t to_len, const char *text, size_t len)
 {
-	const char *text = json_object_to_json_string_ext(msg,
-							  JSON_C_TO_STRING_PLAIN);
 	char *cred = NULL;
 	int rc = -1;
 
-	if (c->fd < 0 || munge_encode(&cred, c->munge, text,
-				      (int)strlen(text)) != EMUNGE_SUCCESS)
+	if (c->fd < 0 || len > DATAGRAM_MAX ||
+	    munge_encode(&cred, c->munge, text, (int)len) != EMUNGE_SUCCESS)
 		goto fail;
 	if (strlen(cred) > DATAGRAM_MAX)
 		goto fail;
@@ -145,25 +145,15 @@ static bool _trusted(const struct peer_ctx *c, uid_t uid)
 	return uid == 0 || (c->allow_set && uid == c->allow_uid);
 }
 
-json_object *peer_recv(struct peer_ctx *c, struct sockaddr_storage *from,
-		       socklen_t *from_len, const char **why)
+/* The credential in buf: 0 with d's text, or -1 with *why. */
+static int _decode(struct peer_ctx *c, const char *buf,
+		   struct peer_datagram *d, const char **why)
 {
-	static char buf[DATAGRAM_MAX + 1];
-	json_object *msg = NULL;
 	void *payload = NULL;
 	int plen = 0;
 	uid_t uid;
 	gid_t gid;
-	ssize_t n;
 
-	*why = "";
-	*from_len = sizeof(*from);
-	n = recvfrom(c->fd, buf, sizeof(buf) - 1, 0, (struct sockaddr *)from,
-		     from_len);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	c->received++;
 	switch (munge_decode(buf, c->munge, &payload, &plen, &uid, &gid)) {
 	case EMUNGE_SUCCESS:
 		break;
@@ -178,18 +168,59 @@ json_object *peer_recv(struct peer_ctx *c, struct sockaddr_storage *from,
 		*why = "sender is not root or the allowed user";
 		goto refused;
 	}
-	msg = payload && plen > 0 ? json_tokener_parse((const char *)payload) :
-				    NULL;
-	if (!msg || !json_object_is_type(msg, json_type_object)) {
-		json_object_put(msg);
-		msg = NULL;
-		*why = "not a JSON object";
-		c->dropped_bad++;
+	d->text = payload ? payload : strdup("");
+	d->len = payload && plen > 0 ? (size_t)plen : 0;
+	if (!d->text) {
+		*why = "out of memory";
+		goto refused;
 	}
-	free(payload);
-	return msg;
+	return 0;
 refused:
 	free(payload);
 	c->dropped_auth++;
-	return NULL;
+	return -1;
+}
+
+int peer_recv(struct peer_ctx *c, peer_source_fn *known, void *arg,
+	      struct peer_datagram *d, const char **why)
+{
+	static char buf[DATAGRAM_MAX + 1];
+	ssize_t n;
+
+	*why = "";
+	memset(d, 0, sizeof(*d));
+	d->from_len = sizeof(d->from);
+	n = recvfrom(c->fd, buf, sizeof(buf) - 1, 0,
+		     (struct sockaddr *)&d->from, &d->from_len);
+	if (n < 0)
+		return 0;
+	buf[n] = '\0';
+	c->received++;
+	/* before munge: a stranger's datagram costs no round trip */
+	if (known && !known(&d->from, d->from_len, arg)) {
+		*why = "not from a known peer address";
+		c->dropped_source++;
+		return -1;
+	}
+	return _decode(c, buf, d, why) ? -1 : 1;
+}
+
+bool peer_same_addr(const struct sockaddr_storage *a, socklen_t alen,
+		    const struct sockaddr_storage *b, socklen_t blen)
+{
+	const struct sockaddr_in *a4 = (const void *)a, *b4 = (const void *)b;
+	const struct sockaddr_in6 *a6 = (const void *)a, *b6 = (const void *)b;
+
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return alen >= sizeof(*a4) && blen >= sizeof(*b4) &&
+		       a4->sin_port == b4->sin_port &&
+		       a4->sin_addr.s_addr == b4->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return alen >= sizeof(*a6) && blen >= sizeof(*b6) &&
+		       a6->sin6_port == b6->sin6_port &&
+		       !memcmp(&a6->sin6_addr, &b6->sin6_addr,
+			       sizeof(a6->sin6_addr));
+	return false;
 }

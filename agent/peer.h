@@ -3,13 +3,13 @@
  * datagram per message, the JSON text inside a munge credential, so that
  * a receiver knows the sender is root (or the allowed user) on a host of
  * the same munge realm, and munge itself refuses a credential replayed.
+ * What the text says is mbmsg.c's business; this file moves it.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef COSCHEDD_PEER_H
 #define COSCHEDD_PEER_H
 
-#include <json-c/json.h>
 #include <munge.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,7 +37,7 @@ struct peer_ctx {
 	munge_ctx_t munge;
 	uid_t allow_uid;		/* besides root */
 	bool allow_set;
-	uint64_t sent, received, dropped_auth, dropped_bad;
+	uint64_t sent, received, dropped_auth, dropped_source;
 };
 
 /* Bind a UDP socket on self's address.  Returns 0 or -1 with err. */
@@ -45,18 +45,36 @@ int peer_open(struct peer_ctx *c, const struct peer_addr *self,
 	      const char *munge_socket, char *err, size_t len);
 void peer_close(struct peer_ctx *c);
 
-/* Encode msg in a credential and send it to `to`.  Returns 0 or -1. */
+/* Encode len bytes of text in a credential and send it to `to`.
+ * Returns 0 or -1. */
 int peer_send(struct peer_ctx *c, const struct sockaddr_storage *to,
-	      socklen_t to_len, json_object *msg);
+	      socklen_t to_len, const char *text, size_t len);
+
+/* Whether a datagram from this address is worth a munge round trip. */
+typedef bool peer_source_fn(const struct sockaddr_storage *from,
+			    socklen_t len, void *arg);
+
+/* A datagram whose credential passed: the sender's address and the
+ * credential's payload (NUL-terminated, free() it). */
+struct peer_datagram {
+	struct sockaddr_storage from;
+	socklen_t from_len;
+	char *text;
+	size_t len;
+};
 
 /*
- * Receive one datagram (non-blocking).  Returns the message (the caller
- * puts it) and the sender's address, or NULL when there is nothing or
- * it was refused: a bad or replayed credential, a sender neither root nor
- * the allowed user, or a payload that is not a JSON object.  *why says
- * which (static text, "" when there was nothing).
+ * Receive one datagram (non-blocking).  Returns 1 with *d filled, 0 when
+ * nothing is waiting, or -1 when it was refused, *why saying why (static
+ * text): a source known() rejects (dropped before munge is asked), a bad
+ * or replayed credential, or a sender neither root nor the allowed user.
+ * known may be NULL: every source is worth a look.
  */
-json_object *peer_recv(struct peer_ctx *c, struct sockaddr_storage *from,
-		       socklen_t *from_len, const char **why);
+int peer_recv(struct peer_ctx *c, peer_source_fn *known, void *arg,
+	      struct peer_datagram *d, const char **why);
+
+/* Same family, address and port. */
+bool peer_same_addr(const struct sockaddr_storage *a, socklen_t alen,
+		    const struct sockaddr_storage *b, socklen_t blen);
 
 #endif /* COSCHEDD_PEER_H */

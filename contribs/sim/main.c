@@ -4,14 +4,15 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coalloc/engine.h"
+#include "num/num.h"
 #include "output.h"
 #include "simulate.h"
 #include "workload.h"
@@ -69,24 +70,14 @@ static int fail(const char *fmt, const char *what)
 	return -1;
 }
 
-static int parse_double(const char *s, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	return (end == s || *end || errno || !isfinite(*out)) ? -1 : 0;
-}
-
 static int parse_ulong(const char *s, unsigned long *out)
 {
-	char *end;
+	uint64_t v;
 
-	errno = 0;
-	if (*s == '-')
+	if (num_parse_range(s, 0, ULONG_MAX, &v))
 		return -1;
-	*out = strtoul(s, &end, 10);
-	return (end == s || *end || errno) ? -1 : 0;
+	*out = (unsigned long)v;
+	return 0;
 }
 
 /* Comma-separated numbers into out[0..max); returns the count or -1. */
@@ -101,7 +92,7 @@ static int parse_list(const char *s, double *out, int max)
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (n == max || parse_double(tok, &out[n]))
+		if (n == max || num_parse_double(tok, &out[n]))
 			return -1;
 		n++;
 	}
@@ -228,7 +219,7 @@ static int parse_number_opt(int opt, const char *arg, struct options *o)
 
 	switch (opt) {
 	case OPT_UTIL:
-		if (parse_double(arg, &d) || !(d > 0) || d > 10)
+		if (num_parse_double(arg, &d) || !(d > 0) || d > 10)
 			return fail("--utilization '%s': expected a number in "
 				    "(0, 10]", arg);
 		o->wp.utilization = d;
@@ -251,12 +242,12 @@ static int parse_number_opt(int opt, const char *arg, struct options *o)
 		o->replications = (unsigned)u;
 		return 0;
 	case OPT_AGING:
-		if (parse_double(arg, &d) || d < 0)
+		if (num_parse_double(arg, &d) || d < 0)
 			return fail("--aging '%s': expected a wait >= 0", arg);
 		o->aging = d;
 		return 0;
 	case OPT_WARMUP:
-		if (parse_double(arg, &d) || d < 0 || d >= 0.9)
+		if (num_parse_double(arg, &d) || d < 0 || d >= 0.9)
 			return fail("--warmup '%s': expected a fraction in "
 				    "[0, 0.9)", arg);
 		o->warmup = d;

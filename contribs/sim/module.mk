@@ -9,7 +9,7 @@ CFLAGS_contribs/sim := $(JSONC_CFLAGS)
 COALLOC_SIM := $(O)/bin/coalloc-sim
 COALLOC_SIM_SRCS := contribs/sim/main.c contribs/sim/workload.c \
 	contribs/sim/simulate.c contribs/sim/output.c
-$(eval $(call program,$(COALLOC_SIM),$(COALLOC_SIM_SRCS),$(COALLOC_LIB),$(JSONC_LIBS) -lm))
+$(eval $(call program,$(COALLOC_SIM),$(COALLOC_SIM_SRCS),$(COALLOC_LIB) $(LIBNUM),$(JSONC_LIBS) -lm))
 TARGETS += $(COALLOC_SIM)
 INSTALL_BINS += $(COALLOC_SIM)
 INSTALL_MAN += doc/man/coalloc-sim.1

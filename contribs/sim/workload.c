@@ -12,6 +12,7 @@
 
 #include "coalloc/placement.h"
 #include "coalloc/rng.h"
+#include "num/num.h"
 #include "workload.h"
 
 #define SWF_FIELDS 18
@@ -205,13 +206,9 @@ static int swf_parse(struct swf_reader *rd, char *line, double *f)
 
 	for (tok = strtok_r(line, " \t\r\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\r\n", &save)) {
-		char *end;
-
 		if (n == SWF_FIELDS)
 			return swf_fail(rd, "more than 18 fields%s", "", 0);
-		errno = 0;
-		f[n] = strtod(tok, &end);
-		if (*end || errno || !isfinite(f[n]))
+		if (num_parse_double(tok, &f[n]))
 			return swf_fail(rd, "field '%s' (number %d) is not a "
 					"number", tok, n + 1);
 		n++;

@@ -6,7 +6,8 @@
 
 COALLOC_LIB := $(O)/lib/libcoalloc.a
 COALLOC_SRCS := lib/coalloc/rng.c lib/coalloc/idmap.c lib/coalloc/policy.c \
-	lib/coalloc/placement.c lib/coalloc/engine.c lib/coalloc/matrix.c
+	lib/coalloc/placement.c lib/coalloc/engine.c lib/coalloc/matrix.c \
+	lib/coalloc/statefile.c
 
 $(eval $(call static_lib,$(COALLOC_LIB),$(COALLOC_SRCS)))
 TARGETS += $(COALLOC_LIB)
@@ -14,4 +15,6 @@ TARGETS += $(COALLOC_LIB)
 # Unit and property tests (TAP), sources under testsuite/unit/coalloc/.
 $(eval $(call unit_test,coalloc/test_engine,testsuite/unit/coalloc/test_engine.c,$(COALLOC_LIB),-lm))
 $(eval $(call unit_test,coalloc/test_matrix,testsuite/unit/coalloc/test_matrix.c,$(COALLOC_LIB),-lm))
+# statefile.c reads numbers with lib/num: its users link $(LIBNUM) after.
+$(eval $(call unit_test,coalloc/test_statefile,testsuite/unit/coalloc/test_statefile.c,$(COALLOC_LIB) $(LIBNUM),))
 $(eval $(call unit_test,coalloc/test_props,testsuite/unit/coalloc/test_props.c,$(COALLOC_LIB),-lm))

@@ -4,7 +4,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +12,8 @@
 #include <strings.h>
 
 #include "coalloc_conf/coalloc_conf.h"
+#include "num/num.h"
+#include "num/text.h"
 
 /* One KEY=VALUE of a line, pointing into the line buffer. */
 struct pair {
@@ -65,13 +66,9 @@ static int _fail(struct parser *p, const char *key, const char *fmt, ...)
 static int _parse_uint(struct parser *p, const struct pair *kv,
 		       unsigned min, unsigned max, unsigned *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(kv->value, &end, 10);
-	if (!isdigit((unsigned char)kv->value[0]) || *end || errno ||
-	    v < min || v > max)
+	if (num_parse_range(kv->value, min, max, &v))
 		return _fail(p, kv->key, "'%s' is not a whole number from %u to %u",
 			     kv->value, min, max);
 	*out = (unsigned)v;
@@ -496,6 +493,8 @@ int coalloc_conf_parse(const char *text, const char *file,
 	char *line;
 
 	_defaults(conf);
+	if (text_check(text, strlen(text), file, err, errlen))
+		return -1;
 	conf->file = strdup(file);
 	if (!conf->file)
 		goto fail;
@@ -523,24 +522,14 @@ fail:
 int coalloc_conf_load(const char *path, struct coalloc_conf *conf,
 		      char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0;
-	int rc = -1;
+	char *text = text_load(path, err, errlen);
+	int rc;
 
 	_defaults(conf);
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!text)
 		return -1;
-	}
-	if (getdelim(&text, &len, '\0', f) < 0 && ferror(f)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	rc = coalloc_conf_parse(text ? text : "", path, conf, err, errlen);
-fail:
+	rc = coalloc_conf_parse(text, path, conf, err, errlen);
 	free(text);
-	fclose(f);
 	return rc;
 }
 

@@ -267,3 +267,47 @@ const char *cosched_mode_names(void)
 {
 	return all_mode_names;
 }
+
+/* ----------------------------------------------------------- requests */
+
+/* The key of the word at w (up to '=', a blank or the end): its length. */
+static size_t _key_len(const char *w)
+{
+	return strcspn(w, "= ");
+}
+
+/* Whether the word at w is KEY=VALUE. */
+static bool _is_pair(const char *w)
+{
+	return w[_key_len(w)] == '=';
+}
+
+/* The word after the blank at or after s, NULL when none. */
+static const char *_next_word(const char *s)
+{
+	const char *blank = strchr(s, ' ');
+
+	return blank ? blank + 1 : NULL;
+}
+
+int cosched_request_keys_once(const char *line, char *err, size_t err_len)
+{
+	for (const char *w = _next_word(line); w; w = _next_word(w)) {
+		size_t len = _key_len(w);
+		struct quote qk;
+
+		if (!_is_pair(w))
+			continue;
+		for (const char *v = _next_word(w); v; v = _next_word(v)) {
+			if (!_is_pair(v) || _key_len(v) != len ||
+			    strncmp(v, w, len))
+				continue;
+			qk = _quote(len, QUOTE_TOKEN_MAX);
+			cosched_set_err(err, err_len,
+					"request: key '%.*s%s' given twice",
+					qk.len, w, qk.more);
+			return -1;
+		}
+	}
+	return 0;
+}

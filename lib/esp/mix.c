@@ -4,7 +4,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 
 #include "esp/mix.h"
 #include "num/num.h"
+#include "num/text.h"
 
 /* What one line may set; `seen` catches a key given twice. */
 enum {
@@ -280,6 +280,10 @@ int esp_mix_parse(const char *text, const char *file, struct esp_mix *mix,
 	int rc = -1;
 
 	memset(mix, 0, sizeof(*mix));
+	if (text_check(text, strlen(text), file, err, errlen)) {
+		free(copy);
+		return -1;
+	}
 	if (!copy) {
 		snprintf(err, errlen, "%s: out of memory", file);
 		return -1;
@@ -309,24 +313,14 @@ fail:
 int esp_mix_load(const char *path, struct esp_mix *mix, char *err,
 		 size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0;
-	int rc = -1;
+	char *text = text_load(path, err, errlen);
+	int rc;
 
 	memset(mix, 0, sizeof(*mix));
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!text)
 		return -1;
-	}
-	if (getdelim(&text, &len, '\0', f) < 0 && ferror(f)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	rc = esp_mix_parse(text ? text : "", path, mix, err, errlen);
-fail:
+	rc = esp_mix_parse(text, path, mix, err, errlen);
 	free(text);
-	fclose(f);
 	return rc;
 }
 

@@ -1,10 +1,11 @@
-# lib/num - strict number parsing shared by every component (pure C).
-# LIBNUM is defined in the Makefile, before the modules, since modules
-# included earlier than this one link it.
+# lib/num - strict number parsing and checked text files, shared by every
+# component (pure C).  LIBNUM is defined in the Makefile, before the
+# modules, since modules included earlier than this one link it.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-$(eval $(call static_lib,$(LIBNUM),lib/num/num.c))
+$(eval $(call static_lib,$(LIBNUM),lib/num/num.c lib/num/text.c))
 TARGETS += $(LIBNUM)
 
 $(eval $(call unit_test,num/test_num,testsuite/unit/num/test_num.c,$(LIBNUM),))
+$(eval $(call unit_test,num/test_text,testsuite/unit/num/test_text.c,$(LIBNUM),))

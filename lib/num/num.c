@@ -3,21 +3,63 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "num/num.h"
+
+/* Length of the run of decimal digits at s. */
+static size_t _digits(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n;
+}
+
+/*
+ * Whether s is written in decimal: [-]DIGITS[.DIGITS][e[+|-]DIGITS] (or
+ * .DIGITS), the whole string.  strtod alone would also take blanks, a '+',
+ * hexadecimal ("0x10", "0x1p3"), "inf" and "nan".
+ */
+static bool _decimal(const char *s)
+{
+	size_t whole, frac = 0;
+
+	if (*s == '-')
+		s++;
+	whole = _digits(s);
+	s += whole;
+	if (*s == '.') {
+		frac = _digits(++s);
+		s += frac;
+	}
+	if (!whole && !frac)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		size_t exp;
+
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		exp = _digits(s);
+		if (!exp)
+			return false;
+		s += exp;
+	}
+	return !*s;
+}
 
 int num_parse_double(const char *s, double *out)
 {
 	char *end;
 	double v;
 
-	/* strtod skips leading blanks: a value with them is not whole */
-	if (isspace((unsigned char)*s))
+	if (!_decimal(s))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
@@ -48,6 +90,27 @@ int num_parse_range(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	uint64_t v;
 
 	if (num_parse_u64(s, &v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int num_parse_signed(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	bool negative = *s == '-';
+	uint64_t magnitude;
+	int64_t v;
+
+	if (num_parse_u64(s + negative, &magnitude) ||
+	    magnitude > (uint64_t)INT64_MAX + negative)
+		return -1;
+	if (!negative)
+		v = (int64_t)magnitude;
+	else if (magnitude == (uint64_t)INT64_MAX + 1)
+		v = INT64_MIN;
+	else
+		v = -(int64_t)magnitude;
+	if (v < min || v > max)
 		return -1;
 	*out = v;
 	return 0;

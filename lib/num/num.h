@@ -12,15 +12,26 @@
 
 #include <stdint.h>
 
-/* A finite decimal number (no leading blank, no overflow): 0 or -1. */
+/*
+ * A finite number written in decimal, the whole string:
+ * [-]DIGITS[.DIGITS][e[+|-]DIGITS] (".5" and "5." too).  No blank, no '+',
+ * no hexadecimal ("0x10", "0x1p3"), no inf or nan, no overflow: 0 or -1.
+ */
 int num_parse_double(const char *s, double *out);
 
 /* num_parse_u64 within [min, max]: 0 or -1 (out untouched). */
 int num_parse_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /* A whole number of decimal digits only (no sign, no blank, no
- * overflow): 0 or -1.  Callers check their own range. */
+ * hexadecimal, no exponent, no overflow; "010" is ten): 0 or -1.
+ * Callers check their own range. */
 int num_parse_u64(const char *s, uint64_t *out);
+
+/*
+ * A whole number of decimal digits with an optional '-' (no '+', no
+ * blank) within [min, max]: 0, or -1 (out untouched).
+ */
+int num_parse_signed(const char *s, int64_t min, int64_t max, int64_t *out);
 
 /*
  * A rate or size: a decimal number (num_parse_double rules, >= 0) with an

@@ -426,23 +426,17 @@ void node_usage_save(FILE *fp)
 	node_usage_unlock();
 }
 
-/* One line of the state file; false when it is not ours. */
-bool node_usage_restore_line(const char *line)
+/* The rows of a state file (state.c), for the next rebuild. */
+void node_usage_restore(const struct coalloc_statefile *st)
 {
-	unsigned id, row;
-	bool ok = true;
-
 	node_usage_lock();
-	if (sscanf(line, "active %u", &row) == 1) {
-		saved_active = row;
-	} else if (sscanf(line, "job %u %u", &id, &row) == 2) {
-		saved = xrecalloc(saved, nsaved + 1, sizeof(*saved));
-		saved[nsaved].id = id;
-		saved[nsaved].row = row;
+	if (st->has_active)
+		saved_active = (int)st->active;
+	saved = xrecalloc(saved, nsaved + st->njobs, sizeof(*saved));
+	for (size_t i = 0; i < st->njobs; i++) {
+		saved[nsaved].id = st->jobs[i].id;
+		saved[nsaved].row = (int)st->jobs[i].row;
 		nsaved++;
-	} else {
-		ok = false;
 	}
 	node_usage_unlock();
-	return ok;
 }

@@ -336,17 +336,13 @@ void coalloc_queues_save(FILE *fp)
 		fprintf(fp, "queue %d disabled\n", queues[i]);
 }
 
-bool coalloc_queues_restore_line(const char *line)
+void coalloc_queues_restore(const struct coalloc_statefile *st)
 {
-	int q;
-
-	if (sscanf(line, "queue %d disabled", &q) != 1)
-		return false;
 	slurm_mutex_lock(&queues_mutex);
-	if (ndisabled < COALLOC_MAX_SITES + 1)
-		disabled_queues[ndisabled++] = q;
+	for (size_t i = 0; i < st->nqueues; i++)
+		if (ndisabled < COALLOC_MAX_SITES + 1)
+			disabled_queues[ndisabled++] = st->queues[i];
 	slurm_mutex_unlock(&queues_mutex);
-	return true;
 }
 
 void coalloc_queues_fini(void)

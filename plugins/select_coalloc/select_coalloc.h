@@ -24,6 +24,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "coalloc/policy.h"
+#include "coalloc/statefile.h"
 #include "coalloc_conf/coalloc_conf.h"
 #include "cosched_opts/cosched_opts.h"
 
@@ -73,7 +74,7 @@ char *coalloc_job_layout(job_record_t *job_ptr);
 struct coalloc_start;
 int coalloc_queues_reset(List jobs);
 void coalloc_queues_save(FILE *fp);
-bool coalloc_queues_restore_line(const char *line);
+void coalloc_queues_restore(const struct coalloc_statefile *st);
 void coalloc_queues_fini(void);
 /* Is the job in a queue the policy manages? */
 bool coalloc_queues_manage(job_record_t *job_ptr);
@@ -123,7 +124,7 @@ bool node_usage_has_job(uint32_t job_id);
 bool node_usage_job_runs(uint32_t job_id);	/* in the active row */
 bool node_usage_rotate(bool slice_over);	/* true: active row changed */
 void node_usage_save(FILE *fp);
-bool node_usage_restore_line(const char *line);
+void node_usage_restore(const struct coalloc_statefile *st);
 
 /* ---- timeslice.c: the thread that suspends and resumes rows ---- */
 void coalloc_timeslice_start(void);	/* slurmctld only */

@@ -3,8 +3,9 @@
  * records do not say and a restart must keep, the jobs' matrix rows, the
  * active row and the queues the policy had disabled.  A line-based text
  * file, written whole to a temporary name and renamed, so a crash leaves
- * the old file or the new one.  Without it (first start, or unreadable)
- * the plugin rebuilds: running jobs first, every queue enabled.
+ * the old file or the new one.  Without it (first start, unreadable, or
+ * corrupt: lib/coalloc/statefile.h has the format and its checks) the
+ * plugin rebuilds: running jobs first, every queue enabled.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -18,7 +19,6 @@
 #include "src/common/xstring.h"
 
 #define STATE_FILE "coalloc_state"
-#define STATE_HEADER "# select/coalloc state 1"
 
 int coalloc_state_save(const char *dir)
 {
@@ -31,7 +31,7 @@ int coalloc_state_save(const char *dir)
 		error("%s: cannot write %s: %m", plugin_type, tmp);
 		goto fail;
 	}
-	fprintf(fp, "%s\n", STATE_HEADER);
+	fprintf(fp, "%s\n", COALLOC_STATEFILE_HEADER);
 	node_usage_save(fp);
 	coalloc_queues_save(fp);
 	if (fflush(fp) || fsync(fileno(fp))) {
@@ -50,12 +50,38 @@ fail:
 	return rc;
 }
 
+/* The whole file at path into a malloc'd buffer (*len bytes), or NULL. */
+static char *_read(FILE *fp, size_t *len)
+{
+	size_t cap = 4096;
+	char *buf = xmalloc(cap);
+
+	*len = 0;
+	for (;;) {
+		*len += fread(buf + *len, 1, cap - *len, fp);
+		if (ferror(fp)) {
+			xfree(buf);
+			return NULL;
+		}
+		if (feof(fp))
+			return buf;
+		cap *= 2;
+		xrealloc(buf, cap);
+	}
+}
+
+/*
+ * The saved rows and queues, or nothing: a file that is not wholly ours
+ * is logged and ignored (no job is lost, slurmctld's own records keep
+ * them; only their rows and the disabled queues are rebuilt).
+ */
 int coalloc_state_restore(const char *dir)
 {
 	char *path = xstrdup_printf("%s/%s", dir, STATE_FILE);
 	FILE *fp = fopen(path, "r");
-	char line[256];
-	int n = 0, bad = 0;
+	struct coalloc_statefile st = { .jobs = NULL };
+	char err[256], *text;
+	size_t len;
 
 	if (!fp) {
 		if (errno != ENOENT)
@@ -64,24 +90,21 @@ int coalloc_state_restore(const char *dir)
 		xfree(path);
 		return SLURM_SUCCESS;
 	}
-	if (!fgets(line, sizeof(line), fp) ||
-	    strncmp(line, STATE_HEADER, strlen(STATE_HEADER))) {
-		error("%s: %s is not a state file of this version; rebuilding from the job records",
+	text = _read(fp, &len);
+	if (!text)
+		error("%s: cannot read %s: %m; rebuilding from the job records",
 		      plugin_type, path);
-		goto done;
+	else if (coalloc_statefile_parse(text, len, &st, err, sizeof(err)))
+		error("%s: %s %s: state file rejected; rebuilding from the job records",
+		      plugin_type, path, err);
+	else {
+		node_usage_restore(&st);
+		coalloc_queues_restore(&st);
+		info("%s: restored %zu job row(s) and %zu disabled queue(s) from %s",
+		     plugin_type, st.njobs, st.nqueues, path);
 	}
-	while (fgets(line, sizeof(line), fp)) {
-		n++;
-		if (!node_usage_restore_line(line) &&
-		    !coalloc_queues_restore_line(line))
-			bad++;
-	}
-	if (bad)
-		error("%s: %s: %d unreadable line(s) ignored", plugin_type,
-		      path, bad);
-	info("%s: restored %d line(s) of state from %s", plugin_type, n - bad,
-	     path);
-done:
+	coalloc_statefile_free(&st);
+	xfree(text);
 	fclose(fp);
 	xfree(path);
 	return SLURM_SUCCESS;

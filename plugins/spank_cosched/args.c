@@ -244,6 +244,8 @@ static const struct arg_key arg_keys[] = {
 	PATH_KEY(munge_socket),
 	{ NULL, NULL, 0, 0, 0, 0 },
 };
+_Static_assert(sizeof(arg_keys) / sizeof(arg_keys[0]) <= 33,
+	       "a bit per key in _parse_one's seen");
 
 /* The key named name (NUL-terminated), or NULL. */
 static const struct arg_key *_key(const char *name)
@@ -265,8 +267,13 @@ static void _known_keys(char *buf, size_t len)
 					 i ? "," : "", arg_keys[i].name);
 }
 
-static int _parse_one(const char *arg, struct cosched_args *args, char *err,
-		      size_t err_len)
+/*
+ * One KEY=VALUE into args; seen has a bit per key already given, since a
+ * second one would silently override the first (two lines merged, a
+ * site's policy set twice differently).
+ */
+static int _parse_one(const char *arg, struct cosched_args *args,
+		      uint32_t *seen, char *err, size_t err_len)
 {
 	const char *eq = strchr(arg, '=');
 	int len = (int)strnlen(arg, QUOTE_ARG_MAX + 1);
@@ -293,6 +300,13 @@ static int _parse_one(const char *arg, struct cosched_args *args, char *err,
 			 len, arg, more, known);
 		return -1;
 	}
+	if (*seen & (1u << (key - arg_keys))) {
+		cosched_set_err(err, err_len,
+			 "plugstack.conf: %s= given twice (each argument at most once)",
+			 key->name);
+		return -1;
+	}
+	*seen |= 1u << (key - arg_keys);
 	return key->set(args, key->name, eq + 1, err, err_len);
 }
 
@@ -321,6 +335,7 @@ int cosched_args_parse(int argc, char *const argv[], struct cosched_args *args,
 		       char *err, size_t err_len)
 {
 	static struct cosched_args parsed;	/* large: not on the stack */
+	uint32_t seen = 0;
 	int rc = -1;
 
 	if (argc < 0 || (argc > 0 && !argv)) {
@@ -329,7 +344,8 @@ int cosched_args_parse(int argc, char *const argv[], struct cosched_args *args,
 	}
 	cosched_args_defaults(&parsed);
 	for (int i = 0; i < argc; i++) {
-		if (_parse_one(argv[i] ? argv[i] : "", &parsed, err, err_len))
+		if (_parse_one(argv[i] ? argv[i] : "", &parsed, &seen, err,
+			       err_len))
 			goto fail;
 		parsed.given++;
 	}

@@ -77,7 +77,8 @@ void cosched_args_defaults(struct cosched_args *args);
 
 /*
  * Parse the arguments over the defaults, strictly: a word that is not
- * KEY=VALUE, an unknown KEY or a bad VALUE is an error whose message
+ * KEY=VALUE, an unknown KEY, a KEY given twice or a bad VALUE is an
+ * error whose message
  * (written to err, at most COSCHED_ARGS_ERR_LEN bytes needed) names the
  * argument.  A default_mode outside allowed_modes is an error too.
  * Returns 0 or -1; args is only written on success.

@@ -6,6 +6,7 @@
  *   options.c   --coalloc, --cosched, --cosched-*: registration, validation
  *   submit.c    sbatch/salloc/srun: records the request with the job
  *   stepd.c     slurmstepd: the node agent and the MPI shim for the step
+ *   preload.c   slurmstepd tasks: the shim in LD_PRELOAD (preload_value.h)
  *   peers.c     slurmstepd: a membus step's nodes and their agents' ports
  *   membus_req.c  the membus requests' text (membus_req.h, no Slurm header)
  *   layout.c    slurmstepd tasks: SLURM_COALLOC_LAYOUT
@@ -66,6 +67,12 @@ int cosched_stepd_post_opt(spank_t sp);
 
 /* stepd.c: in each task before exec: the shim and its settings. */
 int cosched_stepd_task_init(spank_t sp);
+
+/*
+ * preload.c: in each task, the shim in front of the user's LD_PRELOAD
+ * (any length); logged for job when it cannot be.  Returns 0 or -1.
+ */
+int cosched_preload_shim(spank_t sp, const char *shim, uint32_t job);
 
 /* stepd.c: in slurmstepd after each task's fork: register it. */
 int cosched_stepd_task_post_fork(spank_t sp);

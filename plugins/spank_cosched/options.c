@@ -7,7 +7,11 @@
  * the forwarded value (remote == 1).  A non-zero return at submit time
  * makes the command print "Invalid --<option> argument" and exit(-1)
  * before anything is sent to slurmctld, so our message, logged first,
- * says what exactly is wrong.
+ * says what exactly is wrong.  In slurmstepd a non-zero return would fail
+ * the step: there a value this node refuses (its plugstack.conf differs
+ * from the submit host's) is logged and the step runs without
+ * coscheduling (fail open), and the node's limits are applied by stepd.c
+ * (a spin time cut, a tick replaced, a mode not allowed run without).
  *
  * The callbacks get no spank_t, hence the request lives in this file;
  * a later occurrence of an option replaces an earlier one, which gives the
@@ -34,6 +38,22 @@ enum option_id {
 
 static struct cosched_request request;
 
+/* slurmstepd refused an option: the step runs without coscheduling. */
+static bool refused_remotely;
+
+/* What a callback returns for a refused value: see the top of the file. */
+static int _refused(const char *opt, int remote)
+{
+	if (!remote)
+		return -1;
+	slurm_error("cosched: --%s refused on this node: the step runs without coscheduling",
+		    opt);
+	refused_remotely = true;
+	request.mode = COSCHED_MODE_NONE;
+	request.mode_set = true;
+	return 0;
+}
+
 static int _coalloc_cb(int val, const char *optarg, int remote)
 {
 	char err[COSCHED_ERR_LEN];
@@ -42,7 +62,7 @@ static int _coalloc_cb(int val, const char *optarg, int remote)
 	(void)val;
 	if (cosched_parse_sizes(optarg, &sizes, err, sizeof(err))) {
 		slurm_error("cosched: %s", err);
-		return -1;
+		return _refused("coalloc", remote);
 	}
 	request.sizes = sizes;
 	request.sizes_set = true;
@@ -61,13 +81,16 @@ static int _cosched_cb(int val, const char *optarg, int remote)
 	(void)val;
 	if (cosched_parse_mode(optarg, &mode, err, sizeof(err))) {
 		slurm_error("cosched: %s", err);
-		return -1;
+		return _refused("cosched", remote);
 	}
-	if (!cosched_args_allows(cosched_config(), mode)) {
+	/* in slurmstepd, stepd.c runs a mode not allowed without it */
+	if (!remote && !cosched_args_allows(cosched_config(), mode)) {
 		slurm_error("cosched: --cosched=%s is not allowed on this cluster (plugstack.conf allowed_modes)",
 			    cosched_mode_name(mode));
 		return -1;
 	}
+	if (refused_remotely)
+		return 0;
 	request.mode = mode;
 	request.mode_set = true;
 	slurm_debug("cosched: --cosched=%s accepted%s",
@@ -81,37 +104,42 @@ static int _pb_cb(int val, const char *optarg, int remote)
 	struct cosched_pb_rule rule;
 
 	(void)val;
-	(void)remote;
 	if (cosched_pb_parse(optarg, &rule, err, sizeof(err))) {
 		slurm_error("cosched: --cosched-pb: %s", err);
-		return -1;
+		return _refused("cosched-pb", remote);
 	}
 	request.pb = rule;
 	request.pb_set = true;
 	return 0;
 }
 
-/* A whole number of microseconds in [lo, hi]. */
+/*
+ * A whole number of microseconds in [lo, hi] at submit; in slurmstepd any
+ * from 1, since stepd.c applies this node's limits to it.
+ */
 static int _us(const char *opt, const char *text, uint32_t lo, uint32_t hi,
-	       uint32_t *out)
+	       int remote, uint32_t *out)
 {
 	uint64_t v;
 
+	if (remote) {
+		lo = 1;
+		hi = UINT32_MAX;
+	}
 	if (!num_parse_range(text, lo, hi, &v)) {
 		*out = (uint32_t)v;
 		return 0;
 	}
 	slurm_error("cosched: --%s=%s: expected whole microseconds from %u to %u",
 		    opt, text, lo, hi);
-	return -1;
+	return _refused(opt, remote);
 }
 
 static int _spin_cb(int val, const char *optarg, int remote)
 {
 	(void)val;
-	(void)remote;
 	return _us("cosched-spin", optarg, 1, cosched_config()->max_spin_us,
-		   &request.spin_us);
+		   remote, &request.spin_us);
 }
 
 static int _tick_cb(int val, const char *optarg, int remote)
@@ -119,9 +147,8 @@ static int _tick_cb(int val, const char *optarg, int remote)
 	const struct cosched_args *conf = cosched_config();
 
 	(void)val;
-	(void)remote;
 	return _us("cosched-tick", optarg, conf->min_tick_us,
-		   conf->max_tick_us, &request.tick_us);
+		   conf->max_tick_us, remote, &request.tick_us);
 }
 
 static int _bw_cb(int val, const char *optarg, int remote)
@@ -130,10 +157,9 @@ static int _bw_cb(int val, const char *optarg, int remote)
 	struct cosched_bw bw;
 
 	(void)val;
-	(void)remote;
 	if (cosched_parse_bw(optarg, &bw, err, sizeof(err))) {
 		slurm_error("cosched: %s", err);
-		return -1;
+		return _refused("cosched-bw", remote);
 	}
 	request.bw = bw;
 	request.bw_set = true;
@@ -211,4 +237,5 @@ const struct cosched_request *cosched_request(void)
 void cosched_request_reset(void)
 {
 	memset(&request, 0, sizeof(request));
+	refused_remotely = false;
 }

@@ -9,9 +9,10 @@
  * slurmd (NodeAddr, else NodeHostname, else the name), its port the
  * slurmd's plus membus_port_offset, so that no port needs configuring.
  *
- * Only Slurm's public API: the hostlist functions of <slurm/slurm.h> and
- * one slurm_load_node_single() RPC per node named.  The text itself is
- * built by membus_req.c.
+ * Only Slurm's public API: the step's layout from slurmctld (its node
+ * list: the job's environment is the user's), the hostlist functions of
+ * <slurm/slurm.h> and one slurm_load_node_single() RPC per node named.
+ * The text itself is built by membus_req.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -36,27 +37,30 @@ struct step_nodes {
 	bool has_self;
 };
 
-/* The step's node list: the step's, else the job's (first one set). */
-static int _nodelist(spank_t sp, char *buf, size_t len, char *err,
-		     size_t err_len)
+/*
+ * The step's node list as slurmctld has it (the step layout).  Not the
+ * job's environment: SLURM_STEP_NODELIST and friends are whatever the
+ * user's srun or sbatch --export put there, and slurmstepd passes them on.
+ */
+static int _nodelist(uint32_t job, uint32_t step, char *buf, size_t len,
+		     char *err, size_t err_len)
 {
-	static const char *const vars[] = {
-		"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST",
-	};
+	slurm_step_id_t id = { .job_id = job, .step_het_comp = NO_VAL,
+			       .step_id = step };
+	slurm_step_layout_t *layout = slurm_job_step_layout_get(&id);
+	int rc = -1;
 
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		spank_err_t e = spank_getenv(sp, vars[i], buf, (int)len);
-
-		if (e == ESPANK_SUCCESS && *buf)
-			return 0;
-		if (e == ESPANK_NOSPACE) {
-			snprintf(err, err_len, "%s longer than %zu bytes",
-				 vars[i], len - 1);
-			return -1;
-		}
-	}
-	snprintf(err, err_len, "no node list (SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, SLURM_NODELIST)");
-	return -1;
+	if (!layout || !layout->node_list || !*layout->node_list)
+		snprintf(err, err_len, "cannot load the layout of step %u.%u from slurmctld: %s",
+			 job, step, slurm_strerror(slurm_get_errno()));
+	else if (strlen(layout->node_list) >= len)
+		snprintf(err, err_len, "the node list of step %u.%u is longer than %zu bytes",
+			 job, step, len - 1);
+	else
+		rc = snprintf(buf, len, "%s", layout->node_list) < 0 ? -1 : 0;
+	if (layout)
+		slurm_job_step_layout_free(layout);
+	return rc;
 }
 
 /* Count the nodes of list, keep the first ones, look for self. */
@@ -174,7 +178,8 @@ int cosched_peers_request(spank_t sp, uint32_t job, uint32_t step,
 		snprintf(err, err_len, "out of memory");
 		goto fail;
 	}
-	if (_nodelist(sp, list, NODELIST_LEN, err, err_len) ||
+	(void)sp;	/* the node list comes from slurmctld, not the job */
+	if (_nodelist(job, step, list, NODELIST_LEN, err, err_len) ||
 	    _expand(list, self, &nodes, err, err_len) ||
 	    _peer(self, offset, self_peer, sizeof(self_peer), err, err_len) ||
 	    _coord_peers(&nodes, self, self_peer, offset, peers, err, err_len))

@@ -201,19 +201,6 @@ int cosched_stepd_post_opt(spank_t sp)
 	return 0;
 }
 
-/* LD_PRELOAD with the shim first, keeping what the user preloads. */
-static int _preload(spank_t sp, const char *shim)
-{
-	char old[2048] = "", value[sizeof(old) + COSCHED_ARG_PATH_LEN + 2];
-
-	if (spank_getenv(sp, "LD_PRELOAD", old, sizeof(old)) != ESPANK_SUCCESS)
-		old[0] = '\0';
-	if (strstr(old, shim))
-		return 0;
-	snprintf(value, sizeof(value), "%s%s%s", shim, old[0] ? " " : "", old);
-	return spank_setenv(sp, "LD_PRELOAD", value, 1) == ESPANK_SUCCESS ? 0 : -1;
-}
-
 int cosched_stepd_task_init(spank_t sp)
 {
 	const char *shim = cosched_config()->shim;
@@ -226,8 +213,7 @@ int cosched_stepd_task_init(spank_t sp)
 			    step.job, shim, strerror(errno));
 		return 0;
 	}
-	if (_preload(sp, shim))
-		slurm_error("cosched: job %u: cannot set LD_PRELOAD", step.job);
+	(void)cosched_preload_shim(sp, shim, step.job);
 	(void)spank_setenv(sp, COSCHED_PAGE_DIR_ENV, step.pages, 1);
 	(void)spank_setenv(sp, "COSCHED_WAIT", cosched_wait_name(step.parts.wait), 1);
 	if (step.spin_us) {

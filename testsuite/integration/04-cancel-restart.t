@@ -1,6 +1,7 @@
 #!/bin/bash
 # scancel frees a job's nodes; restarting slurmctld keeps running jobs and
-# select/coalloc rebuilds which nodes they hold.
+# select/coalloc rebuilds which nodes they hold, also when its state file
+# is not wholly its own (rejected whole, with file and line).
 source "$(dirname "$0")/lib/tap.sh"
 source "$(dirname "$0")/lib/overlap.sh"
 cluster_start --select coalloc
@@ -46,5 +47,32 @@ is "$(job_state "$keep")" COMPLETED "the recovered job completes"
 wait_until 60 job_done "$all"
 is "$(job_state "$all")" COMPLETED "the 16-node job runs after it"
 is "$(task_overlaps task-*.log)" "" "no node ran two jobs at once across the restart"
+
+# --- a corrupt state file: rejected whole and named, no job lost.  Its
+# header was matched by prefix and lines were cut at 256 bytes.
+state=$TEST_DIR/cluster/state/coalloc_state
+ctld_log=$TEST_DIR/cluster/log/slurmctld.log
+hold=$(submit -N 2 -o /dev/null --wrap 'sleep 300')
+wait_until 30 running "$hold"
+restart_with_state() {	# the state file's text: slurmctld restarts on it
+	printf '%s' "$1" > "$state"
+	mkdir "$state.new"	# the save at shutdown cannot replace it
+	cluster restart-ctld > restart-state.log 2>&1
+	rmdir "$state.new"
+}
+restart_with_state "# select/coalloc state 10"$'\n'"job $hold 0"$'\n'
+like "$(grep 'state file rejected' "$ctld_log" | tail -n 1)" \
+     "$state line 1: not the header '# select/coalloc state 1': state file rejected" \
+     "a header that only begins like ours rejects the state file"
+is "$(job_state "$hold")" RUNNING "  and the job still runs"
+restart_with_state "# select/coalloc state 1"$'\n'"job $hold 0$(printf '%0300d' 0)"$'\n'
+like "$(grep 'state file rejected' "$ctld_log" | tail -n 1)" \
+     "$state line 2: line too long \(more than 255 bytes\): state file rejected" \
+     "a line over 255 bytes rejects the state file"
+is "$(job_state "$hold")" RUNNING "  and the job still runs"
+scancel "$hold"
+whole=$(submit -N 16 -o /dev/null --wrap true)
+wait_until 60 job_done "$whole"
+is "$(job_state "$whole")" COMPLETED "  its nodes are free for a 16-node job once it ends"
 
 done_testing

@@ -1,7 +1,10 @@
 #!/bin/bash
 # --coalloc and --cosched through the cosched SPANK plugin on a real
 # cluster: shown in --help, refused at submit with the bad token named and
-# nothing queued, recorded with the job when valid.
+# nothing queued, recorded with the job when valid.  In slurmstepd the
+# shim goes in front of a user's LD_PRELOAD of any length, and a value
+# beyond this node's limits (its plugstack.conf differs from the submit
+# host's) never fails the step.
 source "$(dirname "$0")/lib/tap.sh"
 cluster_start --select coalloc
 
@@ -48,5 +51,38 @@ is "$(cat plain.out)" 0 "a job without the options records nothing"
 
 out=$(srun -N 2 --cosched=none bash -c 'echo ok' 2>&1)
 is "$(echo "$out" | grep -c '^ok$')" 2 "srun with --cosched=none runs normally"
+
+# A user's LD_PRELOAD over 2 KiB was dropped for the shim alone.
+SHIM=$REPO/build/release/lib/libcosched_mpi.so
+libm=$(ldconfig -p | awk '/libm\.so\.6 .*x86-64/ { print $NF; exit }')
+user_preload=$(for i in {1..120}; do printf '%s:' "$libm"; done)
+out=$(LD_PRELOAD=$user_preload timeout 60 srun -N 1 --cosched=sb \
+	bash -c 'printf "%s\n" "$LD_PRELOAD"' 2>&1)
+is "$out" "$SHIM $user_preload" \
+   "a user's LD_PRELOAD of ${#user_preload} bytes is kept whole behind the shim"
+
+# srun checks --cosched-spin against a laxer plugstack.conf than the
+# nodes' (max_spin_us 100000, theirs 10000): slurmstepd used to refuse the
+# forwarded value and fail the step; it cuts it to the node's limit.
+etc=$TEST_DIR/cluster/etc
+sed "s|^PlugStackConfig=.*|PlugStackConfig=$etc/lax-plugstack.conf|" \
+	"$SLURM_CONF" > "$etc/lax-slurm.conf"
+sed '/^required/ s|$| max_spin_us=100000|' "$etc/plugstack.conf" \
+	> "$etc/lax-plugstack.conf"
+out=$(SLURM_CONF=$etc/lax-slurm.conf timeout 60 srun -N 1 --cosched=sb \
+	--cosched-spin=50000 bash -c 'echo "spin=$COSCHED_SPIN_NS"' 2>&1)
+ok $? "a spin time beyond the node's limit: the step runs"
+like "$out" "^spin=10000000\$" "  with it cut to the node's max_spin_us ($out)"
+
+# A mode the nodes do not allow (srun allows it): slurmstepd refused the
+# option, so the step fell back to the nodes' default_mode; it runs
+# without coscheduling, as cosched(8) says.
+cp "$etc/plugstack.conf" "$etc/plugstack.conf.orig"
+sed -i '/^required/ s|$| allowed_modes=sb default_mode=sb|' "$etc/plugstack.conf"
+out=$(SLURM_CONF=$etc/lax-slurm.conf timeout 60 srun -N 1 --cosched=dcs \
+	bash -c 'echo "wait=${COSCHED_WAIT:-none}"' 2>&1)
+ok $? "a mode the node does not allow: the step runs"
+like "$out" "^wait=none\$" "  without coscheduling, not in the default mode ($out)"
+mv "$etc/plugstack.conf.orig" "$etc/plugstack.conf"
 
 done_testing

@@ -123,6 +123,10 @@ static void test_refusals(pid_t child)
 	   "a uid the process does not have is refused (%s)", reply);
 	request("register job=x");
 	ok(!strncmp(reply, "error: register needs", 21), "a malformed register (%s)", reply);
+	snprintf(line, sizeof(line),
+		 "register job=7 step=0 uid=0 mode=pb pid=%d rank=0 mode=none", (int)child);
+	request(line);
+	ok(strstr(reply, "key 'mode' given twice") != NULL, "a key twice is refused (%s)", reply);
 	request("frobnicate");
 	ok(!strncmp(reply, "error: unknown request", 22), "an unknown request (%s)", reply);
 
@@ -205,6 +209,9 @@ static void test_options(void)
 	is_int(WEXITSTATUS(system(cmd)), 2, "a bad node name is refused");
 	snprintf(cmd, sizeof(cmd), "%s --node x --run-dir /tmp --tick-us 1ms 2>/dev/null", coschedd);
 	is_int(WEXITSTATUS(system(cmd)), 2, "a bad tick is refused");
+	/* strtol took a leading blank or '+'; no --run-dir: nothing starts */
+	snprintf(cmd, sizeof(cmd), "%s --node x --tick-us ' 1000' --cpus +2 2>&1 | grep -q \"tick-us ' 1000'\"", coschedd);
+	is_int(WEXITSTATUS(system(cmd)), 0, "a tick with a leading blank is refused, named");
 	snprintf(cmd, sizeof(cmd), "%s --node x 2>/dev/null", coschedd);
 	is_int(WEXITSTATUS(system(cmd)), 2, "--run-dir is required");
 }

@@ -3,7 +3,9 @@
  * peer_recv accepts and refuses: with a private munged (started here, as
  * root), a root credential is accepted once and refused when replayed,
  * one made by the user nobody is refused, and a datagram without a
- * credential is refused everywhere.
+ * credential is refused everywhere; a source the caller rejects is
+ * dropped before munge is asked; addresses compare by family, address and
+ * port; the log limiter lets a burst through, then counts.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "peer.h"
 #include "tap.h"
 
@@ -53,90 +56,76 @@ static void test_parse(void)
 	   "an unknown host: refused (%s)", err);
 }
 
-/* Datagrams without a valid credential never become messages. */
+static bool reject_all(const struct sockaddr_storage *from, socklen_t len,
+		       void *arg)
+{
+	(void)from;
+	(void)len;
+	++*(int *)arg;
+	return false;
+}
+
+/* Datagrams without a valid credential never become messages; a source
+ * the caller does not know is dropped before munge is asked. */
 static void test_refused(void)
 {
 	struct peer_addr self;
 	struct peer_ctx c;
-	struct sockaddr_storage from;
+	struct peer_datagram d;
+	struct sockaddr_storage to;
 	socklen_t len;
 	const char *why = NULL;
 	char err[256];
-	int fd;
+	int fd, asked = 0;
 
 	if (peer_parse("t@127.0.0.1:0", &self, err, sizeof(err)) ||
 	    peer_open(&c, &self, NULL, err, sizeof(err))) {
-		skip(4, "no UDP socket on loopback");
+		skip(7, "no UDP socket on loopback");
 		return;
 	}
-	ok(peer_recv(&c, &from, &len, &why) == NULL && !*why,
-	   "nothing waiting: NULL and no reason");
-	len = sizeof(from);
-	getsockname(c.fd, (struct sockaddr *)&from, &len);
+	is_int(peer_recv(&c, NULL, NULL, &d, &why), 0, "nothing waiting: 0");
+	ok(!*why, "... and no reason");
+	len = sizeof(to);
+	getsockname(c.fd, (struct sockaddr *)&to, &len);
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	(void)!sendto(fd, "{\"t\":\"decision\",\"q\":1}", 23, 0,
-		      (struct sockaddr *)&from, len);
-	close(fd);
+		      (struct sockaddr *)&to, len);
 	usleep(100000);
-	ok(peer_recv(&c, &from, &len, &why) == NULL, "plain JSON is not accepted");
+	is_int(peer_recv(&c, NULL, NULL, &d, &why), -1, "plain JSON is not accepted");
 	is_str(why, "invalid credential", "... as an invalid credential");
 	is_int((int)c.dropped_auth, 1, "... and counted");
+	(void)!sendto(fd, "x", 1, 0, (struct sockaddr *)&to, len);
+	usleep(100000);
+	ok(peer_recv(&c, reject_all, &asked, &d, &why) == -1 && asked == 1 &&
+	   !strcmp(why, "not from a known peer address"),
+	   "a source the caller rejects is refused (%s)", why);
+	ok(c.dropped_source == 1 && c.dropped_auth == 1,
+	   "... before munge is asked (counted apart)");
+	close(fd);
 	peer_close(&c);
+}
+
+static void test_same_addr(void)
+{
+	struct peer_addr a, b;
+	char err[256];
+
+	(void)peer_parse("a@127.0.0.1:7001", &a, err, sizeof(err));
+	(void)peer_parse("b@127.0.0.1:7001", &b, err, sizeof(err));
+	ok(peer_same_addr(&a.sa, a.len, &b.sa, b.len), "same IPv4 address and port");
+	(void)peer_parse("b@127.0.0.1:7002", &b, err, sizeof(err));
+	ok(!peer_same_addr(&a.sa, a.len, &b.sa, b.len), "another port differs");
+	(void)peer_parse("b@127.0.0.2:7001", &b, err, sizeof(err));
+	ok(!peer_same_addr(&a.sa, a.len, &b.sa, b.len), "another address differs");
+	(void)peer_parse("b@[::1]:7001", &b, err, sizeof(err));
+	ok(!peer_same_addr(&a.sa, a.len, &b.sa, b.len), "another family differs");
+	(void)peer_parse("a@[::1]:7001", &a, err, sizeof(err));
+	ok(peer_same_addr(&a.sa, a.len, &b.sa, b.len), "same IPv6 address and port");
 }
 
 /* ---- with a private munged ---- */
 
-static char munge_dir[] = "/tmp/test_peer.XXXXXX";
-static char munge_sock[sizeof(munge_dir) + 16];
-static pid_t munged_pid = -1;
-
-static int start_munged(void)
-{
-	char key[sizeof(munge_dir) + 16], cmd[1024];
-	FILE *f;
-
-	if (geteuid() != 0 || access("/usr/sbin/munged", X_OK) ||
-	    !mkdtemp(munge_dir))
-		return -1;
-	chmod(munge_dir, 0755);	/* nobody must reach the socket */
-	snprintf(key, sizeof(key), "%s/key", munge_dir);
-	snprintf(munge_sock, sizeof(munge_sock), "%s/sock", munge_dir);
-	snprintf(cmd, sizeof(cmd),
-		 "dd if=/dev/urandom of=%s bs=1024 count=1 status=none && chmod 600 %s",
-		 key, key);
-	if (system(cmd))
-		return -1;
-	snprintf(cmd, sizeof(cmd),
-		 "/usr/sbin/munged --socket=%s --key-file=%s --pid-file=%s/pid "
-		 "--log-file=%s/log --seed-file=%s/seed --force 2>/dev/null",
-		 munge_sock, key, munge_dir, munge_dir, munge_dir);
-	if (system(cmd))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "%s/pid", munge_dir);
-	for (int i = 0; i < 50 && munged_pid < 0; i++) {
-		f = fopen(cmd, "r");
-		if (f && fscanf(f, "%d", &munged_pid) != 1)
-			munged_pid = -1;
-		if (f)
-			fclose(f);
-		if (munged_pid < 0)
-			usleep(20000);
-	}
-	return munged_pid > 0 ? 0 : -1;
-}
-
-static void stop_munged(void)
-{
-	char cmd[sizeof(munge_dir) + 16];
-
-	if (munged_pid > 0)
-		kill(munged_pid, SIGTERM);
-	for (int i = 0; i < 50 && munged_pid > 0 && !kill(munged_pid, 0); i++)
-		usleep(20000);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", munge_dir);
-	if (strcmp(munge_dir, "/tmp/test_peer.XXXXXX"))
-		(void)!system(cmd);
-}
+static const char *munge_sock;
 
 /* A plain UDP socket on loopback and its address. */
 static int udp_socket(struct sockaddr_storage *sa, socklen_t *len)
@@ -154,7 +143,7 @@ static int udp_socket(struct sockaddr_storage *sa, socklen_t *len)
 	return fd;
 }
 
-/* What nobody's munge makes of text, sent to `to` (in a child). */
+/* What nobody's munge makes of a message, sent to `to` (in a child). */
 static void send_as_nobody(const struct sockaddr_storage *to, socklen_t len)
 {
 	struct passwd *pw = getpwnam("nobody");
@@ -164,33 +153,32 @@ static void send_as_nobody(const struct sockaddr_storage *to, socklen_t len)
 		struct peer_addr self;
 		struct peer_ctx c;
 		char err[256];
-		json_object *msg = json_object_new_object();
 
 		if (!pw || setgid(pw->pw_gid) || setuid(pw->pw_uid) ||
 		    peer_parse("x@127.0.0.1:0", &self, err, sizeof(err)) ||
 		    peer_open(&c, &self, munge_sock, err, sizeof(err)))
 			_exit(1);
-		json_object_object_add(msg, "t", json_object_new_string("vote"));
-		_exit(peer_send(&c, to, len, msg) ? 1 : 0);
+		_exit(peer_send(&c, to, len, "{}", 2) ? 1 : 0);
 	}
 	waitpid(pid, NULL, 0);
 }
 
 static void test_munge(void)
 {
+	static const char text[] = "{\"t\":\"vote\",\"q\":42}";
 	struct peer_addr self;
 	struct peer_ctx c, sender;
-	struct sockaddr_storage to, raw_sa, from;
-	socklen_t to_len, raw_len, len;
-	json_object *msg, *got;
+	struct peer_datagram d;
+	struct sockaddr_storage to, raw_sa;
+	socklen_t to_len, raw_len;
 	const char *why = "";
 	char err[256], cred[65536];
 	ssize_t n;
-	int raw;
+	int raw, rc;
 
-	if (start_munged()) {
+	if (!(munge_sock = test_munged_start())) {
 		skip(7, "no private munged (needs root and /usr/sbin/munged)");
-		stop_munged();
+		test_munged_stop();
 		return;
 	}
 	if (peer_parse("t@127.0.0.1:0", &self, err, sizeof(err)) ||
@@ -198,44 +186,46 @@ static void test_munge(void)
 	    peer_open(&sender, &self, munge_sock, err, sizeof(err)) ||
 	    (raw = udp_socket(&raw_sa, &raw_len)) < 0) {
 		skip(7, "no UDP sockets on loopback");
-		stop_munged();
+		test_munged_stop();
 		return;
 	}
 	to_len = sizeof(to);
 	getsockname(c.fd, (struct sockaddr *)&to, &to_len);
-	msg = json_object_new_object();
-	json_object_object_add(msg, "t", json_object_new_string("vote"));
-	json_object_object_add(msg, "q", json_object_new_int64(42));
 	/* the credential as it travels, caught on a plain socket */
-	ok(!peer_send(&sender, &raw_sa, raw_len, msg), "root's message is encoded and sent");
+	ok(!peer_send(&sender, &raw_sa, raw_len, text, strlen(text)),
+	   "root's message is encoded and sent");
 	n = recv(raw, cred, sizeof(cred), 0);
 	ok(n > 0 && !strncmp(cred, "MUNGE:", 6), "it travels as a munge credential");
 	(void)!sendto(raw, cred, (size_t)n, 0, (struct sockaddr *)&to, to_len);
 	usleep(50000);
-	got = peer_recv(&c, &from, &len, &why);
-	ok(got && json_object_get_int64(json_object_object_get(got, "q")) == 42,
-	   "root's credential is accepted with its payload");
-	json_object_put(got);
+	rc = peer_recv(&c, NULL, NULL, &d, &why);
+	ok(rc == 1 && d.len == strlen(text) && !strcmp(d.text, text) &&
+	   peer_same_addr(&d.from, d.from_len, &raw_sa, raw_len),
+	   "root's credential is accepted with its payload and sender");
+	if (rc == 1)
+		free(d.text);
 	(void)!sendto(raw, cred, (size_t)n, 0, (struct sockaddr *)&to, to_len);
 	usleep(50000);
-	ok(!peer_recv(&c, &from, &len, &why), "the same credential again is refused");
+	is_int(peer_recv(&c, NULL, NULL, &d, &why), -1,
+	       "the same credential again is refused");
 	is_str(why, "replayed credential", "... as replayed");
 	send_as_nobody(&to, to_len);
 	usleep(50000);
-	ok(!peer_recv(&c, &from, &len, &why), "a credential of the user nobody is refused");
+	is_int(peer_recv(&c, NULL, NULL, &d, &why), -1,
+	       "a credential of the user nobody is refused");
 	is_str(why, "sender is not root or the allowed user", "... as not root");
-	json_object_put(msg);
 	close(raw);
 	peer_close(&sender);
 	peer_close(&c);
-	stop_munged();
+	test_munged_stop();
 }
 
 int main(void)
 {
-	plan(24);
+	plan(32);
 	test_parse();
 	test_refused();
+	test_same_addr();
 	test_munge();
 	return done_testing();
 }

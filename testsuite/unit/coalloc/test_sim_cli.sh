@@ -23,7 +23,7 @@ fails_with() {
 	[ -s "$TMP/err" ] && sed 's/^/# /' "$TMP/err" >&2
 }
 
-echo "1..20"
+echo "1..26"
 fails_with "unknown policy" "unknown policy 'XY-Z'" --policy XY-Z --jobs 100
 fails_with "composition not 100" "sum to 90, not 100" --composition 30,30,30,0 --jobs 100
 fails_with "bad utilization" "utilization" --utilization -1 --jobs 100
@@ -69,7 +69,14 @@ if command -v gnuplot >/dev/null; then
 	[ "$(head -c 4 "$TMP/chart.png" | tail -c 3)" = PNG ]
 	ok $? "--plot writes a PNG"
 else
-	echo "ok 19 # SKIP gnuplot not installed"
-	echo "ok 20 # SKIP gnuplot not installed"
+	n=$((n + 2))
+	echo "ok $((n - 1)) # SKIP gnuplot not installed"
+	echo "ok $n # SKIP gnuplot not installed"
 fi
+
+# numbers are decimal: strtod took hexadecimal, strtoul a leading blank
+fails_with "hexadecimal utilization" "--utilization '0x1p-1'" --utilization 0x1p-1 --jobs 100
+fails_with "jobs with a leading blank" "--jobs ' 100'" --jobs ' 100'
+printf '1 0 0 10 4 -1 -1 0x4 20 -1 1 1 1 1 1 1 -1 -1\n' >"$TMP/hex.swf"
+fails_with "hexadecimal SWF field" "hex.swf:1: malformed SWF line" --swf "$TMP/hex.swf"
 exit $((fails > 0))

@@ -4,7 +4,10 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coalloc_conf/coalloc_conf.h"
 #include "tap.h"
@@ -191,6 +194,43 @@ static void test_example(void)
 	is_str(err, "no/such/file: No such file or directory", "and named");
 }
 
+/*
+ * A NUL byte used to end the file for the parser: the sites after it were
+ * silently dropped.  Control characters are refused as well.
+ */
+static void test_control_bytes(void)
+{
+	static const char text[] = "Site=a Nodes=n[1-4]\n\0Site=b Nodes=n[5-8]\n";
+	char path[] = "/tmp/test_coalloc_conf.XXXXXX";
+	struct coalloc_conf c;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || write(fd, text, sizeof(text) - 1) != sizeof(text) - 1)
+		diag("cannot write %s", path);
+	close(fd);
+	is_int(coalloc_conf_load(path, &c, err, sizeof(err)), -1,
+	       "NUL byte: the file is refused");
+	ok(!strncmp(err, path, strlen(path)) &&
+	   !strcmp(err + strlen(path), " line 2: column 1: NUL byte (what follows it would be ignored)"),
+	   "NUL byte: file, line and column named (%s)", err);
+	is_int(c.nsites, 0, "NUL byte: nothing kept");
+	unlink(path);
+	refused(TWO_SITES "Policy=GS\x1b[8m\n",
+		"coalloc.conf line 3: column 10: control character 0x1B (only tab, CR and LF are allowed)",
+		"escape character");
+	refused("Site=a\vNodes=n1\n",
+		"coalloc.conf line 1: column 7: control character 0x0B (only tab, CR and LF are allowed)",
+		"vertical tab");
+	is_int(parse("Site=a\tNodes=n1\r\n", &c), 0, "tab and CRLF are fine");
+	coalloc_conf_free(&c);
+	refused("MPL=0x2 Matrix=gang\n" TWO_SITES,
+		"coalloc.conf line 1: key 'MPL': '0x2' is not a whole number from 1 to 16",
+		"hexadecimal number");
+	refused("AgingTime=+60\n" TWO_SITES,
+		"coalloc.conf line 1: key 'AgingTime': '+60' is not a whole number from 0 to 31536000",
+		"signed number");
+}
+
 static void test_layout(void)
 {
 	struct coalloc_conf c;
@@ -209,6 +249,7 @@ static void test_layout(void)
 int main(void)
 {
 	test_layout();
+	test_control_bytes();
 	test_preempt();
 	test_example();
 	test_good();

@@ -198,6 +198,29 @@ static void test_rejections(void)
 	   "with every key listed, untruncated");
 }
 
+/* A key given twice was taken silently, the last one winning. */
+static void test_twice(void)
+{
+	char *modes[] = { "allowed_modes=pb", "tick_us=500",
+			  "allowed_modes=all", NULL };
+	char *agents[] = { "agent=/a/coschedd", "agent=/b/coschedd", NULL };
+	char *same[] = { "idle_exit=60", "idle_exit=60", NULL };
+
+	is_int(cosched_args_parse(3, modes, &args, err, sizeof(err)), -1,
+	       "allowed_modes twice is refused");
+	is_str(err, "plugstack.conf: allowed_modes= given twice (each argument at most once)",
+	       "naming the key");
+	is_int(cosched_args_parse(2, agents, &args, err, sizeof(err)), -1,
+	       "agent twice is refused");
+	is_str(err, "plugstack.conf: agent= given twice (each argument at most once)",
+	       "naming the key");
+	is_int(cosched_args_parse(2, same, &args, err, sizeof(err)), -1,
+	       "even with the same value");
+	rejects_mentioning("tick_us=0x3e8", "tick_us='0x3e8'");
+	rejects_mentioning("membus_mem=0x10G", "membus_mem='0x10G'");
+	rejects_mentioning("membus_net=+1G", "membus_net='+1G'");
+}
+
 static void test_untouched(void)
 {
 	char *argv[] = { "foo=1", NULL };
@@ -218,6 +241,7 @@ int main(void)
 	test_values();
 	test_membus_values();
 	test_rejections();
+	test_twice();
 	test_untouched();
 	return done_testing();
 }

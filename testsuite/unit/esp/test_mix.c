@@ -6,7 +6,10 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "esp/mix.h"
 #include "tap.h"
@@ -125,6 +128,41 @@ static void test_errors(void)
 	       "missing file: message");
 }
 
+/*
+ * A NUL byte used to end the mix for the parser (the classes after it were
+ * dropped), and Time=0x10 was sixteen seconds.
+ */
+static void test_strict_text(void)
+{
+	static const char text[] = HEAD "Class=a Size=8 Count=1 Time=1\n"
+		"Class=b Size=8 Count=1\0 Time=1\n";
+	char path[] = "/tmp/test_mix.XXXXXX";
+	struct esp_mix m;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || write(fd, text, sizeof(text) - 1) != sizeof(text) - 1)
+		diag("cannot write %s", path);
+	close(fd);
+	is_int(esp_mix_load(path, &m, err, sizeof(err)), -1,
+	       "NUL byte: the mix is refused");
+	ok(!strncmp(err, path, strlen(path)) &&
+	   !strcmp(err + strlen(path), " line 3: column 23: NUL byte (what follows it would be ignored)"),
+	   "NUL byte: file, line and column named (%s)", err);
+	unlink(path);
+	refused(HEAD "Class=a Size=8 Count=1 Time=1\x08\n",
+		"t.mix line 2: column 30: control character 0x08 (only tab, CR and LF are allowed)",
+		"backspace");
+	refused(HEAD "Class=a Size=8 Count=1 Time=0x10\n",
+		"t.mix line 2: key 'Time': '0x10' is not a positive number",
+		"hexadecimal time");
+	refused(HEAD "Class=a Size=8 Count=1 Time=+5\n",
+		"t.mix line 2: key 'Time': '+5' is not a positive number",
+		"time with a '+'");
+	refused(HEAD "Class=a Fraction=0x1p-3 Count=1 Time=5\n",
+		"t.mix line 2: key 'Fraction': '0x1p-3' is not a positive number",
+		"hexadecimal fraction");
+}
+
 /* Per class, the scaled CPU-seconds equal the mix's share of P exactly. */
 static void test_scaling(void)
 {
@@ -163,6 +201,7 @@ int main(void)
 	test_esp1();
 	test_esp2();
 	test_errors();
+	test_strict_text();
 	test_scaling();
 	return done_testing();
 }

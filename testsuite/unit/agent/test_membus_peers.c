@@ -1,0 +1,538 @@
+/*
+ * test_membus_peers.c - MemBUS messages that reach a real coschedd: a
+ * private munged (fixture.c) and agents in a temporary run directory; this
+ * test plays the other nodes with UDP sockets of its own (peer.c) and
+ * writes their messages with mbmsg.c.
+ *
+ * As a voter (its coordinator candidates c0 and c1 are this test): a
+ * decision from c0, whom it voted for, is taken; munge-valid votes and
+ * decisions with apps, order or forced missing, not arrays or holding
+ * null do not kill it and are refused; a decision from c1, whom it did
+ * not vote for, or addressed to another node, is refused (that quantum
+ * falls back); a datagram from an address that is no candidate is dropped
+ * before munge is asked.
+ * As its own coordinator: votes for a quantum far ahead are dropped as
+ * out of window and never reset its tally (no quantum without a
+ * decision); a flood of datagrams neither stalls the agent (ping answers
+ * within 2 s) nor writes more than a burst of log lines.
+ * Needs root (the agent and munged).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <arpa/inet.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "mbmsg.h"
+#include "fixture.h"
+#include "peer.h"
+#include "tap.h"
+
+/* The voter's quanta are long: the test must answer its vote within
+ * 0.4 of one, under valgrind or on a loaded machine; its own coordinator
+ * needs no answer from the test and switches faster. */
+#define VOTER_QUANTUM_MS 1000
+#define QUANTUM_MS 400
+#define REPLY_LEN 65536
+
+static char coschedd[PATH_MAX], run_dir[PATH_MAX], sock[PATH_MAX + 64];
+static char reply[REPLY_LEN];
+static const char *munge_sock;
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int request(const char *node, const char *line, int timeout_ms)
+{
+	size_t len;
+	int rc;
+
+	cosched_socket_path(run_dir, node, sock, sizeof(sock));
+	reply[0] = '\0';
+	rc = cosched_agent_request(sock, line, reply, sizeof(reply), timeout_ms);
+	len = strlen(reply);
+	if (len && reply[len - 1] == '\n')
+		reply[len - 1] = '\0';	/* for the test's messages */
+	return rc;
+}
+
+static pid_t start_agent(const char *node, int quantum_ms)
+{
+	char quantum[16];
+	char *argv[] = { coschedd, "--node", (char *)node, "--run-dir", run_dir,
+			 "--membus-quantum-ms", quantum, "--cpus", "1",
+			 "--membus-mem", "1G", "--membus-net", "1G",
+			 "--freeze", "signal", "--munge-socket", (char *)munge_sock,
+			 NULL };
+	pid_t pid;
+
+	snprintf(quantum, sizeof(quantum), "%d", quantum_ms);
+	pid = fork();
+	if (pid == 0) {
+		execv(coschedd, argv);
+		_exit(127);
+	}
+	for (int i = 0; i < 200; i++) {
+		if (!request(node, "ping", 1000) && !strncmp(reply, "ok", 2))
+			return pid;
+		sleep_ms(20);
+	}
+	return -1;
+}
+
+static bool alive(pid_t agent, const char *node)
+{
+	return waitpid(agent, NULL, WNOHANG) == 0 &&
+	       !request(node, "ping", 2000) && !strncmp(reply, "ok", 2);
+}
+
+static void stop_agent(pid_t agent)
+{
+	if (agent <= 0)
+		return;
+	kill(agent, SIGTERM);
+	waitpid(agent, NULL, 0);
+}
+
+static pid_t spinner(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		alarm(120);	/* never outlive a broken test */
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* A socket as the test's peer NAME, munge-signing, on a free port. */
+static int open_peer(const char *name, struct peer_ctx *c, struct peer_addr *a)
+{
+	char text[128], err[256];
+	struct sockaddr_in *in = (struct sockaddr_in *)&a->sa;
+
+	snprintf(text, sizeof(text), "%s@127.0.0.1:0", name);
+	if (peer_parse(text, a, err, sizeof(err)) ||
+	    peer_open(c, a, munge_sock, err, sizeof(err)))
+		return -1;
+	a->len = sizeof(a->sa);
+	getsockname(c->fd, (struct sockaddr *)&a->sa, &a->len);
+	snprintf(a->text, sizeof(a->text), "%s@127.0.0.1:%d", name,
+		 ntohs(in->sin_port));
+	return 0;
+}
+
+/* An address for the agent NAME: a free port, probed and released. */
+static int agent_addr(const char *name, struct peer_addr *a)
+{
+	struct peer_ctx probe;
+
+	if (open_peer(name, &probe, a))
+		return -1;
+	peer_close(&probe);
+	return 0;
+}
+
+static void send_text(struct peer_ctx *c, const struct peer_addr *to,
+		      const char *text)
+{
+	if (peer_send(c, &to->sa, to->len, text, strlen(text)))
+		diag("cannot send %s", text);
+}
+
+/* The q of a vote's text (read leniently: any agent's vote), 0 if none;
+ * *to_ok: it also passes the strict parser as addressed to `to`. */
+static uint64_t vote_q(const char *text, size_t len, const char *to,
+		       bool *to_ok)
+{
+	struct mbmsg *msg = malloc(sizeof(*msg));
+	json_object *o = json_tokener_parse(text);
+	const char *t = json_object_get_string(json_object_object_get(o, "t"));
+	uint64_t q = 0;
+	char err[MBMSG_ERR_LEN];
+
+	if (t && !strcmp(t, "vote"))
+		q = (uint64_t)json_object_get_int64(json_object_object_get(o, "q"));
+	*to_ok = msg && !mbmsg_parse(text, len, to, msg, err, sizeof(err)) &&
+		 msg->type == MBMSG_VOTE;
+	json_object_put(o);
+	free(msg);
+	return q;
+}
+
+/* The test's coordinator candidates c0 and c1. */
+struct cand {
+	char name[8];
+	struct peer_ctx ctx;
+	struct peer_addr addr;
+};
+
+static uint64_t wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * The next vote the agent sends to c0 or c1 (within 5 s) for a quantum
+ * that starts more than 100 ms from now (a vote that waited longer is
+ * for a quantum about to switch): its q (0 if none), *which candidate
+ * got it, *to_ok whether it names that candidate as its destination.
+ */
+static uint64_t next_vote(struct cand *c, int *which, bool *to_ok)
+{
+	uint64_t until = now_ms() + 5000, q = 0;
+	struct peer_datagram d;
+	const char *why;
+
+	while (!q && now_ms() < until) {
+		struct pollfd p[2] = { { .fd = c[0].ctx.fd, .events = POLLIN },
+				       { .fd = c[1].ctx.fd, .events = POLLIN } };
+
+		if (poll(p, 2, 100) <= 0)
+			continue;
+		*which = p[0].revents ? 0 : 1;
+		if (peer_recv(&c[*which].ctx, NULL, NULL, &d, &why) != 1)
+			continue;
+		q = vote_q(d.text, d.len, c[*which].name, to_ok);
+		free(d.text);
+		if (q * VOTER_QUANTUM_MS <= wall_ms() + 100)
+			q = 0;
+	}
+	return q;
+}
+
+static void send_decision(struct cand *c, const struct peer_addr *agent,
+			  uint64_t q, const char *from, const char *to)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "{\"t\":\"decision\",\"q\":%llu,\"from\":\"%s\",\"to\":\"%s\",\"order\":[\"60.0\"],\"forced\":[]}",
+		 (unsigned long long)q, from, to);
+	send_text(&c->ctx, agent, text);
+}
+
+static json_object *membus_status(const char *node)
+{
+	json_object *o, *m = NULL;
+
+	if (request(node, "status json", 3000))
+		return NULL;
+	o = json_tokener_parse(reply);
+	if (o && json_object_object_get_ex(o, "membus", &m))
+		json_object_get(m);
+	json_object_put(o);
+	return m;
+}
+
+static long long counter(const char *node, const char *key)
+{
+	json_object *m = membus_status(node);
+	long long v = m ? json_object_get_int64(json_object_object_get(m, key)) : -1;
+
+	json_object_put(m);
+	return v;
+}
+
+/* Who coordinated quantum q as node's history says: "" fallback, "?"
+ * not recorded (yet), waiting up to 5 s for it. */
+static const char *coordinator_of(const char *node, uint64_t q)
+{
+	static char who[COSCHED_NODE_NAME_LEN];
+
+	snprintf(who, sizeof(who), "?");
+	for (uint64_t until = now_ms() + 5000; now_ms() < until; sleep_ms(50)) {
+		json_object *m = membus_status(node), *hist;
+
+		hist = m ? json_object_object_get(m, "history") : NULL;
+		for (size_t i = 0; json_object_is_type(hist, json_type_array) &&
+				   i < json_object_array_length(hist); i++) {
+			json_object *r = json_object_array_get_idx(hist, i);
+
+			if ((uint64_t)json_object_get_int64(json_object_object_get(r, "q")) == q)
+				snprintf(who, sizeof(who), "%s", json_object_get_string(
+					 json_object_object_get(r, "coordinator")));
+		}
+		json_object_put(m);
+		if (strcmp(who, "?"))
+			break;
+	}
+	return who;
+}
+
+/* Lines of node's log that contain what. */
+static int log_lines(const char *node, const char *what)
+{
+	char path[PATH_MAX + 64], line[1024];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.log", run_dir, node);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, what) != NULL;
+	fclose(f);
+	return n;
+}
+
+static bool join(const char *node, int job, const char *self,
+		 const char *coord, pid_t task)
+{
+	char line[512];
+
+	snprintf(line, sizeof(line), "membus job=%d step=0 nnodes=2 self=%s coord=%s",
+		 job, self, coord);
+	if (request(node, line, 3000) || strncmp(reply, "ok membus", 9))
+		return false;
+	snprintf(line, sizeof(line),
+		 "register job=%d step=0 uid=0 mode=membus pid=%d rank=0 bw_mem=100000000",
+		 job, (int)task);
+	return !request(node, line, 3000) && !strncmp(reply, "ok registered", 13);
+}
+
+/* ---- the agent as a voter ---- */
+
+static void send_malformed(struct peer_ctx *c0, const struct peer_addr *agent,
+			   const char *node, uint64_t q)
+{
+	static const char *const bodies[] = {
+		"{\"t\":\"decision\",\"q\":%llu,\"from\":\"c0\",\"od\":[\"1.0\"]}",
+		"{\"t\":\"vote\",\"q\":%llu,\"from\":\"c0\",\"to\":\"%s\"}",
+		"{\"t\":\"vote\",\"q\":%llu,\"from\":\"c0\",\"to\":\"%s\",\"apps\":{}}",
+		"{\"t\":\"vote\",\"q\":%llu,\"from\":\"c0\",\"to\":\"%s\",\"apps\":[null]}",
+		"{\"t\":\"vote\",\"q\":%llu,\"from\":\"c0\",\"to\":\"%s\",\"apps\":[{\"id\":null}]}",
+		"{\"t\":\"decision\",\"q\":%llu,\"from\":\"c0\",\"to\":\"%s\",\"order\":[null],\"forced\":[]}",
+		"{\"t\":\"decision\",\"q\":%llu,\"from\":\"c0\",\"to\":\"%s\",\"order\":\"x\",\"forced\":5}",
+	};
+	char text[512];
+
+	for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+		snprintf(text, sizeof(text), bodies[i], (unsigned long long)q, node);
+		send_text(c0, agent, text);
+	}
+}
+
+static void test_voter(void)
+{
+	struct cand c[2] = { { .name = "c0" }, { .name = "c1" } };
+	char node[32], coord[2 * PEER_ADDR_TEXT_LEN + 2];
+	struct peer_ctx stranger;
+	struct peer_addr as, agent;
+	pid_t pid, task;
+	uint64_t q = 0, q2;
+	int v = 0, tries = 0;
+	bool to_ok = false;
+	const char *ran = "?";
+
+	snprintf(node, sizeof(node), "v%d", (int)getpid());
+	if (open_peer("c0", &c[0].ctx, &c[0].addr) ||
+	    open_peer("c1", &c[1].ctx, &c[1].addr) ||
+	    open_peer("x", &stranger, &as) || agent_addr(node, &agent)) {
+		skip(11, "no UDP sockets on loopback");
+		return;
+	}
+	snprintf(coord, sizeof(coord), "%s,%s", c[0].addr.text, c[1].addr.text);
+	pid = start_agent(node, VOTER_QUANTUM_MS);
+	task = spinner();
+	ok(pid > 0 && join(node, 60, agent.text, coord, task),
+	   "voter: an agent with candidates c0 and c1 (this test) joins a step (%s)", reply);
+	/* answer its votes until one answer was in time (a loaded machine
+	 * may miss a quantum: then the agent votes for the other candidate) */
+	while (strcmp(ran, c[v].name) && tries++ < 4 &&
+	       (q = next_vote(c, &v, &to_ok))) {
+		send_decision(&c[v], &agent, q, c[v].name, node);
+		if (tries == 1)
+			send_malformed(&c[v].ctx, &agent, node, q);
+		ran = coordinator_of(node, q);
+	}
+	ok(q > 0, "voter: it votes to a candidate (%s, quantum %llu, try %d)",
+	   c[v].name, (unsigned long long)q, tries);
+	ok(to_ok, "voter: ... a vote that names %s as its destination", c[v].name);
+	ok(alive(pid, node), "voter: munge-valid votes and decisions without apps, order or forced, or with null in them, do not kill the agent");
+	ok(counter(node, "refused") >= 7, "voter: ... they are refused (%lld)",
+	   counter(node, "refused"));
+	is_str(ran, c[v].name, "voter: the decision of %s, voted for, ran quantum %llu",
+	       c[v].name, (unsigned long long)q);
+
+	/* the next quantum: decisions that must not count */
+	q2 = next_vote(c, &v, &to_ok);
+	send_decision(&c[1 - v], &agent, q2, c[1 - v].name, node);
+	send_decision(&c[v], &agent, q2, c[v].name, "n-other");
+	ok(q2 > 0, "voter: it votes again, to %s (quantum %llu)", c[v].name,
+	   (unsigned long long)q2);
+	is_str(coordinator_of(node, q2), "",
+	       "voter: a decision from %s (not voted for) and one of %s addressed to another node are refused: quantum %llu falls back",
+	       c[1 - v].name, c[v].name, (unsigned long long)q2);
+	ok(log_lines(node, "refused a message: a decision from a node this agent did not vote for") == 1 &&
+	   log_lines(node, "refused a message: malformed: addressed to another node") == 1,
+	   "voter: ... the log says why");
+
+	send_text(&stranger, &agent, "not even a credential");
+	sleep_ms(300);
+	ok(counter(node, "unknown_source") == 1,
+	   "voter: a datagram from an address that is no candidate is dropped before munge (%lld)",
+	   counter(node, "unknown_source"));
+	ok(alive(pid, node), "voter: the agent still answers");
+	stop_agent(pid);
+	kill(task, SIGKILL);
+	waitpid(task, NULL, 0);
+	peer_close(&c[0].ctx);
+	peer_close(&c[1].ctx);
+	peer_close(&stranger);
+}
+
+/* ---- the agent as its own coordinator ---- */
+
+static uint64_t wall_quantum(void)
+{
+	return wall_ms() / QUANTUM_MS;
+}
+
+/* Votes for a quantum 1000 ahead, every 10 ms for ms. */
+static int far_votes(struct peer_ctx *c, const struct peer_addr *agent,
+		     const char *node, int ms)
+{
+	char text[512];
+	int sent = 0;
+
+	for (uint64_t until = now_ms() + (uint64_t)ms; now_ms() < until; sent++) {
+		snprintf(text, sizeof(text),
+			 "{\"t\":\"vote\",\"q\":%llu,\"from\":\"x\",\"to\":\"%s\",\"apps\":[{\"id\":\"61.0\",\"sel\":1,\"nodes\":2}]}",
+			 (unsigned long long)(wall_quantum() + 1000), node);
+		send_text(c, agent, text);
+		sleep_ms(10);
+	}
+	return sent;
+}
+
+/* A child that sends garbage to to as fast as it can for ms. */
+static pid_t flood(const struct peer_addr *to, int ms)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = socket(AF_INET, SOCK_DGRAM, 0);
+		uint64_t until = now_ms() + (uint64_t)ms;
+
+		while (now_ms() < until)
+			for (int i = 0; i < 1000; i++)
+				(void)!sendto(fd, "MUNGE:garbage:", 14, 0,
+					      (const struct sockaddr *)&to->sa, to->len);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void test_coordinator(void)
+{
+	char node[32];
+	struct peer_ctx x;
+	struct peer_addr ax, agent;
+	pid_t pid, task, flooder;
+	long long fallbacks, quanta, window;
+	int sent, slowest = 0, failed = 0;
+
+	snprintf(node, sizeof(node), "k%d", (int)getpid());
+	if (open_peer("x", &x, &ax) || agent_addr(node, &agent)) {
+		skip(6, "no UDP sockets on loopback");
+		return;
+	}
+	pid = start_agent(node, QUANTUM_MS);
+	task = spinner();
+	ok(pid > 0 && join(node, 61, agent.text, agent.text, task),
+	   "coordinator: an agent that is its own candidate joins a step (%s)", reply);
+	sleep_ms(3 * QUANTUM_MS);
+	fallbacks = counter(node, "fallbacks");
+	quanta = counter(node, "quanta");
+	sent = far_votes(&x, &agent, node, 12 * QUANTUM_MS);
+	window = counter(node, "out_of_window");
+	ok(window >= sent / 2, "coordinator: %d votes for a quantum 1000 ahead: dropped as out of window (%lld)",
+	   sent, window);
+	ok(counter(node, "quanta") >= quanta + 8 && counter(node, "fallbacks") == fallbacks,
+	   "coordinator: ... and its tally was never reset: %lld quanta, %lld without a decision",
+	   counter(node, "quanta") - quanta, counter(node, "fallbacks") - fallbacks);
+	ok(log_lines(node, "out of window") <= AGENT_LOG_BURST,
+	   "coordinator: ... logged at most %d times (%d)", AGENT_LOG_BURST,
+	   log_lines(node, "out of window"));
+
+	flooder = flood(&agent, 4000);
+	for (uint64_t until = now_ms() + 3000; now_ms() < until;) {
+		uint64_t t0 = now_ms();
+
+		failed += !alive(pid, node);
+		if ((int)(now_ms() - t0) > slowest)
+			slowest = (int)(now_ms() - t0);
+		sleep_ms(100);
+	}
+	waitpid(flooder, NULL, 0);
+	ok(!failed && slowest < 1000, "coordinator: flooded with datagrams, it answers every ping within 1 s (slowest %d ms)",
+	   slowest);
+	ok(log_lines(node, "refused a message") <= AGENT_LOG_BURST + 1,
+	   "coordinator: ... and logs at most a burst of refusals (%d lines for %lld refused)",
+	   log_lines(node, "refused a message"), counter(node, "refused"));
+	stop_agent(pid);
+	kill(task, SIGKILL);
+	waitpid(task, NULL, 0);
+	peer_close(&x);
+}
+
+int main(int argc, char **argv)
+{
+	char tmpl[] = "/tmp/test_membus_peers.XXXXXX", cmd[PATH_MAX + 32];
+
+	(void)argc;
+	if (geteuid() != 0) {
+		printf("1..0 # SKIP coschedd needs root\n");
+		return 0;
+	}
+	if (test_coschedd_path(argv[0], coschedd, sizeof(coschedd))) {
+		printf("1..0 # SKIP %s is missing\n", coschedd);
+		return 0;
+	}
+	if (!(munge_sock = test_munged_start())) {
+		test_munged_stop();
+		printf("1..0 # SKIP no private munged (/usr/sbin/munged)\n");
+		return 0;
+	}
+	if (!mkdtemp(tmpl))
+		return 1;
+	chmod(tmpl, 0755);
+	snprintf(run_dir, sizeof(run_dir), "%s", tmpl);
+	plan(17);
+	test_voter();
+	test_coordinator();
+	test_munged_stop();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_dir);
+	if (!getenv("KEEP"))
+		(void)!system(cmd);
+	return done_testing();
+}

@@ -5,10 +5,12 @@
 # trees kept apart), the Slurm source under build/slurm-src.
 #
 #   make            build every component
-#   make check      install what is missing, build, run every test (TAP)
+#   make check      install what is missing, build, run every test (TAP),
+#                   with a smoke run of the fuzz targets after the unit tests
 #   make DEBUG=1 check-unit   unit tests under ASan/UBSan
 #   make valgrind   unit tests under valgrind
 #   make bench      benchmarks (ratios measured side by side)
+#   make fuzz       libFuzzer targets of the parsers, FUZZ_SECONDS each
 #   make install    plugins into Slurm's PluginDir, tools into PREFIX
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -44,6 +46,8 @@ include $(sort $(wildcard plugins/*/module.mk))
 include $(wildcard agent/module.mk shim/module.mk)
 include $(sort $(wildcard contribs/*/module.mk))
 include $(sort $(wildcard testsuite/*/module.mk))
+# After the modules: the fuzz targets reuse their source lists.
+include mk/fuzz.mk
 
 # ---------------------------------------------------------------- rules
 
@@ -81,7 +85,8 @@ check: deps
 	$(MAKE) slurm-src
 	$(MAKE) DEBUG=0 all
 	$(MAKE) all tests
-	$(PROVE) $(PROVE_FLAGS) --exec '' $(UNIT_TESTS) $(INTEGRATION_TESTS)
+	$(PROVE) $(PROVE_FLAGS) --exec '' $(UNIT_TESTS) $(FUZZ_SMOKE_TEST) \
+		$(INTEGRATION_TESTS)
 
 VALGRIND ?= valgrind --quiet --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --track-origins=yes

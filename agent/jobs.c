@@ -361,8 +361,7 @@ int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 	struct proc_id id;
 	struct reg r;
 
-	if (cosched_request_keys_once(request, why, sizeof(why)) ||
-	    _parse_register(request, &r, why, sizeof(why)))
+	if (_parse_register(request, &r, why, sizeof(why)))
 		goto fail;
 	if (r.mode == COSCHED_MODE_NONE) {
 		snprintf(why, sizeof(why), "mode %s has nothing for this agent to do",

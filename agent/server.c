@@ -168,7 +168,7 @@ static char *_status(struct agent *a, const char *line)
 /* The reply to the line c has read (allocated; NULL: out of memory). */
 static char *_answer(struct agent *a, struct agent_conn *c)
 {
-	char reply[REPLY_LEN], quoted[AGENT_LOG_QUOTE_LEN];
+	char reply[REPLY_LEN], why[AGENT_ERR_LEN], quoted[AGENT_LOG_QUOTE_LEN];
 	const char *line = c->line;
 
 	if (!c->cred_ok)
@@ -188,7 +188,10 @@ static char *_answer(struct agent *a, struct agent_conn *c)
 				  (unsigned)c->cred.uid, (int)c->cred.pid);
 		return strdup("error: permission denied: only root or SlurmUser may register or end jobs\n");
 	}
-	if (_verb(line, "register"))
+	/* every request word at most once, whichever verb reads it */
+	if (cosched_request_keys_once(line, why, sizeof(why)))
+		snprintf(reply, sizeof(reply), "error: %s\n", why);
+	else if (_verb(line, "register"))
 		(void)agent_register(a, line, c->cred.pid, reply, sizeof(reply));
 	else if (_verb(line, "membus"))
 		(void)agent_membus_request(a, line, reply, sizeof(reply));

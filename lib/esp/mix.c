@@ -77,6 +77,26 @@ static int _positive(const struct line_ctx *lc, const char *key,
 	return 0;
 }
 
+/*
+ * Times are seconds between a millisecond and about 115 days, fractions
+ * at least one processor in a billion: beyond them a scaled time
+ * overflows to infinity or a mix's minimum time underflows to 0.
+ */
+#define TIME_MIN_S 1e-3
+#define TIME_MAX_S 1e7
+#define FRACTION_MIN 1e-9
+
+static int _seconds(const struct line_ctx *lc, const char *key,
+		    const char *val, double *out)
+{
+	if (_positive(lc, key, val, out))
+		return -1;
+	if (*out < TIME_MIN_S || *out > TIME_MAX_S)
+		return _fail(lc, key, "'%s' is outside %g..%g seconds", val,
+			     TIME_MIN_S, TIME_MAX_S);
+	return 0;
+}
+
 static int _count(const struct line_ctx *lc, const char *val, unsigned *out)
 {
 	uint64_t v;
@@ -175,6 +195,10 @@ static int _class_fraction(const struct line_ctx *lc,
 		if (*fraction > 1)
 			return _fail(lc, "Fraction", "'%s' is more than the "
 				     "whole machine", lv->val[K_FRACTION]);
+		if (*fraction < FRACTION_MIN)
+			return _fail(lc, "Fraction", "'%s' is less than %g of "
+				     "the machine", lv->val[K_FRACTION],
+				     FRACTION_MIN);
 		return 0;
 	}
 	if (mix->processors <= 0)
@@ -214,10 +238,10 @@ static int _class_line(const struct line_ctx *lc, const struct line_vals *lv,
 	snprintf(c.name, sizeof(c.name), "%s", lv->val[K_CLASS]);
 	if (_class_fraction(lc, lv, mix, &c.fraction) ||
 	    _count(lc, lv->val[K_COUNT], &c.count) ||
-	    _positive(lc, "Time", lv->val[K_TIME], &c.seconds))
+	    _seconds(lc, "Time", lv->val[K_TIME], &c.seconds))
 		return -1;
 	if (lv->seen[K_LIGHT] &&
-	    _positive(lc, "Light", lv->val[K_LIGHT], &c.light))
+	    _seconds(lc, "Light", lv->val[K_LIGHT], &c.light))
 		return -1;
 	/* Fractions like 81/512 are written rounded (0.1582): only the
 	 * whole machine is a Z class. */

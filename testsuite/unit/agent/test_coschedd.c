@@ -127,6 +127,9 @@ static void test_refusals(pid_t child)
 		 "register job=7 step=0 uid=0 mode=pb pid=%d rank=0 mode=none", (int)child);
 	request(line);
 	ok(strstr(reply, "key 'mode' given twice") != NULL, "a key twice is refused (%s)", reply);
+	request("end job=7 step=0 job=8");
+	ok(strstr(reply, "key 'job' given twice") != NULL,
+	   "... in an end request too (%s)", reply);
 	request("frobnicate");
 	ok(!strncmp(reply, "error: unknown request", 22), "an unknown request (%s)", reply);
 

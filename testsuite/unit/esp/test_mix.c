@@ -161,6 +161,16 @@ static void test_strict_text(void)
 	refused(HEAD "Class=a Fraction=0x1p-3 Count=1 Time=5\n",
 		"t.mix line 2: key 'Fraction': '0x1p-3' is not a positive number",
 		"hexadecimal fraction");
+	/* fuzz_esp_mix: 1e306 s scaled to infinity, 1e-300 summed to 0 */
+	refused(HEAD "Class=a Size=64 Count=1 Time=1e306\n",
+		"t.mix line 2: key 'Time': '1e306' is outside 0.001..1e+07 seconds",
+		"a time that would scale to infinity");
+	refused(HEAD "Class=a Fraction=1e-300 Count=1 Time=5\n",
+		"t.mix line 2: key 'Fraction': '1e-300' is less than 1e-09 of the machine",
+		"a fraction that would make the minimum time 0");
+	refused(HEAD "Class=a Size=8 Count=1 Time=5 Light=1e-300\n",
+		"t.mix line 2: key 'Light': '1e-300' is outside 0.001..1e+07 seconds",
+		"a light time below a millisecond");
 }
 
 /* Per class, the scaled CPU-seconds equal the mix's share of P exactly. */

@@ -1,0 +1,102 @@
+# mk/fuzz.mk - libFuzzer harnesses of every parser an outsider reaches
+# (testsuite/fuzz/fuzz_NAME.c), built with clang, ASan and UBSan into
+# $(BUILD)/fuzz, apart from the gcc builds and not part of 'make all'.
+#
+#   make fuzz             build, then run each target FUZZ_SECONDS (60)
+#   make -j2 fuzz         two targets at a time
+#   make fuzz-smoke       the same for FUZZ_SMOKE_SECONDS (3) each
+#   make fuzz-build       build only;  make fuzz-list: the target names
+#   make fuzz-NAME        one target (FUZZ_SECONDS)
+#
+# Each run first replays every seed of testsuite/fuzz/corpus/NAME once (a
+# regression), then fuzzes with that directory read-only and a scratch
+# corpus $(BUILD)/fuzz/corpus/NAME that grows from run to run.  A crash
+# goes to $(BUILD)/fuzz/crashes/NAME/ and fails the run; so does a run
+# without executions.  testsuite/fuzz/run.sh does one run and prints its
+# numbers; testsuite/fuzz/smoke.t is the smoke run as TAP for 'make check'.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 3
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_OBJ := $(FUZZ_DIR)/obj
+
+# Debian's clang and its libFuzzer/sanitizer runtimes (make deps).
+DEPS += clang libclang-rt-14-dev
+
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARNINGS) $(FUZZ_SAN) \
+	-fsanitize=fuzzer-no-link $(PROJECT_CPPFLAGS) -Iagent \
+	-Iplugins/spank_cosched $(JSONC_CFLAGS)
+
+$(FUZZ_OBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_EXTRA) -MMD -MP -c -o $@ $<
+
+# The agent's main() is not the fuzzer's; agent_log and the rest of
+# coschedd.c are linked as they are.
+$(FUZZ_OBJ)/agent/coschedd.o: FUZZ_EXTRA := -Dmain=coschedd_main
+# clang, not gcc, warns about glibc's NLMSG_OK macro (int against __u32).
+$(FUZZ_OBJ)/agent/bw.o: FUZZ_EXTRA := -Wno-sign-compare
+
+FUZZ_TARGETS :=
+
+# $(call fuzz_target,NAME,SOURCES,LDLIBS): $(FUZZ_DIR)/fuzz_NAME from
+# testsuite/fuzz/fuzz_NAME.c and SOURCES (compiled by clang here).
+define fuzz_target
+$(FUZZ_DIR)/fuzz_$(1): $(FUZZ_OBJ)/testsuite/fuzz/fuzz_$(1).o \
+		$(patsubst %.c,$(FUZZ_OBJ)/%.o,$(2))
+	$$(FUZZ_CC) $$(FUZZ_SAN) -fsanitize=fuzzer -o $$@ $$^ $(3)
+FUZZ_TARGETS += $(1)
+endef
+
+FUZZ_COSCHED_OPTS := $(LIBCOSCHED_SRCS) lib/cosched_opts/cosched_opts.c \
+	lib/cosched_opts/cosched_bw.c lib/num/num.c
+# Every source of the agent but its own main(); a harness that includes
+# an agent file (to reach its static parsing) leaves it out.
+FUZZ_AGENT := $(COSCHEDD_SRCS) $(LIBCOSCHED_SRCS) lib/membus/membus.c \
+	lib/membus/reduce.c lib/cosched_opts/cosched_opts.c \
+	lib/cosched_opts/cosched_bw.c lib/num/num.c
+FUZZ_AGENT_LIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
+
+$(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c $(COALLOC_SRCS),-lm))
+$(eval $(call fuzz_target,cosched_opts,$(FUZZ_COSCHED_OPTS),))
+$(eval $(call fuzz_target,plugstack_args,plugins/spank_cosched/args.c $(FUZZ_COSCHED_OPTS),))
+$(eval $(call fuzz_target,num,lib/num/num.c,))
+$(eval $(call fuzz_target,esp_mix,lib/esp/mix.c lib/num/num.c,-lm))
+$(eval $(call fuzz_target,agent_request,$(filter-out agent/jobs.c agent/peer.c,$(FUZZ_AGENT)),$(FUZZ_AGENT_LIBS)))
+$(eval $(call fuzz_target,agent_state,$(FUZZ_AGENT),$(FUZZ_AGENT_LIBS)))
+# The MemBUS messages once their parsing is a leaf of its own (mbmsg.c).
+ifneq ($(wildcard agent/mbmsg.c),)
+$(eval $(call fuzz_target,mbmsg,agent/mbmsg.c,$(JSONC_LIBS)))
+endif
+# Next: the select plugin's state file lines, once they are parsed by a
+# pure function (today node_usage.c and queues.c parse them under Slurm's
+# locks): a fuzz_select_state.c and one line here.
+
+# The smoke run as TAP, which 'make check' runs after the unit tests.
+FUZZ_SMOKE_TEST := testsuite/fuzz/smoke.t
+
+FUZZ_BINS := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
+
+-include $(shell find $(FUZZ_OBJ) -name '*.d' 2>/dev/null)
+
+FUZZ_RUN = testsuite/fuzz/run.sh $(FUZZ_DIR) $(1) $(2)
+
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-list $(addprefix fuzz-,$(FUZZ_TARGETS))
+fuzz-build: $(FUZZ_BINS)
+fuzz-list:
+	@echo $(FUZZ_TARGETS)
+
+$(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: $(FUZZ_DIR)/fuzz_%
+	@$(call FUZZ_RUN,$*,$(FUZZ_SECONDS))
+
+fuzz: $(addprefix fuzz-,$(FUZZ_TARGETS))
+
+fuzz-smoke: $(FUZZ_BINS)
+	@rc=0; for t in $(FUZZ_TARGETS); do \
+		$(call FUZZ_RUN,$$t,$(FUZZ_SMOKE_SECONDS)) || rc=1; \
+	done; exit $$rc

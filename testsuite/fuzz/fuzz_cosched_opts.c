@@ -1,0 +1,132 @@
+/*
+ * fuzz_cosched_opts.c - the values of the user options --coalloc=SIZES,
+ * --cosched=MODE, --cosched-bw=mem=RATE,net=RATE and --cosched-pb=H
+ * (lib/cosched_opts, lib/cosched/pb.c), which any user hands to the SPANK
+ * plugin, and which slurmctld and the agent read back.
+ *
+ * The first byte picks the option, the rest is its value.  Promises
+ * checked: an error is a message and leaves the output untouched; a
+ * value accepted is within its limits, and its canonical text parses
+ * back to the same value (what the plugin records is what the others
+ * read).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "fuzz.h"
+
+#include <math.h>
+
+#include "cosched/pb.h"
+#include "cosched_opts/cosched_opts.h"
+
+#define UNTOUCHED 0xa5
+
+static bool _untouched(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		if (b[i] != UNTOUCHED)
+			return false;
+	return true;
+}
+
+static void _sizes(const char *text)
+{
+	struct cosched_sizes s, again;
+	char err[COSCHED_ERR_LEN], buf[COSCHED_SIZES_TEXT_LEN];
+	uint64_t sum = 0;
+
+	memset(&s, UNTOUCHED, sizeof(s));
+	if (cosched_parse_sizes(text, &s, err, sizeof(err))) {
+		FUZZ_CHECK(fuzz_message_ok(err, sizeof(err)));
+		FUZZ_CHECK(_untouched(&s, sizeof(s)));
+		return;
+	}
+	FUZZ_CHECK(s.count >= 1 && s.count <= COSCHED_MAX_COMPONENTS);
+	for (uint32_t i = 0; i < s.count; i++) {
+		FUZZ_CHECK(s.nodes[i] >= 1 &&
+			   s.nodes[i] <= COSCHED_MAX_COMPONENT_NODES);
+		sum += s.nodes[i];
+	}
+	FUZZ_CHECK(cosched_sizes_total(&s) == sum);
+	FUZZ_CHECK(!cosched_format_sizes(&s, buf, sizeof(buf)));
+	FUZZ_CHECK(!cosched_parse_sizes(buf, &again, err, sizeof(err)));
+	FUZZ_CHECK(again.count == s.count &&
+		   !memcmp(again.nodes, s.nodes, s.count * sizeof(s.nodes[0])));
+}
+
+static void _mode(const char *text)
+{
+	enum cosched_mode mode, again;
+	char err[COSCHED_ERR_LEN];
+	const char *name;
+
+	memset(&mode, UNTOUCHED, sizeof(mode));
+	if (cosched_parse_mode(text, &mode, err, sizeof(err))) {
+		FUZZ_CHECK(fuzz_message_ok(err, sizeof(err)));
+		FUZZ_CHECK(_untouched(&mode, sizeof(mode)));
+		return;
+	}
+	name = cosched_mode_name(mode);
+	FUZZ_CHECK(name && !strcasecmp(name, text));
+	FUZZ_CHECK(!cosched_parse_mode(name, &again, err, sizeof(err)) &&
+		   again == mode);
+}
+
+static bool _whole_rate(double v)
+{
+	return v >= 0 && v <= COSCHED_BW_MAX && v == floor(v);
+}
+
+static void _bw(const char *text)
+{
+	struct cosched_bw bw, again;
+	char err[COSCHED_ERR_LEN], buf[COSCHED_BW_TEXT_LEN];
+
+	memset(&bw, UNTOUCHED, sizeof(bw));
+	if (cosched_parse_bw(text, &bw, err, sizeof(err))) {
+		FUZZ_CHECK(fuzz_message_ok(err, sizeof(err)));
+		FUZZ_CHECK(_untouched(&bw, sizeof(bw)));
+		return;
+	}
+	FUZZ_CHECK(bw.mem_set || bw.net_set);
+	FUZZ_CHECK(!bw.mem_set || _whole_rate(bw.mem));
+	FUZZ_CHECK(!bw.net_set || _whole_rate(bw.net));
+	FUZZ_CHECK(!cosched_format_bw(&bw, buf, sizeof(buf)));
+	FUZZ_CHECK(!cosched_parse_bw(buf, &again, err, sizeof(err)));
+	FUZZ_CHECK(again.mem_set == bw.mem_set && again.net_set == bw.net_set);
+	FUZZ_CHECK(!bw.mem_set || again.mem == bw.mem);
+	FUZZ_CHECK(!bw.net_set || again.net == bw.net);
+}
+
+static void _pb(const char *text)
+{
+	struct cosched_pb_rule rule, again;
+	char err[COSCHED_ERR_LEN];
+	const char *name;
+
+	memset(&rule, UNTOUCHED, sizeof(rule));
+	if (cosched_pb_parse(text, &rule, err, sizeof(err))) {
+		FUZZ_CHECK(fuzz_message_ok(err, sizeof(err)));
+		FUZZ_CHECK(_untouched(&rule, sizeof(rule)));
+		return;
+	}
+	name = cosched_pb_name(&rule);
+	FUZZ_CHECK(name && !strcasecmp(name, text));
+	FUZZ_CHECK(!cosched_pb_parse(name, &again, err, sizeof(err)));
+	FUZZ_CHECK(again.heuristic == rule.heuristic && again.fair == rule.fair);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static void (*const option[])(const char *) = { _sizes, _mode, _bw, _pb };
+	char *text;
+
+	if (!size)
+		return 0;
+	text = fuzz_text(data + 1, size - 1);
+	option[data[0] % (sizeof(option) / sizeof(option[0]))](text);
+	free(text);
+	return 0;
+}

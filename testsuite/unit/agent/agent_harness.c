@@ -45,18 +45,24 @@ void harness_need_coschedd(const char *argv0, char *buf, size_t len)
 	}
 }
 
-int harness_request(const char *sock, const char *line, char *reply,
-		    size_t len)
+int harness_request_within(const char *sock, const char *line, char *reply,
+			   size_t len, int timeout_ms)
 {
 	size_t n;
 	int rc;
 
 	reply[0] = '\0';
-	rc = cosched_agent_request(sock, line, reply, len, 3000);
+	rc = cosched_agent_request(sock, line, reply, len, timeout_ms);
 	n = strlen(reply);
 	if (n && reply[n - 1] == '\n')
 		reply[n - 1] = '\0';
 	return rc;
+}
+
+int harness_request(const char *sock, const char *line, char *reply,
+		    size_t len)
+{
+	return harness_request_within(sock, line, reply, len, 3000);
 }
 
 static int answers_ping(const char *sock)

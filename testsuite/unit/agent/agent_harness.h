@@ -1,9 +1,10 @@
 /*
  * agent_harness.h - what the tests that run the real coschedd share
- * (test_coschedd, test_guardian, test_pages, test_state): finding the
- * built agent, starting it and talking to it over its socket, busy
- * children to register, a process's cgroups, a free UDP port for membus,
- * and the small waits and file writes around them.
+ * (test_coschedd, test_guardian, test_membus_peers, test_pages,
+ * test_state): finding the built agent, starting it and talking to it
+ * over its socket, busy children to register, a process's cgroups, a free
+ * UDP port for membus, and the small waits and file writes around them.
+ * (A private munged is in fixture.h.)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,8 +25,13 @@ void harness_sleep_ms(int ms);
  */
 void harness_need_coschedd(const char *argv0, char *buf, size_t len);
 
-/* Send line to the agent at sock; the reply, without its last newline,
- * lands in reply.  Returns the client's result (0: answered). */
+/* Send line to the agent at sock, waiting timeout_ms at most; the reply,
+ * without its last newline, lands in reply.  Returns the client's result
+ * (0: answered). */
+int harness_request_within(const char *sock, const char *line, char *reply,
+			   size_t len, int timeout_ms);
+
+/* harness_request_within 3 s. */
 int harness_request(const char *sock, const char *line, char *reply,
 		    size_t len);
 

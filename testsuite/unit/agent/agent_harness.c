@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,8 @@ pid_t harness_start_agent(char *const argv[], const char *sock)
 	return harness_start_agent_prepared(argv, sock, NULL, NULL);
 }
 
-pid_t harness_spinner(void)
+/* A child that loops until killed, on a CPU (spin) or asleep. */
+static pid_t looping_child(bool spin)
 {
 	pid_t pid;
 
@@ -111,9 +113,20 @@ pid_t harness_spinner(void)
 	if (pid == 0) {
 		alarm(120);	/* never outlive a broken test */
 		for (;;)
-			;
+			if (!spin)
+				pause();
 	}
 	return pid;
+}
+
+pid_t harness_spinner(void)
+{
+	return looping_child(true);
+}
+
+pid_t harness_sleeper(void)
+{
+	return looping_child(false);
 }
 
 void harness_reap(pid_t pid)

@@ -49,6 +49,9 @@ pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
 /* A child spinning on a CPU (ends itself after 120 s). */
 pid_t harness_spinner(void);
 
+/* A child sleeping until killed (ends itself after 120 s). */
+pid_t harness_sleeper(void);
+
 /* SIGKILL (and SIGCONT, should it be stopped) to a child of ours, then
  * reap it.  Nothing for pid <= 0 (never a process group). */
 void harness_reap(pid_t pid);

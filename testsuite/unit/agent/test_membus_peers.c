@@ -94,18 +94,6 @@ static void stop_agent(pid_t agent)
 	waitpid(agent, NULL, 0);
 }
 
-static pid_t spinner(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		alarm(120);	/* never outlive a broken test */
-		for (;;)
-			pause();
-	}
-	return pid;
-}
-
 /* A socket as the test's peer NAME, munge-signing, on a free port. */
 static int open_peer(const char *name, struct peer_ctx *c, struct peer_addr *a)
 {
@@ -339,7 +327,7 @@ static void test_voter(void)
 	}
 	snprintf(coord, sizeof(coord), "%s,%s", c[0].addr.text, c[1].addr.text);
 	pid = start_agent(node, VOTER_QUANTUM_MS);
-	task = spinner();
+	task = harness_sleeper();
 	ok(pid > 0 && join(node, 60, agent.text, coord, task),
 	   "voter: an agent with candidates c0 and c1 (this test) joins a step (%s)", reply);
 	/* answer its votes until one answer was in time (a loaded machine
@@ -444,7 +432,7 @@ static void test_coordinator(void)
 		return;
 	}
 	pid = start_agent(node, QUANTUM_MS);
-	task = spinner();
+	task = harness_sleeper();
 	ok(pid > 0 && join(node, 61, agent.text, agent.text, task),
 	   "coordinator: an agent that is its own candidate joins a step (%s)", reply);
 	harness_sleep_ms(3 * QUANTUM_MS);

@@ -27,23 +27,27 @@ INSTALL_BINS += $(COSCHEDCTL)
 -include agent/freeze.mk
 INSTALL_MAN += doc/man/coschedd.8 doc/man/coschedctl.1
 
-# The agent as a program (needs root; it runs the coschedd built here).
-$(eval $(call unit_test,agent/test_coschedd,testsuite/unit/agent/test_coschedd.c testsuite/unit/agent/fixture.c agent/client.c,$(O)/lib/libcosched_opts.a,))
+# The tests that run the coschedd built here (they need root) share
+# testsuite/unit/agent/agent_harness.c: finding, starting and asking it.
+AGENT_HARNESS := testsuite/unit/agent/agent_harness.c agent/client.c
+
+# The agent as a program.
+$(eval $(call unit_test,agent/test_coschedd,testsuite/unit/agent/test_coschedd.c $(AGENT_HARNESS),$(O)/lib/libcosched_opts.a,))
 $(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)
 
 # The state file under faults: a full run directory (a tmpfs of its own
 # in a private mount namespace), a corrupt file, what signals stopped
 # (needs root; it runs the coschedd built here).
-$(eval $(call unit_test,agent/test_state,testsuite/unit/agent/test_state.c testsuite/unit/agent/agent_harness.c agent/client.c agent/proc.c,$(O)/lib/libcosched_opts.a,))
+$(eval $(call unit_test,agent/test_state,testsuite/unit/agent/test_state.c $(AGENT_HARNESS) agent/proc.c,$(O)/lib/libcosched_opts.a,))
 $(O)/tests/agent/test_state.t: | $(COSCHEDD)
 
 # The guardian outlives a Slurm-shaped step group and is replaced when it
 # dies (needs root and cgroup v1 freezer, pids and cpu; runs coschedd).
-$(eval $(call unit_test,agent/test_guardian,testsuite/unit/agent/test_guardian.c agent/client.c,$(O)/lib/libcosched_opts.a,))
+$(eval $(call unit_test,agent/test_guardian,testsuite/unit/agent/test_guardian.c $(AGENT_HARNESS),$(O)/lib/libcosched_opts.a,))
 $(O)/tests/agent/test_guardian.t: | $(COSCHEDD)
 # The shim's pages as the agent meets them: FIFO, truncation, other users
 # (needs root; it runs the coschedd built here).
-$(eval $(call unit_test,agent/test_pages,testsuite/unit/agent/test_pages.c agent/client.c,$(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a,$(JSONC_LIBS)))
+$(eval $(call unit_test,agent/test_pages,testsuite/unit/agent/test_pages.c $(AGENT_HARNESS),$(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a,$(JSONC_LIBS)))
 $(O)/tests/agent/test_pages.t: | $(COSCHEDD)
 CFLAGS_testsuite/unit/agent += $(JSONC_CFLAGS)
 
@@ -63,5 +67,5 @@ $(eval $(call unit_test,agent/test_mbmsg,testsuite/unit/agent/test_mbmsg.c,$(MBM
 $(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c testsuite/unit/agent/fixture.c agent/peer.c,,-lmunge))
 
 # MemBUS messages that reach a real coschedd (root, a private munged).
-$(eval $(call unit_test,agent/test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/fixture.c agent/peer.c,$(MBMSG_LIBS),-lmunge $(MBMSG_LDLIBS)))
+$(eval $(call unit_test,agent/test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c agent/peer.c,$(MBMSG_LIBS),-lmunge $(MBMSG_LDLIBS)))
 $(O)/tests/agent/test_membus_peers.t: | $(COSCHEDD)

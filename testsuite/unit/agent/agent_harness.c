@@ -5,62 +5,106 @@
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "agent_harness.h"
 #include "client.h"
 
-int harness_request(const char *sock, const char *line, char *reply,
-		    size_t len)
+#define START_WAIT_MS 5000	/* generous: a loaded 2-core machine */
+#define POLL_MS 20
+
+void harness_sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+void harness_need_coschedd(const char *argv0, char *buf, size_t len)
+{
+	char *slash;
+
+	if (geteuid() != 0) {
+		printf("1..0 # SKIP coschedd needs root\n");
+		exit(0);
+	}
+	snprintf(buf, len, "%s", argv0);
+	for (int i = 0; i < 3 && (slash = strrchr(buf, '/')); i++)
+		*slash = '\0';
+	strncat(buf, "/sbin/coschedd", len - strlen(buf) - 1);
+	if (access(buf, X_OK)) {
+		printf("1..0 # SKIP %s is missing\n", buf);
+		exit(0);
+	}
+}
+
+int harness_request_within(const char *sock, const char *line, char *reply,
+			   size_t len, int timeout_ms)
 {
 	size_t n;
 	int rc;
 
 	reply[0] = '\0';
-	rc = cosched_agent_request(sock, line, reply, len, 3000);
+	rc = cosched_agent_request(sock, line, reply, len, timeout_ms);
 	n = strlen(reply);
 	if (n && reply[n - 1] == '\n')
 		reply[n - 1] = '\0';
 	return rc;
 }
 
-int harness_coschedd_path(const char *argv0, char *buf, size_t len)
+int harness_request(const char *sock, const char *line, char *reply,
+		    size_t len)
 {
-	char *slash;
-
-	snprintf(buf, len, "%s", argv0);
-	for (int i = 0; i < 3 && (slash = strrchr(buf, '/')); i++)
-		*slash = '\0';
-	strncat(buf, "/sbin/coschedd", len - strlen(buf) - 1);
-	return access(buf, X_OK) ? -1 : 0;
+	return harness_request_within(sock, line, reply, len, 3000);
 }
 
-pid_t harness_start_agent(char *const argv[], const char *sock)
+static int answers_ping(const char *sock)
 {
-	struct timespec pause = { 0, 20000000L };
 	char reply[256];
+
+	return !harness_request(sock, "ping", reply, sizeof(reply)) &&
+	       !strncmp(reply, "ok", 2);
+}
+
+pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
+				   int (*prepare)(void *arg), void *arg)
+{
 	pid_t pid;
 
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
+		if (prepare && prepare(arg))
+			_exit(126);
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	for (int i = 0; pid > 0 && i < 250; i++) {
-		if (!harness_request(sock, "ping", reply, sizeof(reply)) &&
-		    !strncmp(reply, "ok", 2))
+	if (pid < 0)
+		return -1;
+	for (int ms = 0; ms < START_WAIT_MS; ms += POLL_MS) {
+		if (answers_ping(sock))
 			return pid;
-		nanosleep(&pause, NULL);
+		harness_sleep_ms(POLL_MS);
 	}
+	harness_reap(pid);	/* leave nothing behind */
 	return -1;
 }
 
-pid_t harness_spinner(void)
+pid_t harness_start_agent(char *const argv[], const char *sock)
+{
+	return harness_start_agent_prepared(argv, sock, NULL, NULL);
+}
+
+/* A child that loops until killed, on a CPU (spin) or asleep. */
+static pid_t looping_child(bool spin)
 {
 	pid_t pid;
 
@@ -69,32 +113,59 @@ pid_t harness_spinner(void)
 	if (pid == 0) {
 		alarm(120);	/* never outlive a broken test */
 		for (;;)
-			;
+			if (!spin)
+				pause();
 	}
 	return pid;
 }
 
-const char *harness_cpu_cgroup(pid_t pid)
+pid_t harness_spinner(void)
+{
+	return looping_child(true);
+}
+
+pid_t harness_sleeper(void)
+{
+	return looping_child(false);
+}
+
+void harness_reap(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	kill(pid, SIGCONT);
+	waitpid(pid, NULL, 0);
+}
+
+const char *harness_cgroup(pid_t pid, const char *ctrl)
 {
 	static char line[512];
-	char path[64];
+	char path[64], key[32];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	snprintf(key, sizeof(key), ":%s:", ctrl);
 	f = fopen(path, "r");
 	if (!f)
 		return "?";
 	while (fgets(line, sizeof(line), f)) {
-		char *c = strstr(line, ":cpu:");
+		char *at = strstr(line, key);
 
-		if (c && c == strchr(line, ':')) {
+		/* the hierarchy's own controller list, not a path */
+		if (at && at == strchr(line, ':')) {
 			fclose(f);
-			c[strcspn(c, "\n")] = '\0';
-			return c + 5;
+			at[strcspn(at, "\n")] = '\0';
+			return at + strlen(key);
 		}
 	}
 	fclose(f);
 	return "?";
+}
+
+const char *harness_cpu_cgroup(pid_t pid)
+{
+	return harness_cgroup(pid, "cpu");
 }
 
 int harness_free_udp_port(void)
@@ -110,4 +181,15 @@ int harness_free_udp_port(void)
 	if (fd >= 0)
 		close(fd);
 	return port;
+}
+
+int harness_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = fputs(text, f) < 0 ? -1 : 0;
+	return fclose(f) ? -1 : rc;
 }

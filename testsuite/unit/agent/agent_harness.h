@@ -1,8 +1,10 @@
 /*
- * agent_harness.h - what the tests that run the real coschedd share: a
- * request over its socket, a spinning child, a process's cpu cgroup, a
- * free UDP port for membus.  (test_coschedd.c still has its own copies,
- * to move here.)
+ * agent_harness.h - what the tests that run the real coschedd share
+ * (test_coschedd, test_guardian, test_membus_peers, test_pages,
+ * test_state): finding the built agent, starting it and talking to it
+ * over its socket, busy children to register, a process's cgroups, a free
+ * UDP port for membus, and the small waits and file writes around them.
+ * (A private munged is in fixture.h.)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -12,30 +14,60 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Send line to the agent at sock; the reply, without its last newline,
- * lands in reply.  Returns the client's result (0: answered). */
+/* Sleep ms milliseconds (the polling step of the waits in these tests). */
+void harness_sleep_ms(int ms);
+
+/*
+ * The coschedd built beside the test (BUILD/sbin/coschedd, the test being
+ * BUILD/tests/agent/X.t), from the test's argv[0], into buf.  Skips the
+ * whole test (a TAP plan of 0, exit 0) unless we are root (the agent
+ * refuses otherwise) and that coschedd is there.
+ */
+void harness_need_coschedd(const char *argv0, char *buf, size_t len);
+
+/* Send line to the agent at sock, waiting timeout_ms at most; the reply,
+ * without its last newline, lands in reply.  Returns the client's result
+ * (0: answered). */
+int harness_request_within(const char *sock, const char *line, char *reply,
+			   size_t len, int timeout_ms);
+
+/* harness_request_within 3 s. */
 int harness_request(const char *sock, const char *line, char *reply,
 		    size_t len);
 
-/*
- * The coschedd built beside a test (BUILD/sbin/coschedd, the test being
- * BUILD/tests/agent/X.t), from the test's argv[0], into buf.  Returns 0,
- * or -1 when it is missing (skip then).
- */
-int harness_coschedd_path(const char *argv0, char *buf, size_t len);
-
 /* Start coschedd as argv (argv[0] its path) and wait until it answers
- * ping at sock, 5 s at most.  Returns its pid, or -1. */
+ * ping at sock, 5 s at most.  Returns its pid, or -1 (then it is killed
+ * and reaped). */
 pid_t harness_start_agent(char *const argv[], const char *sock);
+
+/* The same, running prepare(arg) in the child before exec (it exits 126
+ * when prepare fails): to put the agent into a cgroup, set its
+ * environment. */
+pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
+				   int (*prepare)(void *arg), void *arg);
 
 /* A child spinning on a CPU (ends itself after 120 s). */
 pid_t harness_spinner(void);
 
-/* The cpu cgroup of pid as /proc shows it ("?" when unreadable); a
- * static buffer. */
+/* A child sleeping until killed (ends itself after 120 s). */
+pid_t harness_sleeper(void);
+
+/* SIGKILL (and SIGCONT, should it be stopped) to a child of ours, then
+ * reap it.  Nothing for pid <= 0 (never a process group). */
+void harness_reap(pid_t pid);
+
+/* The group of pid in the cgroup v1 hierarchy of controller ctrl ("cpu",
+ * "freezer") as /proc shows it; "?" when unreadable or not there.  A
+ * static buffer, overwritten by the next call. */
+const char *harness_cgroup(pid_t pid, const char *ctrl);
+
+/* harness_cgroup(pid, "cpu"). */
 const char *harness_cpu_cgroup(pid_t pid);
 
-/* A free UDP port on loopback, or -1. */
+/* A free UDP port on loopback (bound, read, released), or -1. */
 int harness_free_udp_port(void);
+
+/* Write text to path (created or truncated); 0 or -1. */
+int harness_write_file(const char *path, const char *text);
 
 #endif /* AGENT_HARNESS_H */

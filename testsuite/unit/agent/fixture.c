@@ -1,5 +1,5 @@
 /*
- * fixture.c - what the agent's tests share (see fixture.h).
+ * fixture.c - a private munged for the agent's tests (see fixture.h).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -11,18 +11,6 @@
 #include <unistd.h>
 
 #include "fixture.h"
-
-int test_coschedd_path(const char *argv0, char *buf, size_t len)
-{
-	char *slash;
-
-	/* tests/agent/NAME.t -> sbin/coschedd */
-	snprintf(buf, len, "%s", argv0);
-	for (int i = 0; i < 3 && (slash = strrchr(buf, '/')); i++)
-		*slash = '\0';
-	strncat(buf, "/sbin/coschedd", len - strlen(buf) - 1);
-	return access(buf, X_OK) ? -1 : 0;
-}
 
 #define DIR_TEMPLATE "/tmp/test_munged.XXXXXX"
 

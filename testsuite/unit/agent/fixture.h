@@ -1,19 +1,13 @@
 /*
- * fixture.h - what the agent's tests that run real daemons share
- * (fixture.c): the coschedd built beside the test, and a private munged,
+ * fixture.h - a private munged for the agent's tests (fixture.c),
  * started as root under a fresh /tmp directory with its own key, so the
- * tests sign and check credentials without the host's munged.
+ * tests sign and check credentials without the host's munged.  The
+ * coschedd built beside a test: agent_harness.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef TEST_AGENT_FIXTURE_H
 #define TEST_AGENT_FIXTURE_H
-
-#include <stddef.h>
-
-/* The coschedd of this build, ../../../sbin/coschedd from the test at
- * argv0, into buf.  Returns 0, or -1 when it is not there. */
-int test_coschedd_path(const char *argv0, char *buf, size_t len);
 
 /* Start it; its socket's path, or NULL (not root, no /usr/sbin/munged). */
 const char *test_munged_start(void);

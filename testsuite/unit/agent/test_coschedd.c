@@ -16,14 +16,13 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent_harness.h"
 #include "client.h"
-#include "coschedd_test.h"
-#include "fixture.h"
 #include "tap.h"
 
 #define REPLY_LEN 65536
@@ -45,72 +43,23 @@ static char coschedd[PATH_MAX];
 static char run_dir[PATH_MAX], node[32], sock[PATH_MAX + 64];
 static char reply[REPLY_LEN];
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /* Send line; the reply, without its last newline, lands in reply. */
 static int request(const char *line)
 {
-	int rc;
-	size_t len;
-
-	reply[0] = '\0';
-	rc = cosched_agent_request(sock, line, reply, sizeof(reply), 3000);
-	len = strlen(reply);
-	if (len && reply[len - 1] == '\n')
-		reply[len - 1] = '\0';
-	return rc;
+	return harness_request(sock, line, reply, sizeof(reply));
 }
 
 static pid_t start_agent(void)
 {
 	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
 			 "--tick-us", "1000", NULL };
-	pid_t pid = fork();
 
-	if (pid == 0) {
-		execv(coschedd, argv);
-		_exit(127);
-	}
-	for (int i = 0; i < 200; i++) {
-		if (!request("ping") && !strncmp(reply, "ok", 2))
-			return pid;
-		sleep_ms(20);
-	}
-	return -1;
-}
-
-/* The cpu cgroup of pid ("/" when none of ours). */
-static const char *cpu_cgroup(pid_t pid)
-{
-	static char line[512];
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return "?";
-	while (fgets(line, sizeof(line), f)) {
-		char *c = strstr(line, ":cpu:");
-
-		if (c && c == strchr(line, ':')) {
-			fclose(f);
-			c[strcspn(c, "\n")] = '\0';
-			return c + 5;
-		}
-	}
-	fclose(f);
-	return "?";
+	return harness_start_agent(argv, sock);
 }
 
 static bool in_our_cgroup(pid_t pid)
 {
-	return strstr(cpu_cgroup(pid), "/coschedd/") != NULL;
+	return strstr(harness_cpu_cgroup(pid), "/coschedd/") != NULL;
 }
 
 static bool wait_for(bool (*cond)(pid_t), pid_t pid, bool want, int ms)
@@ -118,7 +67,7 @@ static bool wait_for(bool (*cond)(pid_t), pid_t pid, bool want, int ms)
 	for (int waited = 0; waited < ms; waited += 20) {
 		if (cond(pid) == want)
 			return true;
-		sleep_ms(20);
+		harness_sleep_ms(20);
 	}
 	return cond(pid) == want;
 }
@@ -211,9 +160,9 @@ static void test_boosts(pid_t child)
 	const char *pb;
 
 	ok(in_our_cgroup(child), "the process runs in the agent's group (%s)",
-	   cpu_cgroup(child));
+	   harness_cpu_cgroup(child));
 	is_int(state_procs(), 1, "the state file lists it");
-	sleep_ms(300);
+	harness_sleep_ms(300);
 	is_int(request("status json"), 0, "status json");
 	ok(strstr(reply, "\"job\":42") != NULL, "status shows job 42");
 	pb = strstr(reply, "\"boosts\":");
@@ -230,7 +179,7 @@ static void test_end(pid_t child)
 
 	is_int(request("end job=42 step=0"), 0, "end");
 	ok(!strncmp(reply, "ok ended job=42 step=0", 22), "ended (%s)", reply);
-	is_str(cpu_cgroup(child), orig, "the process is back where it was");
+	is_str(harness_cpu_cgroup(child), orig, "the process is back where it was");
 	is_int(state_procs(), 0, "the state file is empty");
 	request("end job=42 step=0");
 	ok(!strncmp(reply, "ok not registered", 17), "a second end is harmless");
@@ -242,16 +191,16 @@ static void test_crash_and_recovery(pid_t *agent, pid_t child)
 	waitpid(*agent, NULL, 0);
 	ok(wait_for(in_our_cgroup, child, false, 5000),
 	   "after SIGKILL of the agent the guardian moved the process back (%s)",
-	   cpu_cgroup(child));
+	   harness_cpu_cgroup(child));
 	is_int(state_procs(), 1, "the state file still lists it");
 	*agent = start_agent();
 	ok(*agent > 0, "a new agent starts");
 	ok(wait_for(in_our_cgroup, child, true, 3000),
 	   "and re-adopts the live process from the state file (%s)",
-	   cpu_cgroup(child));
+	   harness_cpu_cgroup(child));
 	kill(*agent, SIGTERM);
 	waitpid(*agent, NULL, 0);
-	is_str(cpu_cgroup(child), "/", "SIGTERM: the agent restores before it exits");
+	is_str(harness_cpu_cgroup(child), "/", "SIGTERM: the agent restores before it exits");
 	is_int(state_procs(), 0, "and leaves an empty state file");
 }
 
@@ -279,35 +228,9 @@ static pid_t start_membus_agent(void)
 	char *argv[] = { coschedd, "--node", mb_node, "--run-dir", run_dir,
 			 "--membus-quantum-ms", "100", "--cpus", "1",
 			 "--membus-mem", "1G", "--membus-net", "1G", NULL };
-	pid_t pid = fork();
 
-	if (pid == 0) {
-		execv(coschedd, argv);
-		_exit(127);
-	}
 	cosched_socket_path(run_dir, mb_node, sock, sizeof(sock));
-	for (int i = 0; i < 200; i++) {
-		if (!request("ping") && !strncmp(reply, "ok", 2))
-			return pid;
-		sleep_ms(20);
-	}
-	return -1;
-}
-
-/* A free UDP port on loopback (bound, read, released). */
-static int free_udp_port(void)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET };
-	socklen_t len = sizeof(sa);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0), port = -1;
-
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd >= 0 && !bind(fd, (struct sockaddr *)&sa, sizeof(sa)) &&
-	    !getsockname(fd, (struct sockaddr *)&sa, &len))
-		port = ntohs(sa.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
+	return harness_start_agent(argv, sock);
 }
 
 static const char *freezer_state(int job)
@@ -358,7 +281,7 @@ static bool one_runs(void)
 		if ((!strcmp(a, "FROZEN") && !strcmp(freezer_state(51), "THAWED")) ||
 		    (!strcmp(a, "THAWED") && !strcmp(freezer_state(51), "FROZEN")))
 			return true;
-		sleep_ms(20);
+		harness_sleep_ms(20);
 	}
 	return false;
 }
@@ -369,7 +292,7 @@ static bool both_thawed(void)
 		if (!strcmp(freezer_state(50), "THAWED") &&
 		    !strcmp(freezer_state(51), "THAWED"))
 			return true;
-		sleep_ms(20);
+		harness_sleep_ms(20);
 	}
 	return false;
 }
@@ -379,7 +302,7 @@ static void test_membus(void)
 	char line[512], self[96];
 	pid_t agent, a, b;
 	uint64_t ta, tb;
-	int port = free_udp_port();
+	int port = harness_free_udp_port();
 
 	snprintf(mb_node, sizeof(mb_node), "m%d", (int)getpid());
 	if (access("/sys/fs/cgroup/freezer", W_OK) || port < 0) {
@@ -396,8 +319,8 @@ static void test_membus(void)
 	   "membus: self naming another node is refused (%s)", reply);
 	request("membus job=50 step=0 nnodes=1");
 	ok(!strncmp(reply, "error:", 6), "membus: a request without self and coord is refused");
-	a = spinner();
-	b = spinner();
+	a = harness_spinner();
+	b = harness_spinner();
 	for (int job = 50; job <= 51; job++) {
 		snprintf(line, sizeof(line), "membus job=%d step=0 nnodes=1 self=%s coord=%s",
 			 job, self, self);
@@ -421,7 +344,7 @@ static void test_membus(void)
 	   freezer_state(50), freezer_state(51));
 	ta = cpu_ticks(a);
 	tb = cpu_ticks(b);
-	sleep_ms(1500);
+	harness_sleep_ms(1500);
 	ok(cpu_ticks(a) > ta && cpu_ticks(b) > tb,
 	   "membus: both steps progress over 15 quanta (taking turns)");
 	request("status");
@@ -438,7 +361,7 @@ static void test_membus(void)
 	kill(b, SIGKILL);
 	waitpid(a, NULL, 0);
 	waitpid(b, NULL, 0);
-	sleep_ms(100);
+	harness_sleep_ms(100);
 	for (int job = 50; job <= 51; job++) {
 		snprintf(line, sizeof(line), "/sys/fs/cgroup/freezer/coschedd/%s/%d.0", mb_node, job);
 		(void)rmdir(line);
@@ -538,7 +461,7 @@ static int ping_ok(void)
 static int register_and_end(void)
 {
 	char line[256];
-	pid_t child = spinner();
+	pid_t child = harness_spinner();
 	int rc;
 
 	snprintf(line, sizeof(line),
@@ -567,9 +490,9 @@ static void test_slow_client(void)
 	pid_t slow = slow_client(4000);	/* the old agent served it 77 s */
 	long long ticks, later, ms;
 
-	sleep_ms(200);
+	harness_sleep_ms(200);
 	ticks = status_ticks();
-	sleep_ms(300);
+	harness_sleep_ms(300);
 	later = status_ticks();
 	ok(ticks >= 0 && later > ticks,
 	   "slow client: status answers and the tick keeps running (%lld, then %lld ticks)",
@@ -702,12 +625,12 @@ static void test_sigterm_slow_client(pid_t agent)
 	long long start;
 	bool gone = false;
 
-	sleep_ms(200);
+	harness_sleep_ms(200);
 	start = now_ms();
 	kill(agent, SIGTERM);
 	while (!gone && now_ms() - start < 2000) {
 		gone = waitpid(agent, NULL, WNOHANG) == agent;
-		sleep_ms(10);
+		harness_sleep_ms(10);
 	}
 	ok(gone, "SIGTERM with a slow client connected: the agent stops within 2 s");
 	if (!gone) {
@@ -756,7 +679,7 @@ static void test_descriptors(void)
 	if (agent > 0) {
 		kill(agent, SIGTERM);
 		for (int i = 0; i < 200 && !kill(agent, 0); i++)
-			sleep_ms(10);
+			harness_sleep_ms(10);
 	}
 	unlink(marker);
 }
@@ -784,15 +707,8 @@ int main(int argc, char **argv)
 	char tmpl[] = "/tmp/test_coschedd.XXXXXX";
 	pid_t agent, child;
 
-	if (geteuid() != 0) {
-		printf("1..0 # SKIP coschedd needs root\n");
-		return 0;
-	}
 	(void)argc;
-	if (test_coschedd_path(argv[0], coschedd, sizeof(coschedd))) {
-		printf("1..0 # SKIP %s is missing\n", coschedd);
-		return 0;
-	}
+	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
 	if (!mkdtemp(tmpl))
 		return 1;
 	chmod(tmpl, 0755);
@@ -803,7 +719,7 @@ int main(int argc, char **argv)
 	test_options();
 	agent = start_agent();
 	ok(agent > 0, "the agent starts and answers ping");
-	child = spinner();
+	child = harness_spinner();
 	register_spinner(child, "first");
 	test_refusals(child);
 	test_boosts(child);

@@ -26,11 +26,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "agent_harness.h"
 #include "client.h"
-#include "coschedd_test.h"
 #include "tap.h"
 
 #define CG "/sys/fs/cgroup"
@@ -39,56 +38,13 @@
 static char coschedd[PATH_MAX], run_dir[PATH_MAX];
 static char reply[4096];
 
-static void nap(void)
-{
-	struct timespec ts = { 0, 20 * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* The group of pid in hierarchy ctrl ("cpu", "freezer"), "" if none. */
-static const char *group_of(pid_t pid, const char *ctrl)
-{
-	static char line[512];
-	char path[64], key[32];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	snprintf(key, sizeof(key), ":%s:", ctrl);
-	f = fopen(path, "r");
-	if (!f)
-		return "";
-	while (fgets(line, sizeof(line), f)) {
-		char *at = strstr(line, key);
-
-		if (at && at == strchr(line, ':')) {
-			fclose(f);
-			at[strcspn(at, "\n")] = '\0';
-			return at + strlen(key);
-		}
-	}
-	fclose(f);
-	return "";
-}
-
-static int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	if (!f)
-		return -1;
-	rc = fputs(text, f) < 0 ? -1 : 0;
-	return fclose(f) ? -1 : rc;
-}
-
 static int join_group(const char *dir, pid_t pid)
 {
 	char path[PATH_MAX + 64], text[24];
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	snprintf(text, sizeof(text), "%d", (int)pid);
-	return write_file(path, text);
+	return harness_write_file(path, text);
 }
 
 static bool alive(pid_t pid)
@@ -142,7 +98,7 @@ static pid_t wait_guardian(pid_t agent, pid_t not)
 
 		if (g > 0 && g != not)
 			return g;
-		nap();
+		harness_sleep_ms(20);
 	}
 	return 0;
 }
@@ -154,7 +110,23 @@ static int request(const char *node, const char *line)
 	reply[0] = '\0';
 	if (cosched_socket_path(run_dir, node, sock, sizeof(sock)))
 		return -1;
-	return cosched_agent_request(sock, line, reply, sizeof(reply), 3000);
+	return harness_request(sock, line, reply, sizeof(reply));
+}
+
+struct agent_setup {
+	const char *group;	/* the cgroup it starts in, or NULL */
+	bool no_leak_check;
+};
+
+static int prepare_agent(void *arg)
+{
+	const struct agent_setup *setup = arg;
+
+	if (setup->group && join_group(setup->group, getpid()))
+		return -1;
+	if (setup->no_leak_check)
+		setenv("LSAN_OPTIONS", "detect_leaks=0", 1);
+	return 0;
 }
 
 /*
@@ -167,22 +139,12 @@ static pid_t start_agent(const char *node, const char *group, bool detach,
 {
 	char *argv[] = { coschedd, "--node", (char *)node, "--run-dir", run_dir,
 			 "--tick-us", "1000", detach ? "--detach" : NULL, NULL };
-	pid_t pid = fork();
+	struct agent_setup setup = { group, no_leak_check };
+	char sock[PATH_MAX + 64];
 
-	if (pid == 0) {
-		if (group && join_group(group, getpid()))
-			_exit(126);
-		if (no_leak_check)
-			setenv("LSAN_OPTIONS", "detect_leaks=0", 1);
-		execv(coschedd, argv);
-		_exit(127);
-	}
-	for (int ms = 0; ms < WAIT_MS; ms += 20) {
-		if (!request(node, "ping") && !strncmp(reply, "ok", 2))
-			return pid;
-		nap();
-	}
-	return -1;
+	if (cosched_socket_path(run_dir, node, sock, sizeof(sock)))
+		return -1;
+	return harness_start_agent_prepared(argv, sock, prepare_agent, &setup);
 }
 
 /* Register pid as a PB process of job.0; true when the agent took it. */
@@ -200,9 +162,9 @@ static bool register_pb(const char *node, int job, pid_t pid)
 static bool cpu_group_is(pid_t pid, const char *want, bool is)
 {
 	for (int ms = 0; ms < WAIT_MS; ms += 20) {
-		if (!strcmp(group_of(pid, "cpu"), want) == is)
+		if (!strcmp(harness_cgroup(pid, "cpu"), want) == is)
 			return true;
-		nap();
+		harness_sleep_ms(20);
 	}
 	return false;
 }
@@ -237,14 +199,6 @@ static void kill_group(const char *dir)
 		fclose(f);
 }
 
-static void reap(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
-}
-
 /* Remove a cgroup directory and the empty groups below it. */
 static void remove_groups(const char *dir)
 {
@@ -264,7 +218,7 @@ static void remove_groups(const char *dir)
 	if (d)
 		closedir(d);
 	for (int ms = 0; rmdir(dir) && errno == EBUSY && ms < WAIT_MS; ms += 20)
-		nap();	/* killed members leave it a moment later */
+		harness_sleep_ms(20);	/* killed members leave it a moment later */
 }
 
 /*
@@ -274,7 +228,7 @@ static void remove_groups(const char *dir)
 static void test_replaced(const char *node)
 {
 	char slurm[PATH_MAX], step[PATH_MAX + 32], step_group[PATH_MAX + 32];
-	const char *base = group_of(getpid(), "freezer");
+	const char *base = harness_cgroup(getpid(), "freezer");
 	char orig_cpu[512];
 	pid_t agent, first, second, child;
 
@@ -292,9 +246,9 @@ static void test_replaced(const char *node)
 	ok(agent > 0, "an agent started inside a Slurm step's freezer group answers");
 	first = wait_guardian(agent, 0);
 	ok(first > 0, "it has a guardian (pid %d)", (int)first);
-	ok(strncmp(group_of(first, "freezer"), step_group, strlen(step_group)) &&
-	   !strstr(group_of(first, "freezer"), "/slurm_"),
-	   "the guardian is out of the step's group (%s)", group_of(first, "freezer"));
+	ok(strncmp(harness_cgroup(first, "freezer"), step_group, strlen(step_group)) &&
+	   !strstr(harness_cgroup(first, "freezer"), "/slurm_"),
+	   "the guardian is out of the step's group (%s)", harness_cgroup(first, "freezer"));
 
 	kill_group(step);	/* the step ends */
 	sleep(1);
@@ -307,24 +261,24 @@ static void test_replaced(const char *node)
 	ok(second > 0, "SIGKILL of the guardian: the agent starts a new one (pid %d)",
 	   (int)second);
 	ok(log_has(node, "started a new guardian"), "and says so in its log");
-	ok(second > 0 && strncmp(group_of(second, "freezer"), step_group,
+	ok(second > 0 && strncmp(harness_cgroup(second, "freezer"), step_group,
 				 strlen(step_group)),
 	   "the new guardian is out of the step's group too (%s)",
-	   second > 0 ? group_of(second, "freezer") : "-");
+	   second > 0 ? harness_cgroup(second, "freezer") : "-");
 
-	child = spinner();
-	snprintf(orig_cpu, sizeof(orig_cpu), "%s", group_of(child, "cpu"));
+	child = harness_spinner();
+	snprintf(orig_cpu, sizeof(orig_cpu), "%s", harness_cgroup(child, "cpu"));
 	ok(register_pb(node, 42, child) && cpu_group_is(child, orig_cpu, false),
-	   "the agent still takes a process (%s)", group_of(child, "cpu"));
+	   "the agent still takes a process (%s)", harness_cgroup(child, "cpu"));
 	kill(agent, SIGKILL);
 	waitpid(agent, NULL, 0);
 	ok(cpu_group_is(child, orig_cpu, true),
 	   "SIGKILL of the agent: the new guardian restores the process (%s)",
-	   group_of(child, "cpu"));
-	reap(child);
+	   harness_cgroup(child, "cpu"));
+	harness_reap(child);
 	/* not our children: wait, never signal a pid that may be reused */
 	for (int ms = 0; ms < WAIT_MS && second > 0 && alive(second); ms += 20)
-		nap();
+		harness_sleep_ms(20);
 	remove_groups(slurm);
 	ok(access(slurm, F_OK) != 0, "the step's groups are removed");
 }
@@ -341,26 +295,26 @@ static void test_no_fork(const char *node)
 	agent = start_agent(node, pids, false, true);
 	ok(agent > 0, "an agent in a pids group starts");
 	guard = wait_guardian(agent, 0);
-	child = spinner();
-	snprintf(orig_cpu, sizeof(orig_cpu), "%s", group_of(child, "cpu"));
+	child = harness_spinner();
+	snprintf(orig_cpu, sizeof(orig_cpu), "%s", harness_cgroup(child, "cpu"));
 	ok(guard > 0 && register_pb(node, 43, child), "it registers a process");
 	/* the agent alone: no room for another process in its group */
 	snprintf(text, sizeof(text), "1");
 	snprintf(pids + strlen(pids), sizeof(pids) - strlen(pids), "/pids.max");
-	ok(!write_file(pids, text), "its group now allows no new process");
+	ok(!harness_write_file(pids, text), "its group now allows no new process");
 	kill(guard, SIGKILL);
 	for (int ms = 0; ms < WAIT_MS && agent > 0; ms += 20) {
 		if (waitpid(agent, &status, WNOHANG) == agent)
 			agent = 0;	/* reaped */
-		nap();
+		harness_sleep_ms(20);
 	}
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "SIGKILL of its guardian: the agent stops, as it cannot start another");
 	ok(log_has(node, "no new one starts"), "it logs why");
 	ok(cpu_group_is(child, orig_cpu, true), "after restoring its process (%s)",
-	   group_of(child, "cpu"));
-	reap(child);
-	reap(agent);
+	   harness_cgroup(child, "cpu"));
+	harness_reap(child);
+	harness_reap(agent);
 	*strrchr(pids, '/') = '\0';
 	remove_groups(pids);
 }
@@ -381,17 +335,13 @@ int main(int argc, char **argv)
 	char node1[32], node2[32];
 
 	(void)argc;
-	if (geteuid() != 0) {
-		printf("1..0 # SKIP coschedd needs root\n");
-		return 0;
-	}
+	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
 	if (access(CG "/freezer/cgroup.procs", W_OK) ||
 	    access(CG "/pids/cgroup.procs", W_OK) ||
 	    access(CG "/cpu/cgroup.procs", W_OK)) {
 		printf("1..0 # SKIP no writable cgroup v1 freezer, pids and cpu\n");
 		return 0;
 	}
-	coschedd_of_build(argv[0], coschedd, sizeof(coschedd));
 	if (!mkdtemp(tmpl))
 		return 1;
 	chmod(tmpl, 0755);

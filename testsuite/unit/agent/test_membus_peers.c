@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agent_harness.h"
 #include "mbmsg.h"
 #include "fixture.h"
 #include "peer.h"
@@ -50,13 +51,6 @@ static char coschedd[PATH_MAX], run_dir[PATH_MAX], sock[PATH_MAX + 64];
 static char reply[REPLY_LEN];
 static const char *munge_sock;
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -67,16 +61,9 @@ static uint64_t now_ms(void)
 
 static int request(const char *node, const char *line, int timeout_ms)
 {
-	size_t len;
-	int rc;
-
 	cosched_socket_path(run_dir, node, sock, sizeof(sock));
-	reply[0] = '\0';
-	rc = cosched_agent_request(sock, line, reply, sizeof(reply), timeout_ms);
-	len = strlen(reply);
-	if (len && reply[len - 1] == '\n')
-		reply[len - 1] = '\0';	/* for the test's messages */
-	return rc;
+	return harness_request_within(sock, line, reply, sizeof(reply),
+				      timeout_ms);
 }
 
 static pid_t start_agent(const char *node, int quantum_ms)
@@ -87,20 +74,10 @@ static pid_t start_agent(const char *node, int quantum_ms)
 			 "--membus-mem", "1G", "--membus-net", "1G",
 			 "--freeze", "signal", "--munge-socket", (char *)munge_sock,
 			 NULL };
-	pid_t pid;
 
 	snprintf(quantum, sizeof(quantum), "%d", quantum_ms);
-	pid = fork();
-	if (pid == 0) {
-		execv(coschedd, argv);
-		_exit(127);
-	}
-	for (int i = 0; i < 200; i++) {
-		if (!request(node, "ping", 1000) && !strncmp(reply, "ok", 2))
-			return pid;
-		sleep_ms(20);
-	}
-	return -1;
+	cosched_socket_path(run_dir, node, sock, sizeof(sock));
+	return harness_start_agent(argv, sock);
 }
 
 static bool alive(pid_t agent, const char *node)
@@ -115,18 +92,6 @@ static void stop_agent(pid_t agent)
 		return;
 	kill(agent, SIGTERM);
 	waitpid(agent, NULL, 0);
-}
-
-static pid_t spinner(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		alarm(120);	/* never outlive a broken test */
-		for (;;)
-			pause();
-	}
-	return pid;
 }
 
 /* A socket as the test's peer NAME, munge-signing, on a free port. */
@@ -268,7 +233,7 @@ static const char *coordinator_of(const char *node, uint64_t q)
 	static char who[COSCHED_NODE_NAME_LEN];
 
 	snprintf(who, sizeof(who), "?");
-	for (uint64_t until = now_ms() + 5000; now_ms() < until; sleep_ms(50)) {
+	for (uint64_t until = now_ms() + 5000; now_ms() < until; harness_sleep_ms(50)) {
 		json_object *m = membus_status(node), *hist;
 
 		hist = m ? json_object_object_get(m, "history") : NULL;
@@ -362,7 +327,7 @@ static void test_voter(void)
 	}
 	snprintf(coord, sizeof(coord), "%s,%s", c[0].addr.text, c[1].addr.text);
 	pid = start_agent(node, VOTER_QUANTUM_MS);
-	task = spinner();
+	task = harness_sleeper();
 	ok(pid > 0 && join(node, 60, agent.text, coord, task),
 	   "voter: an agent with candidates c0 and c1 (this test) joins a step (%s)", reply);
 	/* answer its votes until one answer was in time (a loaded machine
@@ -397,7 +362,7 @@ static void test_voter(void)
 	   "voter: ... the log says why");
 
 	send_text(&stranger, &agent, "not even a credential");
-	sleep_ms(300);
+	harness_sleep_ms(300);
 	ok(counter(node, "unknown_source") == 1,
 	   "voter: a datagram from an address that is no candidate is dropped before munge (%lld)",
 	   counter(node, "unknown_source"));
@@ -429,7 +394,7 @@ static int far_votes(struct peer_ctx *c, const struct peer_addr *agent,
 			 "{\"t\":\"vote\",\"q\":%llu,\"from\":\"x\",\"to\":\"%s\",\"apps\":[{\"id\":\"61.0\",\"sel\":1,\"nodes\":2}]}",
 			 (unsigned long long)(wall_quantum() + 1000), node);
 		send_text(c, agent, text);
-		sleep_ms(10);
+		harness_sleep_ms(10);
 	}
 	return sent;
 }
@@ -467,10 +432,10 @@ static void test_coordinator(void)
 		return;
 	}
 	pid = start_agent(node, QUANTUM_MS);
-	task = spinner();
+	task = harness_sleeper();
 	ok(pid > 0 && join(node, 61, agent.text, agent.text, task),
 	   "coordinator: an agent that is its own candidate joins a step (%s)", reply);
-	sleep_ms(3 * QUANTUM_MS);
+	harness_sleep_ms(3 * QUANTUM_MS);
 	fallbacks = counter(node, "fallbacks");
 	quanta = counter(node, "quanta");
 	sent = far_votes(&x, &agent, node, 12 * QUANTUM_MS);
@@ -491,7 +456,7 @@ static void test_coordinator(void)
 		failed += !alive(pid, node);
 		if ((int)(now_ms() - t0) > slowest)
 			slowest = (int)(now_ms() - t0);
-		sleep_ms(100);
+		harness_sleep_ms(100);
 	}
 	waitpid(flooder, NULL, 0);
 	ok(!failed && slowest < 1000, "coordinator: flooded with datagrams, it answers every ping within 1 s (slowest %d ms)",
@@ -510,14 +475,7 @@ int main(int argc, char **argv)
 	char tmpl[] = "/tmp/test_membus_peers.XXXXXX", cmd[PATH_MAX + 32];
 
 	(void)argc;
-	if (geteuid() != 0) {
-		printf("1..0 # SKIP coschedd needs root\n");
-		return 0;
-	}
-	if (test_coschedd_path(argv[0], coschedd, sizeof(coschedd))) {
-		printf("1..0 # SKIP %s is missing\n", coschedd);
-		return 0;
-	}
+	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
 	if (!(munge_sock = test_munged_start())) {
 		test_munged_stop();
 		printf("1..0 # SKIP no private munged (/usr/sbin/munged)\n");

@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent_harness.h"
 #include "client.h"
 #include "cosched/pages.h"
 #include "cosched/shm.h"
@@ -91,13 +92,6 @@ static void BAIL_OUT(const char *fmt, ...)
 	exit(1);
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -108,15 +102,7 @@ static uint64_t now_ns(void)
 
 static int request(const char *line)
 {
-	size_t len;
-	int rc;
-
-	reply[0] = '\0';
-	rc = cosched_agent_request(sock, line, reply, sizeof(reply), 3000);
-	len = strlen(reply);
-	if (len && reply[len - 1] == '\n')
-		reply[len - 1] = '\0';
-	return rc;
+	return harness_request(sock, line, reply, sizeof(reply));
 }
 
 static bool pings(void)
@@ -128,32 +114,14 @@ static pid_t start_agent(void)
 {
 	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
 			 "--tick-us", "1000", NULL };
-	pid_t pid = fork();
 
-	if (pid == 0) {
-		execv(coschedd, argv);
-		_exit(127);
-	}
-	keep(pid);
-	for (int i = 0; i < 200; i++) {
-		if (pings())
-			return pid;
-		sleep_ms(20);
-	}
-	return -1;
+	return keep(harness_start_agent(argv, sock));
 }
 
 /* A registered "MPI process": sleeps until killed. */
 static pid_t sleeper(void)
 {
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		alarm(120);	/* never outlive a broken test */
-		for (;;)
-			pause();
-	}
-	return keep(pid);
+	return keep(harness_sleeper());
 }
 
 static bool register_proc(uint32_t j, uint32_t step, pid_t pid, int rank)
@@ -223,7 +191,7 @@ static bool shim_becomes(uint32_t j, uint32_t step, int rank, int want, int ms)
 	for (int waited = 0; waited < ms; waited += 20) {
 		if (shim_of(j, step, rank) == want)
 			return true;
-		sleep_ms(20);
+		harness_sleep_ms(20);
 	}
 	return shim_of(j, step, rank) == want;
 }
@@ -234,7 +202,7 @@ static bool shim_stays(uint32_t j, uint32_t step, int rank, int want, int ms)
 	for (int waited = 0; waited < ms; waited += 50) {
 		if (shim_of(j, step, rank) != want)
 			return false;
-		sleep_ms(50);
+		harness_sleep_ms(50);
 	}
 	return true;
 }
@@ -408,7 +376,7 @@ static void test_truncate(pid_t agent, pid_t proc)
 	   "its page is written");
 	ok(shim_becomes(job, 0, 0, 1, 2000), "the agent reads a valid page");
 	ok(!truncate(path, 0), "the user truncates the page to 0 bytes");
-	sleep_ms(300);
+	harness_sleep_ms(300);
 	ok(pings() && waitpid(agent, &status, WNOHANG) == 0,
 	   "the agent lives on (no SIGBUS) and answers");
 	ok(shim_stays(job, 0, 0, 0, 500), "  and ignores the page");
@@ -429,7 +397,7 @@ static void test_fifo(pid_t proc)
 	   reply);
 	before = ticks();
 	for (int i = 0; i < 10; i++) {	/* 1 s: ten looks for the page */
-		sleep_ms(100);
+		harness_sleep_ms(100);
 		answered = answered && pings();
 	}
 	after = ticks();
@@ -514,7 +482,7 @@ static void test_sigterm(pid_t agent)
 	for (int waited = 0; waited < 2000 && !got; waited += 20) {
 		got = waitpid(agent, &status, WNOHANG);
 		if (!got)
-			sleep_ms(20);
+			harness_sleep_ms(20);
 	}
 	ok(got == agent && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "SIGTERM stops the agent within 2 s (status 0x%x)", status);
@@ -597,23 +565,11 @@ static void bench(void)
 
 int main(int argc, char **argv)
 {
-	char tmpl[] = "/tmp/test_pages.XXXXXX", *slash;
+	char tmpl[] = "/tmp/test_pages.XXXXXX";
 	pid_t agent, procs[5];
 
 	(void)argc;
-	if (geteuid()) {
-		printf("1..0 # SKIP coschedd needs root\n");
-		return 0;
-	}
-	/* coschedd sits in ../../../sbin from tests/agent/test_pages.t */
-	snprintf(coschedd, sizeof(coschedd), "%s", argv[0]);
-	for (int i = 0; i < 3 && (slash = strrchr(coschedd, '/')); i++)
-		*slash = '\0';
-	strncat(coschedd, "/sbin/coschedd", sizeof(coschedd) - strlen(coschedd) - 1);
-	if (access(coschedd, X_OK)) {
-		printf("1..0 # SKIP %s is missing\n", coschedd);
-		return 0;
-	}
+	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
 	if (!mkdtemp(tmpl))
 		return 1;
 	chmod(tmpl, 0755);	/* as a run dir: nobody may pass through */

@@ -34,7 +34,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "agent_harness.h"
@@ -50,13 +49,6 @@ static char run_dir[PATH_MAX], log_dir[PATH_MAX];
 static char node[32], sock[PATH_MAX + 64], log_path[PATH_MAX + 64];
 static char reply[REPLY_LEN];
 static bool mounted;
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 
 static int request(const char *line)
 {
@@ -92,15 +84,6 @@ static void stop_agent(pid_t agent, int sig)
 	waitpid(agent, NULL, 0);
 }
 
-static void reap(pid_t pid)
-{
-	if (pid <= 0)	/* never the process group */
-		return;
-	kill(pid, SIGKILL);
-	kill(pid, SIGCONT);
-	waitpid(pid, NULL, 0);
-}
-
 static char state_of(pid_t pid)
 {
 	struct proc_brief b;
@@ -119,7 +102,7 @@ static bool wait_stopped(pid_t pid, bool want, int ms)
 	for (int waited = 0; waited < ms; waited += 20) {
 		if (stopped(state_of(pid)) == want)
 			return true;
-		sleep_ms(20);
+		harness_sleep_ms(20);
 	}
 	return stopped(state_of(pid)) == want;
 }
@@ -194,22 +177,12 @@ static int log_count(const char *what, char *first, size_t len)
 	return n;
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static void write_state(const char *text)
 {
 	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/%s.state", run_dir, node);
-	write_file(path, text);
+	harness_write_file(path, text);
 }
 
 /* ---- ENOSPC ---- */
@@ -254,7 +227,7 @@ static void test_enospc(void)
 	   strstr(reply, "No space left on device") &&
 	   strstr(reply, "uncoordinated"),
 	   "enospc: the registration is refused, saying why (%s)", reply);
-	sleep_ms(300);	/* ticks that would boost it */
+	harness_sleep_ms(300);	/* ticks that would boost it */
 	is_str(harness_cpu_cgroup(child), orig,
 	       "enospc: the process is not in the agent's cgroup");
 	is_int(nice_of(child), 0, "enospc: its nice is untouched");
@@ -274,7 +247,7 @@ static void test_enospc(void)
 	       "enospc: the end of the episode is logged");
 	stop_agent(agent, SIGTERM);
 	is_str(harness_cpu_cgroup(child), orig, "enospc: SIGTERM puts it back");
-	reap(child);
+	harness_reap(child);
 }
 
 /* ---- a corrupt state file ---- */
@@ -361,11 +334,11 @@ static void test_corrupt(void)
 	   want, first);
 	ok(strstr(state_text(), "\"procs\"") && !state_lists(x),
 	   "corrupt: a new, empty state file; the process is not re-adopted");
-	sleep_ms(200);
+	harness_sleep_ms(200);
 	is_int(nice_of(x), 0, "corrupt: and nothing boosts it");
 	stop_agent(agent, SIGTERM);
 	unlink(aside);
-	reap(x);
+	harness_reap(x);
 }
 
 /* ---- what signals stopped: recorded, continued by start time ---- */
@@ -417,9 +390,9 @@ static void test_recorded_stops(void)
 	ok(stopped(state_of(b)),
 	   "stops: the guardian too leaves the recycled pid alone (%c)",
 	   state_of(b));
-	reap(m);
-	reap(a);
-	reap(b);
+	harness_reap(m);
+	harness_reap(a);
+	harness_reap(b);
 }
 
 /* ---- an orphan of a signal-frozen step, after SIGKILL of the agent ---- */
@@ -453,7 +426,7 @@ static pid_t spin_tree(struct tree *t)
 			;
 	}
 	for (int i = 0; i < 200 && !(t->child > 0 && t->grandchild > 0); i++)
-		sleep_ms(10);
+		harness_sleep_ms(10);
 	return pid;
 }
 
@@ -494,9 +467,9 @@ static void test_orphan_guardian(void)
 		"orphan: the step with the tree is frozen, its grandchild too")) {
 		skip(3, "no frozen tree");
 		stop_agent(agent, SIGKILL);
-		reap(t->grandchild);
-		reap(m);
-		reap(other);
+		harness_reap(t->grandchild);
+		harness_reap(m);
+		harness_reap(other);
 		return;
 	}
 	orphan = t->grandchild;
@@ -504,16 +477,16 @@ static void test_orphan_guardian(void)
 	stop_agent(agent, SIGKILL);
 	for (int i = 0; i < 100 && state_of(t->child) != 'Z' &&
 			state_of(t->child) != '?'; i++)
-		sleep_ms(20);
+		harness_sleep_ms(20);
 	ok(state_of(t->child) == 'Z' || state_of(t->child) == '?',
 	   "orphan: its parent is gone");
 	ok(wait_stopped(orphan, false, 5000),
 	   "orphan: after SIGKILL of the agent the orphan runs again");
 	ok(wait_stopped(m, false, 5000) && !stopped(state_of(other)),
 	   "orphan: and so do the steps' processes");
-	reap(orphan);
-	reap(m);
-	reap(other);
+	harness_reap(orphan);
+	harness_reap(m);
+	harness_reap(other);
 	munmap(t, sizeof(*t));
 }
 
@@ -544,14 +517,7 @@ int main(int argc, char **argv)
 	char log_tmpl[] = "/tmp/test_state_log.XXXXXX";
 
 	(void)argc;
-	if (geteuid() != 0) {
-		printf("1..0 # SKIP coschedd needs root\n");
-		return 0;
-	}
-	if (harness_coschedd_path(argv[0], coschedd, sizeof(coschedd))) {
-		printf("1..0 # SKIP %s is missing\n", coschedd);
-		return 0;
-	}
+	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
 	if (!mkdtemp(run_tmpl) || !mkdtemp(log_tmpl))
 		return 1;
 	snprintf(run_dir, sizeof(run_dir), "%s", run_tmpl);

@@ -1,7 +1,7 @@
 /*
  * fuzz.h - what the libFuzzer harnesses of testsuite/fuzz share: the
  * input as a C string, checks that abort (so libFuzzer keeps the input),
- * and a memory file for the parsers that take a path.
+ * and a scratch file for the parsers that take a path.
  *
  * A harness feeds the bytes to the parser as an outsider would give them
  * (a file's text, an option value, a request line) and checks what the
@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -56,20 +55,38 @@ static inline int fuzz_message_ok(const char *err, size_t len)
 }
 
 /*
- * A path whose content is data: a memory file (memfd), reused between
- * inputs, named /proc/self/fd/N, so file parsers read the input without
- * anything written to disk.
+ * A path whose content is data: a regular file in $TMPDIR (run.sh points
+ * it into the build directory), reused between inputs and removed at
+ * exit.  Not a memfd's /proc/self/fd/N: that is a symbolic link, which
+ * parsers opening with O_NOFOLLOW (the agent's state file) refuse, so
+ * every input would stop at open().
  */
-static inline const char *fuzz_memfile(const uint8_t *data, size_t size)
+static inline char *fuzz_file_path(void)
 {
-	static char path[64];
+	static char path[4096];
+
+	return path;
+}
+
+static inline void fuzz_file_remove(void)
+{
+	unlink(fuzz_file_path());
+}
+
+static inline const char *fuzz_file(const uint8_t *data, size_t size)
+{
 	static int fd = -1;
+	char *path = fuzz_file_path();
 
 	if (fd < 0) {
-		fd = memfd_create("fuzz-input", MFD_CLOEXEC);
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(path, 4096, "%s/fuzz-input.XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp");
+		fd = mkstemp(path);
 		if (fd < 0)
 			abort();
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		atexit(fuzz_file_remove);
 	}
 	if (ftruncate(fd, 0) ||
 	    (size && pwrite(fd, data, size, 0) != (ssize_t)size))

@@ -5,7 +5,7 @@
  * file left corrupt by a crash, a full disk or a bug, which must never
  * crash the reader: the guardian is what restores a node.
  *
- * The input is the file (a memory file, no disk).  Promises checked:
+ * The input is the file (a scratch file, fuzz.h).  Promises checked:
  * the count returned is the number of entries passed on, -1 only for a
  * file that is not a state file, and every entry passed on is within the
  * ranges the writer uses (pid > 1, nice -20..19, a known mode and PB
@@ -40,7 +40,7 @@ static int _check_entry(const struct state_entry *e, void *arg)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int seen = 0, n = state_for_each(fuzz_memfile(data, size),
+	int seen = 0, n = state_for_each(fuzz_file(data, size),
 					 _check_entry, &seen);
 
 	FUZZ_CHECK(n == -1 ? seen == 0 : n == seen);

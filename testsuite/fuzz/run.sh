@@ -29,7 +29,10 @@ scratch=$dir/corpus/$name
 crashes=$dir/crashes/$name
 log=$dir/logs/$name.log
 
-mkdir -p "$scratch" "$crashes" "$dir/logs"
+mkdir -p "$scratch" "$crashes" "$dir/logs" "$dir/tmp"
+# a harness's scratch input file (fuzz.h): in the build tree, not /tmp,
+# should a crash leave it behind
+export TMPDIR=$dir/tmp
 opts=(-timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1)
 [[ -f $dict ]] && opts+=(-dict="$dict")
 

@@ -92,6 +92,7 @@ kill -STOP "$agent"
 # a daemon that ignores SIGTERM, recorded as the cluster's
 perl -e '$SIG{TERM} = "IGNORE"; sleep 600' &
 stubborn=$!
+disown "$stubborn"	# no "Killed" notice from bash when stop kills it
 sleep 0.2
 echo "stubborn $stubborn $(readlink -f /proc/$stubborn/exe) $(awk '{print $22}' /proc/$stubborn/stat)" \
 	>> "$TEST_DIR/cluster/run/pids"
@@ -104,7 +105,6 @@ like "$out" "had to kill \(SIGKILL after [0-9]+s\): stubborn \($stubborn\)" \
 left=
 for p in $daemons "$agent" "$guardian" "$stubborn"; do runs "$p" && left+=" $p"; done
 is "$left" "" "  every daemon, the stopped agent and its guardian are gone"
-wait "$stubborn" 2>/dev/null
 [[ ! -e $GROUP ]]
 ok $? "  the cluster's cgroups are removed"
 [[ ! -e $CG/cpu/coschedd/n2/$job.$(task) ]]

@@ -97,6 +97,20 @@ static inline int tap_ok_(int cond, const char *file, int line,
 	} while (0)
 
 /* Print the plan when none was given up front and return the exit code. */
+/* A whole (small) file into buf, NUL-terminated; "" when unreadable. */
+static inline const char *tap_slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 static inline int done_testing(void)
 {
 	if (tap_planned_ < 0)

@@ -113,27 +113,13 @@ static int nice_of(pid_t pid)
 	return getpriority(PRIO_PROCESS, (id_t)pid);
 }
 
-/* A whole file into buf ("" when unreadable). */
-static const char *slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 static const char *state_text(void)
 {
 	static char buf[65536];
 	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/%s.state", run_dir, node);
-	return slurp(path, buf, sizeof(buf));
+	return tap_slurp(path, buf, sizeof(buf));
 }
 
 /* Whether the state file names pid. */
@@ -159,7 +145,7 @@ static int log_count(const char *what, char *first, size_t len)
 
 	if (first)
 		first[0] = '\0';
-	for (char *line = (char *)slurp(log_path, buf, sizeof(buf)), *end;
+	for (char *line = (char *)tap_slurp(log_path, buf, sizeof(buf)), *end;
 	     *line; line = end + 1) {
 		end = strchr(line, '\n');
 		if (!end)
@@ -323,7 +309,7 @@ static void test_corrupt(void)
 	is_int(nice_of(x), 0,
 	       "corrupt: the process it still names is restored (nice 0)");
 	ok(find_aside(aside, sizeof(aside)) &&
-	   !strcmp(slurp(aside, kept, sizeof(kept)), text),
+	   !strcmp(tap_slurp(aside, kept, sizeof(kept)), text),
 	   "corrupt: the file is kept aside, unchanged (%s)", aside);
 	snprintf(want, sizeof(want), "at line %d (offset %zu)", lines,
 		 strlen(text));

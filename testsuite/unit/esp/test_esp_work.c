@@ -98,18 +98,6 @@ static pid_t _spawn(const char **argv, const char *job, const char *nodes)
 	_exit(127);
 }
 
-static void _slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-}
-
 static void _read_log(struct result *r)
 {
 	FILE *f = fopen(_log_path, "r");
@@ -144,8 +132,8 @@ static void _reap(pid_t pid, struct result *r)
 	r->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 		 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	_read_log(r);
-	_slurp(_out_path, r->out, sizeof(r->out));
-	_slurp(_err_path, r->err, sizeof(r->err));
+	tap_slurp(_out_path, r->out, sizeof(r->out));
+	tap_slurp(_err_path, r->err, sizeof(r->err));
 	r->out[strcspn(r->out, "\n")] = '\0';	/* one line is expected */
 	r->err[strcspn(r->err, "\n")] = '\0';
 }

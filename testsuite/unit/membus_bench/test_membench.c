@@ -61,18 +61,6 @@ static void sleep_s(double s)
 		;
 }
 
-static void slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-}
-
 /* membench with args (NULL-terminated), stdout and stderr to files. */
 static pid_t spawn(const char *const *args)
 {
@@ -97,8 +85,8 @@ static void reap(pid_t pid, struct result *r, const char *read_from)
 {
 	if (pid < 0 || waitpid(pid, &r->status, 0) != pid)
 		r->status = -1;
-	slurp(read_from, r->out, sizeof(r->out));
-	slurp(err_path, r->err, sizeof(r->err));
+	tap_slurp(read_from, r->out, sizeof(r->out));
+	tap_slurp(err_path, r->err, sizeof(r->err));
 }
 
 /* Run to the end; the output is stdout. */
@@ -239,7 +227,7 @@ static bool wait_for_start(void)
 	int i;
 
 	for (i = 0; i < 500; i++) {
-		slurp(log_path, buf, sizeof(buf));
+		tap_slurp(log_path, buf, sizeof(buf));
 		if (find_line(buf, "membench start ", line, sizeof(line)))
 			return true;
 		sleep_s(0.01);
@@ -465,7 +453,7 @@ static void test_log_appends(void)
 
 	run(args, &r1);
 	run(args, &r2);
-	slurp(log_path, out, sizeof(out));
+	tap_slurp(log_path, out, sizeof(out));
 	unlink(log_path);
 	for (p = out; (p = strstr(p, "membench start ")); p++)
 		starts++;

@@ -4,8 +4,13 @@
  * thread of the plugin within two seconds of any change.
  *
  * A thread, so that neither the scheduler nor the RPC handlers wait for
- * disk; it exists only inside slurmctld and takes the plugin's own locks
- * one at a time, never slurmctld's.
+ * disk; it exists only inside slurmctld.  It builds the status under
+ * slurmctld's node and config read locks (a reconfiguration rebuilds the
+ * node table and re-reads StateSaveLocation under their write locks), and
+ * takes the plugin's own locks inside them: the order of every slurmctld
+ * call into the plugin, which comes with slurmctld's locks held.  The
+ * file is written after all of them are released, and the thread holds
+ * none of its own while it waits for slurmctld's.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -21,6 +26,11 @@
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+
+/* Weak, as in timeslice.c: Slurm's commands load us too, without them. */
+#pragma weak lock_slurmctld
+#pragma weak unlock_slurmctld
 
 #define STATUS_FILE "coalloc_status.json"
 #define STATUS_PERIOD 2	/* seconds between checks for changes */
@@ -108,12 +118,25 @@ static json_object *_status_json(void)
 	return root;
 }
 
+/* The status and the file's path, built under slurmctld's read locks. */
+static json_object *_snapshot(char **path)
+{
+	slurmctld_lock_t lock = { .conf = READ_LOCK, .node = READ_LOCK };
+	json_object *root;
+
+	lock_slurmctld(lock);
+	root = _status_json();
+	*path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+			       STATUS_FILE);
+	unlock_slurmctld(lock);
+	return root;
+}
+
 static void _write_status(void)
 {
-	char *path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
-				    STATUS_FILE);
+	char *path = NULL;
+	json_object *root = _snapshot(&path);
 	char *tmp = xstrdup_printf("%s.new", path);
-	json_object *root = _status_json();
 
 	if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) ||
 	    rename(tmp, path))
@@ -144,6 +167,11 @@ static void *_writer_main(void *arg)
 
 void coalloc_status_start(void)
 {
+	if (!lock_slurmctld || !unlock_slurmctld) {
+		error("%s: slurmctld's lock functions are missing: no status file",
+		      plugin_type);
+		return;
+	}
 	slurm_mutex_lock(&status_mutex);
 	if (!writer_running) {
 		stop_writer = false;

@@ -27,8 +27,8 @@ task_overlaps() {
 }
 
 # Controller-side records from jobcomp/filetxt (one-second resolution):
-# intervals of distinct jobs on one node may touch but not overlap.
-jobcomp_overlaps() {
+# one line "NODE START END JOBID" per node of every job that had nodes.
+jobcomp_intervals() {
 	local log=$1 line id nodes start end n
 	while read -r line; do
 		id=$(sed -n 's/.*JobId=\([0-9]*\).*/\1/p' <<< "$line")
@@ -39,7 +39,12 @@ jobcomp_overlaps() {
 		for n in $(scontrol show hostnames "$nodes"); do
 			echo "$n $start $end $id"
 		done
-	done < "$log" | sort -k1,1 -k2,2n | awk '
+	done < "$log"
+}
+
+# Intervals of distinct jobs on one node may touch but not overlap.
+jobcomp_overlaps() {
+	jobcomp_intervals "$1" | sort -k1,1 -k2,2n | awk '
 	{
 		if ($1 == node && $2 < end)
 			printf "%s: job %s [%s,%s] overlaps job %s ending %s\n",

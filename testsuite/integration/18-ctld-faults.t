@@ -1,0 +1,256 @@
+#!/bin/bash
+# Faults at the controller, select/coalloc with gang rows (MPL 2, the
+# priority row of PreemptPartition=preempt), policy GS, 4 sites x 4 nodes:
+#  - reconfigurations one after another while the status writer runs:
+#    slurmctld survives, the status file stays whole and the rows stay;
+#  - slurmctld SIGKILLed just after a gang switch, with a job queued
+#    behind the two rows: no job is lost, the rows come back, no node ever
+#    runs two jobs at once (the jobs' own tick records), and scheduling
+#    goes on;
+#  - slurmctld SIGKILLed during an ESP run: every ESP job completes and
+#    no node runs two of them at once (esp-work's start, suspend and end
+#    records).
+# "At once" is judged from what ran: a job's ticks (or esp-work's
+# readings) stop while it is suspended.  What does not hold yet is
+# reported as TAP TODO, with the reason.
+source "$(dirname "$0")/lib/tap.sh"
+source "$(dirname "$0")/lib/overlap.sh"
+
+ESP=$REPO/contribs/esp/esp
+[[ -x $REPO/build/release/bin/esp-driver && -x $REPO/build/release/bin/esp-work ]] ||
+	skip_all "esp-driver or esp-work is missing: run make"
+
+# Why a recovered job may be logged "has no room in the matrix": on any
+# restart (04-cancel-restart's log shows it after a SIGTERM too).
+NO_ROOM="select_p_job_init's rebuild gets EINVAL for recovered running jobs; they are put back later"
+
+# A known failure, reported but not counted (TAP's TODO).
+todo() {	# status description reason
+	_tap_n=$((_tap_n + 1))
+	if [[ $1 == 0 ]]; then echo "ok $_tap_n - $2 # TODO $3"
+	else echo "not ok $_tap_n - $2 # TODO $3"; fi
+}
+
+TS=5	# the gang TimeSlice, seconds
+MPL=2
+cluster_start --select coalloc --matrix gang --mpl $MPL --time-slice $TS --preempt
+STATE=$TEST_DIR/cluster/state
+JOBCOMP=$TEST_DIR/cluster/log/jobcomp.log
+LOG=$TEST_DIR/cluster/log/slurmctld.log
+ALL=--coalloc=4,4,4,4	# every node of the 4 sites
+
+ctld_pid() { awk '$1 == "slurmctld" {print $2}' "$TEST_DIR/cluster/run/pids"; }
+started() { [[ $(job_state "$1") =~ ^(RUNNING|SUSPENDED)$ ]]; }
+all_started() { local j; for j; do started "$j" || return 1; done; }
+all_done() { local j; for j; do job_done "$j" || return 1; done; }
+states() { local j; for j; do job_state "$j"; done | sort | uniq -c | sed 's/^ *//' | paste -sd' '; }
+
+# The status file as "ROWS NODES JOBS-ON-n1 JOBS-ON-n16" (the jobs each
+# row holds there, replicas left out, sorted, ","-separated), or
+# "invalid" when it does not parse.
+status_summary() {
+	perl -MJSON::PP -e '
+		my $s = eval { decode_json(join "", <STDIN>) } or do { print "invalid\n"; exit };
+		my %n = map { $_->{name} => $_ } @{$s->{nodes}};
+		my $jobs = sub { join ",", sort map { $_->{job} }
+				 grep { $_->{job} && !$_->{replica} } @{$n{$_[0]}{cells}} };
+		printf "%d %d %s %s\n", $s->{rows}, scalar keys %n, $jobs->("n1") || "-",
+		       $jobs->("n16") || "-";' < "$STATE/coalloc_status.json"
+}
+status_generated() {
+	perl -MJSON::PP -e 'print eval { decode_json(join "", <STDIN>)->{generated} } // 0' \
+		< "$STATE/coalloc_status.json"
+}
+
+# A job that ticks on each of its nodes: every 0.2 s of running time a
+# line "NODE JOB tick EPOCH"; N ticks in all.
+TICK='for ((i = 0; i < N; i++)); do echo "$SLURMD_NODENAME $SLURM_JOB_ID tick $EPOCHREALTIME"; sleep 0.2; done'
+ticker() {	# ticks sbatch-args...
+	local n=$1; shift
+	submit "$@" -o tick-%j.log --export=ALL,N="$n" --wrap "srun bash -c '$TICK'"
+}
+
+# The running intervals of ticks, as overlap.sh's task records: a job's
+# ticks on a node split where they pause over a second (suspended), and
+# each piece is "NODE JOB.PIECE start|end EPOCH".
+tick_records() {
+	cat "$@" | awk '$3 == "tick"' | sort -k1,1 -k2,2n -k4,4n | awk '
+	function flush() { if (key != "") { print n, j "." p, "start", s; print n, j "." p, "end", e } }
+	{
+		k = $1 " " $2
+		if (k != key || $4 - e > 1.0) {
+			flush()
+			p = (k == key) ? p + 1 : 0
+			key = k; n = $1; j = $2; s = $4
+		}
+		e = $4
+	}
+	END { flush() }'
+}
+
+# The running intervals of esp-work (DIR/esp.log): from its start to its
+# end minus its suspensions, on every node of the job, as task records.
+esp_records() {
+	local log=$1 job nodes n
+	awk '
+	$2 == "start" { split($3, a, "="); split($4, b, "="); st[a[2]] = $1; nodes[a[2]] = b[2] }
+	$2 == "suspend" { split($3, a, "="); split($4, f, "="); split($5, t, "=")
+			  pieces[a[2]] = pieces[a[2]] " " f[2] " " t[2] }
+	$2 == "end" { split($3, a, "="); en[a[2]] = $1 }
+	END {
+		for (j in st) {
+			if (!(j in en)) continue	# killed by the restart
+			print j, nodes[j], st[j] pieces[j] " " en[j]
+		}
+	}' "$log" | while read -r job nodes times; do
+		for n in $(scontrol show hostnames "$nodes"); do
+			awk -v n="$n" -v j="$job" '{
+				for (i = 1; i < NF; i += 2) {
+					print n, j "." i, "start", $i
+					print n, j "." i, "end", $(i + 1)
+				}
+			}' <<< "$times"
+		done
+	done
+}
+
+# Most jobs the controller had on one node at once (jobcomp/filetxt, one
+# second resolution: a job ending in the second another starts is not
+# counted with it).
+most_per_node() {
+	jobcomp_intervals "$JOBCOMP" |
+		awk '{ print $1, $2, 1; print $1, $3, -1 }' | sort -k1,1 -k2,2n -k3,3n | awk '
+		$1 != node { node = $1; c = 0 }
+		{ c += $3; if (c > most) most = c }
+		END { print most + 0 }'
+}
+
+# kill_ctld NAME WHEN: SIGKILL slurmctld and start it again (its output in
+# kill-NAME.log); sets kill_time; checks the restarted plugin's matrix.
+kill_ctld() {
+	local log_lines outside
+	kill_time=$EPOCHREALTIME
+	log_lines=$(wc -l < "$LOG")
+	cluster restart-ctld --kill > "kill-$1.log" 2>&1
+	ok $? "slurmctld SIGKILLed $2, and started again"
+	outside=$(tail -n +"$log_lines" "$LOG" | grep -c 'has no room in the matrix')
+	todo "$((outside == 0 ? 0 : 1))" "  the restarted plugin put every job back in the matrix at once ($outside outside)" \
+	     "$NO_ROOM"
+}
+
+# ================================================= reconfigurations
+# Finding 9 of issue 13: the status writer walked the node table without
+# slurmctld's node lock, and a reconfiguration rebuilds that table.
+a=$(submit -p grid "$ALL" -o /dev/null --wrap 'sleep 300')
+b=$(submit -p grid "$ALL" -o /dev/null --wrap 'sleep 300')
+wait_until 20 all_started "$a" "$b"
+ok $? "two all-node jobs start, one per gang row ($(job_state "$a") $(job_state "$b"))"
+pair=$(printf '%s\n' "$a" "$b" | sort | paste -sd,)
+status_is() { [[ $(status_summary) == "$1" ]]; }
+wait_until 10 status_is "3 16 $pair $pair"
+is "$(status_summary)" "3 16 $pair $pair" \
+   "status file: the priority row and two gang rows, A and B on n1 and n16"
+pid=$(ctld_pid)
+invalid=0 t0=$SECONDS
+for ((i = 0; i < 30; i++)); do
+	scontrol reconfigure || break
+	[[ $(status_summary) != invalid ]] || invalid=$((invalid + 1))
+	sleep 0.3
+done
+is "$i" 30 "30 reconfigurations in a row are accepted ($((SECONDS - t0)) s)"
+last=$(date +%s)
+scontrol ping | grep -q UP && kill -0 "$pid" 2>/dev/null
+ok $? "slurmctld survives them (the same process, $pid)"
+is "$invalid" 0 "the status file always parsed meanwhile"
+is "$(status_summary)" "3 16 $pair $pair" "A and B keep their rows through them"
+scancel "$b"
+wait_until 10 status_is "3 16 $a $a"
+ok $? "the status writer still follows the matrix (B cancelled: $(status_summary))"
+ok $(( $(status_generated) >= last ? 0 : 1 )) "  the file was rewritten after the last reconfiguration"
+scancel "$a"
+wait_until 30 queue_empty
+
+# ================================================= SIGKILL after a gang switch
+a=$(ticker 60 -p grid "$ALL")	# 12 s of running time each
+b=$(ticker 60 -p grid "$ALL")
+c=$(ticker 5 -p grid "$ALL")	# queued: both rows are full
+wait_until 20 all_started "$a" "$b"
+ok $? "gang: two all-node ticking jobs start ($(job_state "$a") $(job_state "$b"))"
+is "$(job_state "$c")" PENDING "  a third waits in the queue"
+# slurmctld saves a changed job record within 5 s (SAVE_MAX_WAIT): a
+# SIGKILL before that loses the change whatever the select plugin (a start
+# is run again, a submission forgotten).  Let the starts be saved; the
+# switch that follows is not.
+sleep 6
+was=$(job_state "$a")
+state_changed() { [[ $(job_state "$a") != "$was" ]]; }
+wait_until $((3 * TS)) state_changed
+ok $? "  the rows switch (A: $was -> $(job_state "$a"))"
+kill_ctld gang "right after the switch"
+is "$(job_field "$a" NodeList) $(job_field "$b" NodeList)" "n[1-16] n[1-16]" \
+   "  both jobs keep their nodes"
+is "$(job_state "$c")" PENDING "  the queued job still waits"
+pair=$(printf '%s\n' "$a" "$b" | sort | paste -sd,)
+wait_until 10 status_is "3 16 $pair $pair"
+is "$(status_summary)" "3 16 $pair $pair" "  the restarted plugin has A and B in the two gang rows"
+d=$(ticker 5 -p site2 -N 1)	# submitted after the restart
+wait_until 240 all_done "$a" "$b" "$c" "$d"
+is "$(states "$a" "$b" "$c" "$d")" "4 COMPLETED" "A, B, the queued job and one submitted after the restart complete"
+ok $(( $(grep -c " tick " tick-"$a".log) == 960 && $(grep -c " tick " tick-"$b".log) == 960 ? 0 : 1 )) \
+   "  A and B ticked all their ticks on all 16 nodes"
+susp=$(tick_records tick-*.log | awk -v a="$a" '$2 ~ "^" a "\\." && $3 == "start" && $1 == "n1"' | wc -l)
+ok $((susp >= 2 ? 0 : 1)) "  A ran in $susp pieces on n1 (it was suspended and resumed)"
+# overlaps "NODE: job X started at T before job Y ended at E", split at
+# the kill; one under half a second is the switch itself: the suspend of
+# the leaving row and the resume of the entering one reach slurmd as
+# separate RPCs, in either order.
+real_overlaps() { task_overlaps "$@" | awk '$NF - $6 >= 0.5'; }
+overlaps=$(real_overlaps <(tick_records tick-*.log))
+after=$(awk -v k="$kill_time" '$6 >= k' <<< "$overlaps")
+before=$(awk -v k="$kill_time" '$6 < k' <<< "$overlaps")
+todo "$([[ -z $after ]]; echo $?)" "after the restart no node ran two jobs at once (tick records)" \
+     "a switch cut by the kill: a node got the resume but not the suspend, and the restarted slurmctld trusts its unsaved job states until the next switch"
+[[ -z $after ]] || diag "after the kill:" "$after"
+todo "$([[ -z $before ]]; echo $?)" "before it neither" \
+     "a job started in the inactive row runs until the suspend reaches it (pre-existing)"
+[[ -z $before ]] || diag "before the kill:" "$before"
+most=$(most_per_node)
+ok $((most <= MPL ? 0 : 1)) "no node held more than MPL=$MPL jobs (controller records: $most)"
+
+# ================================================= SIGKILL during ESP
+RUN=$TEST_DIR/esp
+setsid "$ESP" run --mix esp1 --select current --procs 16 --minutes 2 --seed 3 \
+	--partition debug --z-partition preempt --out "$RUN" > esp.out 2>&1 &
+esp=$!
+# Kill once every job is submitted and 6 s later: slurmctld saves a new
+# job's record within 5 s (SAVE_MAX_WAIT), and a job it acknowledged but
+# never saved is lost by a SIGKILL whatever the select plugin.
+all_submitted() { [[ $(grep -c " submit " "$RUN/esp.log" 2>/dev/null) == 82 ]]; }
+wait_until 90 all_submitted
+ok $? "ESP: its 82 jobs are submitted"
+sleep 6
+running=$(squeue -h -t R,S -o %i | wc -l)
+kill_ctld esp "during the run ($running jobs running or suspended)"
+ids=$(awk '$2 == "submit" { sub(/job=/, "", $3); print $3 }' "$RUN/esp.log" | paste -sd,)
+esp_left() { local out; out=$(squeue -h -t PD,R,S,CG,CF -o %i -j "$ids" 2>/dev/null) && [[ -z $out ]]; }
+wait_until 180 esp_left
+todo $? "every ESP job ends within 180 s of the restart" \
+     "a job whose end or start slurmctld had not saved stays RUNNING: the gang rotation's suspend and resume keep it from being purged"
+kill -INT -- -"$esp" 2>/dev/null	# the driver cancels what is left
+wait "$esp"
+is "$(squeue -h -t all -o %i -j "$ids" 2>/dev/null | wc -l)" 82 "no ESP job is lost: slurmctld knows all 82"
+# distinct jobs: a job whose start was lost is run again, and recorded twice
+esp_ok=$(grep 'Name=esp-' "$JOBCOMP" | grep 'JobState=COMPLETED' | grep -o 'JobId=[0-9]*' | sort -u | wc -l)
+todo "$((esp_ok == 82 ? 0 : 1))" "jobcomp: all 82 ESP jobs COMPLETED ($esp_ok)" "as above"
+overlaps=$(real_overlaps <(esp_records "$RUN/esp.log"))
+after=$(awk -v k="$kill_time" '$6 >= k' <<< "$overlaps")
+todo "$([[ -z $after ]]; echo $?)" "after the restart no node ran two ESP jobs at once (esp-work records)" \
+     "jobs started in the inactive row run until suspended (pre-existing)"
+[[ -z $overlaps ]] || diag "overlaps:" "$overlaps"
+most=$(most_per_node)
+ok $((most <= MPL + 1 ? 0 : 1)) "no node held more than MPL=$MPL jobs plus the priority row's (controller records: $most)"
+e=$(ticker 3 -p site3 -N 2)
+wait_until 60 job_done "$e"
+is "$(job_state "$e")" COMPLETED "scheduling goes on after the run"
+
+done_testing

@@ -58,7 +58,8 @@ extern int fini(void)
 /*
  * Jobs' rows, the active row and disabled queues: saved with slurmctld's
  * own state, read back once at start-up (a reconfiguration keeps what is
- * in memory), applied in select_p_job_init().
+ * in memory), applied when the jobs are put back in the matrix (see
+ * select_p_job_init()).
  */
 extern int select_p_state_save(char *dir_name)
 {
@@ -87,9 +88,19 @@ static int _rebuild(List jobs)
 	return SLURM_SUCCESS;
 }
 
+/*
+ * Not the place to put the jobs back: slurmctld calls this before it
+ * builds the jobs' node bitmaps (at start-up load_all_job_state() leaves
+ * them unset, and _sync_jobs_to_conf() builds them after this call; on a
+ * reconfiguration they still index the old node table).  The rows stay
+ * saved (select_p_node_init's rebuild kept them) until
+ * select_p_reconfigure(), which slurmctld calls at the end of the same
+ * read_slurm_conf(), under the same locks, with every bitmap built.
+ */
 extern int select_p_job_init(List job_list_arg)
 {
-	return _rebuild(job_list_arg);
+	(void) job_list_arg;
+	return SLURM_SUCCESS;
 }
 
 /*

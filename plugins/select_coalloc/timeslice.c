@@ -31,6 +31,7 @@
  * runs only inside slurmctld, where they exist.
  */
 #pragma weak job_suspend
+#pragma weak find_job_record
 #pragma weak lock_slurmctld
 #pragma weak unlock_slurmctld
 #pragma weak schedule_job_save
@@ -67,11 +68,22 @@ static int _compare_job(void *x, void *arg)
 	return 0;
 }
 
+/*
+ * job_suspend() marks the job active (time_last_active), as for an admin's
+ * suspend; ours come every TimeSlice, and a batch job that no slurmd runs
+ * any more (its end lost by a slurmctld crash) is purged only once it was
+ * not active for ~20 s when its batch node registers: keep the mark.
+ * slurmd's registrations still mark the jobs it does run.
+ */
 static void _suspend_op(uint32_t job_id, uint16_t op)
 {
 	suspend_msg_t msg = { .job_id = job_id, .op = op };
+	job_record_t *job_ptr = find_job_record(job_id);
+	time_t last_active = job_ptr ? job_ptr->time_last_active : 0;
 	int rc = job_suspend(&msg, 0, -1, false, NO_VAL16);
 
+	if (job_ptr && (job_ptr = find_job_record(job_id)))
+		job_ptr->time_last_active = last_active;
 	xfree(msg.job_id_str);
 	if (rc != SLURM_SUCCESS)
 		info("%s: %s JobId=%u: %s", plugin_type,
@@ -163,7 +175,7 @@ static void *_timeslice_main(void *arg)
 void coalloc_timeslice_start(void)
 {
 	if (!job_suspend || !lock_slurmctld || !unlock_slurmctld ||
-	    !schedule_job_save) {
+	    !schedule_job_save || !find_job_record) {
 		error("%s: slurmctld's suspend functions are missing: no time slicing",
 		      plugin_type);
 		return;

@@ -31,6 +31,7 @@ struct coalloc_matrix {
 	unsigned *row_used;	/* occupied cells per row, replicas included */
 	unsigned *col_load;	/* own tasks per column */
 	unsigned active;
+	uint64_t wanted;	/* rows a waiting job will start in */
 	struct mjob *jobs;
 	size_t njobs_cap, njobs;
 	struct coalloc_idmap ids;
@@ -422,6 +423,7 @@ int coalloc_matrix_set_active(struct coalloc_matrix *m, unsigned row)
 	if (row >= m->cfg.rows)
 		return -EINVAL;
 	m->active = row;
+	m->wanted &= ~(1ULL << row);
 	return 0;
 }
 
@@ -517,12 +519,27 @@ unsigned coalloc_matrix_rotate(struct coalloc_matrix *m)
 	for (unsigned i = 1; i <= m->cfg.rows; i++) {
 		unsigned r = (m->active + i) % m->cfg.rows;
 
-		if (m->row_used[r]) {
+		if (m->row_used[r] || (m->wanted & (1ULL << r))) {
 			m->active = r;
 			break;
 		}
 	}
+	m->wanted &= ~(1ULL << m->active);
 	return m->active;
+}
+
+int coalloc_matrix_want_row(struct coalloc_matrix *m, unsigned row)
+{
+	if (row >= m->cfg.rows || m->cfg.mode != COALLOC_MATRIX_GANG)
+		return -EINVAL;
+	if (row != m->active)
+		m->wanted |= 1ULL << row;
+	return 0;
+}
+
+bool coalloc_matrix_row_wanted(const struct coalloc_matrix *m, unsigned row)
+{
+	return row < m->cfg.rows && (m->wanted & (1ULL << row));
 }
 
 unsigned coalloc_matrix_active_row(const struct coalloc_matrix *m)

@@ -120,12 +120,21 @@ int coalloc_matrix_remove(struct coalloc_matrix *m, uint32_t id);
 unsigned coalloc_matrix_replicate(struct coalloc_matrix *m);
 
 /*
- * Time slicing: activate the next row that holds any job (cyclically);
- * the priority row while it holds a preempting job.  Returns the new
- * active row (unchanged when the matrix is empty).
+ * Time slicing: activate the next row that holds any job or is wanted
+ * (cyclically); the priority row while it holds a preempting job.
+ * Returns the new active row (unchanged when the matrix is empty).
  */
 unsigned coalloc_matrix_rotate(struct coalloc_matrix *m);
 unsigned coalloc_matrix_active_row(const struct coalloc_matrix *m);
+
+/*
+ * Gang only: a job waits to start in an inactive row (starting it now
+ * would run it beside the active row's jobs on its nodes).  The rotation
+ * then visits that row even while it is empty; activating the row
+ * forgets the wish.  Returns 0, or -EINVAL (no such row, not gang).
+ */
+int coalloc_matrix_want_row(struct coalloc_matrix *m, unsigned row);
+bool coalloc_matrix_row_wanted(const struct coalloc_matrix *m, unsigned row);
 
 /* The job in a cell (COALLOC_MATRIX_FREE if none); *replica when the
  * cell holds a replica rather than the job's home cells. */

@@ -291,6 +291,33 @@ static void _set_chosen(bitstr_t *bitmap, const struct pick_arrays *a)
 			bit_set(bitmap, i);
 }
 
+static bool _preempting(job_record_t *job_ptr)
+{
+	return coalloc_is_preempt_partition(job_ptr->part_ptr ?
+					    job_ptr->part_ptr->name : NULL);
+}
+
+/*
+ * Would a job placed in 'row' on the nodes of 'bitmap' run at once: its
+ * row is the active one, or those nodes are free in the active row (the
+ * matrix replicates it there), or it preempts (its row becomes active).
+ * Else slurmd would run it beside the active row's jobs until the
+ * suspend of the next pass reached its nodes: seconds of a node running
+ * two rows.  Such a job waits for its row's turn instead.
+ */
+static bool _runs_at_once(job_record_t *job_ptr, int row, bitstr_t *bitmap)
+{
+	int active = node_usage_active_row();
+
+	if (row < 0 || row == active || node_usage_local() ||
+	    _preempting(job_ptr))
+		return true;
+	for (int i = 0; i < node_record_count; i++)
+		if (bit_test(bitmap, i) && node_usage_cell(active, i, NULL))
+			return false;
+	return true;
+}
+
 /*
  * A job the policy manages: it starts only when the engine says it is its
  * turn, on the sites the engine chose (one component per site).
@@ -322,7 +349,12 @@ static int _pick_turn(job_record_t *job_ptr, bitstr_t *bitmap)
 		     plugin_type, job_ptr);
 	} else {
 		_set_chosen(bitmap, &a);
-		node_usage_plan(job_ptr->job_id, row);
+		if (_runs_at_once(job_ptr, row, bitmap)) {
+			node_usage_plan(job_ptr->job_id, row);
+		} else {	/* it keeps its turn until its row's */
+			node_usage_want_row(row);
+			rc = EAGAIN;
+		}
 	}
 	_arrays_free(&a);
 	xfree(held);
@@ -402,9 +434,7 @@ static void _rows_for(job_record_t *job_ptr, int *first, int *last)
 {
 	if (node_usage_local()) {
 		*first = *last = -1;
-	} else if (coalloc_is_preempt_partition(job_ptr->part_ptr ?
-						job_ptr->part_ptr->name :
-						NULL)) {
+	} else if (_preempting(job_ptr)) {
 		*first = *last = 0;
 	} else {
 		*first = node_usage_first_row();
@@ -412,14 +442,19 @@ static void _rows_for(job_record_t *job_ptr, int *first, int *last)
 	}
 }
 
-/* _pick in the first row that holds the job; plans that row. */
+/*
+ * _pick in the first row that holds the job and runs it at once; plans
+ * that row.  *later: the first row that holds it but whose turn has not
+ * come (-1: none); the caller decides whether it waits for that row.
+ */
 static int _pick_in_rows(job_record_t *job_ptr, bitstr_t *bitmap,
 			 uint32_t min_nodes, uint32_t max_nodes,
-			 uint32_t req_nodes)
+			 uint32_t req_nodes, int *later)
 {
 	bitstr_t *orig = bit_copy(bitmap);
 	int first, last, rc = EINVAL;
 
+	*later = -1;
 	_rows_for(job_ptr, &first, &last);
 	for (int row = first; rc != SLURM_SUCCESS && row <= last; row++) {
 		uint32_t *held = node_usage_snapshot(row);
@@ -427,9 +462,15 @@ static int _pick_in_rows(job_record_t *job_ptr, bitstr_t *bitmap,
 		bit_copybits(bitmap, orig);
 		rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes,
 			   req_nodes);
+		xfree(held);
+		if (rc == SLURM_SUCCESS &&
+		    !_runs_at_once(job_ptr, row, bitmap)) {
+			if (*later < 0)
+				*later = row;
+			rc = EINVAL;
+		}
 		if (rc == SLURM_SUCCESS)
 			node_usage_plan(job_ptr->job_id, row);
-		xfree(held);
 	}
 	if (rc != SLURM_SUCCESS)
 		bit_copybits(bitmap, orig);
@@ -502,13 +543,15 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 {
 	bitstr_t *orig = bit_copy(bitmap);
 	bool managed = coalloc_queues_manage(job_ptr);
-	int rc;
+	int rc, later = -1;
 
 	if (managed)
 		rc = _pick_turn(job_ptr, bitmap);
 	else
 		rc = _pick_in_rows(job_ptr, bitmap, min_nodes, max_nodes,
-				   req_nodes);
+				   req_nodes, &later);
+	if (later >= 0)		/* not now: when its row's turn comes */
+		node_usage_want_row(later);
 	if (rc != SLURM_SUCCESS && !managed) {
 		bit_copybits(bitmap, orig);
 		rc = _pick_with_preemption(job_ptr, bitmap, min_nodes,
@@ -564,11 +607,21 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	uint32_t *held;
 	List active;
 	job_record_t *next;
-	int rc, first, last;
+	int rc, first, last, later;
 
-	rc = _pick_in_rows(job_ptr, bitmap, min_nodes, max_nodes, req_nodes);
+	rc = _pick_in_rows(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
+			   &later);
 	if (rc == SLURM_SUCCESS) {
 		job_ptr->start_time = now;
+		goto done;
+	}
+	if (later >= 0) {	/* at the latest, its row's next turn */
+		held = node_usage_snapshot(later);
+		bit_copybits(bitmap, orig);
+		rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes,
+			   req_nodes);
+		xfree(held);
+		job_ptr->start_time = now + node_usage_time_slice();
 		goto done;
 	}
 	bit_copybits(bitmap, orig);

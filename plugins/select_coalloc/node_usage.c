@@ -141,6 +141,14 @@ uint32_t *node_usage_snapshot(int row)
 	return held;
 }
 
+/* A job waits for 'row' to become active (job_test's "not now"). */
+void node_usage_want_row(int row)
+{
+	if (matrix && row >= 0 && !coalloc_matrix_want_row(matrix, row))
+		log_flag(SELECT_TYPE, "%s: a waiting job wants row %d",
+			 plugin_type, row);
+}
+
 void node_usage_plan(uint32_t job_id, int row)
 {
 	planned.id = job_id;

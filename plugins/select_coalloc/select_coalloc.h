@@ -115,6 +115,7 @@ uint32_t node_usage_cell(int row, int node_inx, bool *replica);
  * row (local mode: the node is full); the caller frees it. */
 uint32_t *node_usage_snapshot(int row);
 void node_usage_plan(uint32_t job_id, int row);	/* job_test's choice */
+void node_usage_want_row(int row);	/* a job waits for that row */
 int node_usage_add_job(job_record_t *job_ptr);	/* its row, or < 0 */
 void node_usage_remove_job(job_record_t *job_ptr);
 void node_usage_remove_node(job_record_t *job_ptr, int node_inx);

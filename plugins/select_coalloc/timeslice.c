@@ -9,6 +9,16 @@
  * so slurmd really stops and continues their processes and slurmctld
  * accounts the suspended time as it does for Slurm's gang scheduler.
  *
+ * A job waits for its row's turn rather than starting beside the active
+ * row (job_test.c); at each switch the thread asks slurmctld to schedule,
+ * so the jobs waiting for the new row start at once.
+ *
+ * After a restart slurmctld's job states may be older than what the nodes
+ * did (a switch cut by a crash: a node got the resume but not the
+ * suspend).  The first pass with the matrix rebuilt therefore sends every
+ * job of the matrix the suspend or resume its row calls for, even one
+ * slurmctld believes already there (slurmd takes both twice harmlessly).
+ *
  * Locks, in the order every path takes them: slurmctld's (job and node
  * write, as for a suspend RPC), then the matrix mutex.  The matrix mutex
  * is dropped before job_suspend(), which calls back into
@@ -22,6 +32,9 @@
 
 #include "select_coalloc.h"
 #include "src/common/xmalloc.h"
+#include "src/common/node_conf.h"
+#include "src/slurmctld/agent.h"
+#include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/state_save.h"
 
@@ -35,11 +48,15 @@
 #pragma weak lock_slurmctld
 #pragma weak unlock_slurmctld
 #pragma weak schedule_job_save
+#pragma weak schedule
+#pragma weak agent_queue_request
+#pragma weak set_agent_arg_r_uid
 
 static pthread_mutex_t ts_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ts_cond = PTHREAD_COND_INITIALIZER;
 static pthread_t ts_thread;
 static bool ts_running, ts_stop, ts_kicked;
+static bool ts_reassert = true;	/* first pass of this slurmctld to come */
 
 /* With nothing to rotate the thread still wakes now and then, to catch a
  * job state it could not change the first time. */
@@ -48,6 +65,9 @@ static bool ts_running, ts_stop, ts_kicked;
 struct todo {
 	uint32_t *suspend, *resume;
 	size_t nsuspend, nresume;
+	bool reassert;		/* the state slurmctld believes too */
+	uint32_t *again_suspend, *again_resume;
+	size_t nagain_suspend, nagain_resume;
 };
 
 static int _compare_job(void *x, void *arg)
@@ -65,7 +85,55 @@ static int _compare_job(void *x, void *arg)
 		t->suspend[t->nsuspend++] = job_ptr->job_id;
 	else if (IS_JOB_SUSPENDED(job_ptr) && runs && job_ptr->priority)
 		t->resume[t->nresume++] = job_ptr->job_id;
+	else if (t->reassert && IS_JOB_SUSPENDED(job_ptr) && !runs)
+		t->again_suspend[t->nagain_suspend++] = job_ptr->job_id;
+	else if (t->reassert && IS_JOB_RUNNING(job_ptr) && runs)
+		t->again_resume[t->nagain_resume++] = job_ptr->job_id;
 	return 0;
+}
+
+/*
+ * Send slurmd a suspend or resume for a job in the state slurmctld already
+ * has it in (job_suspend() refuses those): no accounting changes, only the
+ * nodes brought in line.  Best effort, as slurmctld's own (no retry).
+ */
+static void _suspend_again(uint32_t job_id, uint16_t op)
+{
+	job_record_t *job_ptr = find_job_record(job_id);
+	suspend_int_msg_t *msg;
+	agent_arg_t *args;
+
+	if (!job_ptr || !job_ptr->node_bitmap || !job_ptr->details)
+		return;
+	args = xmalloc(sizeof(*args));
+	args->msg_type = REQUEST_SUSPEND_INT;
+	args->hostlist = hostlist_create(NULL);
+	args->protocol_version = SLURM_PROTOCOL_VERSION;
+	for (int i = 0; i < node_record_count; i++) {
+		node_record_t *node_ptr = node_record_table_ptr[i];
+
+		if (!node_ptr || !bit_test(job_ptr->node_bitmap, i))
+			continue;
+		hostlist_push_host(args->hostlist, node_ptr->name);
+		args->node_count++;
+		if (node_ptr->protocol_version < args->protocol_version)
+			args->protocol_version = node_ptr->protocol_version;
+	}
+	if (!args->node_count) {
+		FREE_NULL_HOSTLIST(args->hostlist);
+		xfree(args);
+		return;
+	}
+	msg = xmalloc(sizeof(*msg));
+	msg->job_id = job_id;
+	msg->op = op;
+	msg->job_core_spec = job_ptr->details->core_spec;
+	args->msg_args = msg;
+	set_agent_arg_r_uid(args, SLURM_AUTH_UID_ANY);
+	agent_queue_request(args);
+	log_flag(SELECT_TYPE, "%s: %s JobId=%u again (after a restart)",
+		 plugin_type, op == SUSPEND_JOB ? "suspended" : "resumed",
+		 job_id);
 }
 
 /*
@@ -112,6 +180,10 @@ static bool _apply(bool slice_over)
 	cap = job_list ? list_count(job_list) + 1 : 1;
 	t.suspend = xcalloc(cap, sizeof(uint32_t));
 	t.resume = xcalloc(cap, sizeof(uint32_t));
+	t.again_suspend = xcalloc(cap, sizeof(uint32_t));
+	t.again_resume = xcalloc(cap, sizeof(uint32_t));
+	t.reassert = ts_reassert;
+	ts_reassert = false;
 	node_usage_lock();
 	rotated = node_usage_rotate(slice_over);
 	if (rotated)
@@ -121,10 +193,14 @@ static bool _apply(bool slice_over)
 		list_for_each(job_list, _compare_job, &t);
 	node_usage_unlock();
 	/* stop the leaving row first: the nodes are never oversubscribed */
+	for (size_t i = 0; i < t.nagain_suspend; i++)
+		_suspend_again(t.again_suspend[i], SUSPEND_JOB);
 	for (size_t i = 0; i < t.nsuspend; i++)
 		_suspend_op(t.suspend[i], SUSPEND_JOB);
 	for (size_t i = 0; i < t.nresume; i++)
 		_suspend_op(t.resume[i], RESUME_JOB);
+	for (size_t i = 0; i < t.nagain_resume; i++)
+		_suspend_again(t.again_resume[i], RESUME_JOB);
 	unlock_slurmctld(lock);
 	if (t.nsuspend || t.nresume) {
 		schedule_job_save();
@@ -132,8 +208,12 @@ static bool _apply(bool slice_over)
 	} else if (rotated) {
 		coalloc_status_changed();
 	}
+	if (rotated)	/* the jobs waiting for the new row start now */
+		schedule(false);
 	xfree(t.suspend);
 	xfree(t.resume);
+	xfree(t.again_suspend);
+	xfree(t.again_resume);
 	return rotated || t.nsuspend || t.nresume;
 }
 
@@ -175,7 +255,8 @@ static void *_timeslice_main(void *arg)
 void coalloc_timeslice_start(void)
 {
 	if (!job_suspend || !lock_slurmctld || !unlock_slurmctld ||
-	    !schedule_job_save || !find_job_record) {
+	    !schedule_job_save || !schedule || !agent_queue_request ||
+	    !set_agent_arg_r_uid || !find_job_record) {
 		error("%s: slurmctld's suspend functions are missing: no time slicing",
 		      plugin_type);
 		return;

@@ -2,7 +2,8 @@
 # The Ousterhout matrix of select/coalloc end to end on 4 sites x 4 nodes
 # (one CPU each), queues grid (global, Policy=GS) and site1..site4:
 #  - Matrix=gang MPL=2: two all-node jobs alternate every TimeSlice, the
-#    one outside the active row SUSPENDED; a job whose nodes are free in
+#    one outside the active row SUSPENDED, and no node ever runs both (the
+#    second waits for its row's turn to start); a job whose nodes are free in
 #    the other row is replicated there and never suspended; the rows
 #    survive a slurmctld restart;
 #  - PreemptPartition: a job of the partition preempt starts at once in
@@ -10,8 +11,9 @@
 #  - Matrix=local MPL=2: two jobs per node, none suspended, a third waits.
 # Job states are sampled from squeue once a second (R, S, PD, ...).
 source "$(dirname "$0")/lib/tap.sh"
+source "$(dirname "$0")/lib/overlap.sh"
 
-plan 42
+plan 43
 
 BASE=$TEST_DIR
 rm -rf "$BASE"
@@ -85,8 +87,10 @@ like "$(grep '^Policy=' "$TEST_DIR/cluster/etc/coalloc.conf")" \
 
 # --- Two all-node jobs alternate.
 section
-a=$(gang "$ALL" --wrap 'sleep 20')
-b=$(gang "$ALL" --wrap 'sleep 20')
+# ticking in their batch scripts on n1: B's ticks would show it running
+# there beside A from the moment slurmd starts it
+a=$(ticker --batch 100 -p grid "$ALL")	# 20 s of running time each
+b=$(ticker --batch 100 -p grid "$ALL")
 wait_until 20 all_started "$a" "$b"
 ok $? "gang: two all-node jobs both start, one per row ($(job_state "$a") $(job_state "$b"))"
 is "$(job_field "$a" NodeList) $(job_field "$b" NodeList)" "n[1-16] n[1-16]" \
@@ -101,6 +105,9 @@ ok $(( $(switches gang-pair.samples) >= 2 ? 0 : 1 )) \
    "  the active row changes every ${TS} s ($(switches gang-pair.samples) switches in $(wc -l < gang-pair.samples) samples)"
 wait_until 30 all_done "$a" "$b"
 is "$(states "$a" "$b")" "2 COMPLETED" "  both complete"
+# the jobs' own ticks: B does not run beside A until the suspend reaches it
+overlaps=$(real_overlaps <(tick_records tick-"$a".log tick-"$b".log))
+is "$overlaps" "" "  and no node ran both at once (tick records, overlaps of 0.5 s or more)"
 section_failed && diag "samples (A B):" "$(paste -sd, gang-pair.samples)"
 
 # --- A job whose nodes are free in both rows runs in both.

@@ -53,3 +53,39 @@ jobcomp_overlaps() {
 		node = $1
 	}'
 }
+
+# A job that ticks on each of its nodes: every 0.2 s of running time a
+# line "NODE JOB tick EPOCH"; N ticks in all.  With --batch it ticks in
+# its batch script only (on its first node), from the moment slurmd
+# starts it rather than once srun has launched its tasks.
+TICK='for ((i = 0; i < N; i++)); do echo "$SLURMD_NODENAME $SLURM_JOB_ID tick $EPOCHREALTIME"; sleep 0.2; done'
+ticker() {	# [--batch] ticks sbatch-args...
+	local launch=srun
+	[[ $1 == --batch ]] && { launch=; shift; }
+	local n=$1; shift
+	submit "$@" -o tick-%j.log --export=ALL,N="$n" --wrap "$launch bash -c '$TICK'"
+}
+
+# The running intervals of ticks, as task_overlaps' records: a job's
+# ticks on a node split where they pause over a second (suspended), and
+# each piece is "NODE JOB.PIECE start|end EPOCH".
+tick_records() {
+	cat "$@" | awk '$3 == "tick"' | sort -k1,1 -k2,2n -k4,4n | awk '
+	function flush() { if (key != "") { print n, j "." p, "start", s; print n, j "." p, "end", e } }
+	{
+		k = $1 " " $2
+		if (k != key || $4 - e > 1.0) {
+			flush()
+			p = (k == key) ? p + 1 : 0
+			key = k; n = $1; j = $2; s = $4
+		}
+		e = $4
+	}
+	END { flush() }'
+}
+
+# task_overlaps' lines ("NODE: job X started at T before job Y ended at
+# E") of half a second or more; a shorter one is a gang switch itself:
+# the suspend of the leaving row and the resume of the entering one reach
+# slurmd as separate RPCs, in either order.
+real_overlaps() { task_overlaps "$@" | awk '$NF - $6 >= 0.5'; }

@@ -164,6 +164,16 @@ static void test_gang(void)
 	live_del(&l, 2);
 	live_del(&l, 5);
 	is_int(coalloc_matrix_rotate(m), 2, "rotation skips an empty row");
+	is_int(coalloc_matrix_want_row(m, 1), 0, "a waiting job wants row 1");
+	ok(coalloc_matrix_row_wanted(m, 1), "... row 1 is wanted");
+	is_int(coalloc_matrix_rotate(m), 0, "rotation goes on to row 0 first");
+	is_int(coalloc_matrix_rotate(m), 1, "then visits the empty wanted row");
+	ok(!coalloc_matrix_row_wanted(m, 1), "... which forgets the wish");
+	is_int(coalloc_matrix_rotate(m), 2, "and skips it again once empty");
+	is_int(coalloc_matrix_want_row(m, 9), -EINVAL, "no row 9 to want");
+	coalloc_matrix_want_row(m, 1);
+	coalloc_matrix_set_active(m, 1);
+	ok(!coalloc_matrix_row_wanted(m, 1), "set_active forgets it too");
 	coalloc_matrix_destroy(m);
 }
 

@@ -174,15 +174,37 @@ static bool _grow(size_t n)
 	return true;
 }
 
-/* Without the shim: pending messages as TCP receive queues show them. */
+/* Without the shim: pending messages as TCP receive queues show them
+ * (needless when epoll watches every socket: arrivals.c). */
 static void _sample_sockets(const struct agent_step *s, struct agent_proc *p,
 			    uint64_t now)
 {
-	if (s->parts.react == COSCHED_REACT_NONE || now < p->next_rx_ns)
+	if (arrivals_complete(p->arrivals))
+		p->rx_bytes = 0;
+	if (s->parts.react == COSCHED_REACT_NONE || now < p->next_rx_ns ||
+	    arrivals_complete(p->arrivals))
 		return;
 	if (proc_socket_rx_bytes(p->id.pid, &p->rx_bytes))
 		p->rx_bytes = 0;
 	p->next_rx_ns = now + RX_EVERY_NS;
+}
+
+/*
+ * Data from other hosts waiting in p's sockets (arrivals.c) is what a
+ * same-host notice in the page is: a pending message, the awaited one
+ * when p is in a receive (its receive is what will consume it), and,
+ * without a page to say so, communication.
+ */
+static void _remote(struct agent_proc *p, struct cosched_tick_proc *t,
+		    bool page, uint64_t now)
+{
+	if (!arrivals_sample(p->arrivals, now))
+		return;
+	t->view.pending++;
+	if (t->view.in_recv)
+		t->view.awaited_arrived = true;
+	if (!page)
+		t->communicating = 1;
 }
 
 /* Fill one table row from what p shows now. */
@@ -207,12 +229,16 @@ static void _sample(struct agent_step *s, struct agent_proc *p,
 	if (!m) {
 		_sample_sockets(s, p, now);
 		t->view.pending = p->rx_bytes ? 1 : 0;
+		_remote(p, t, false, now);
 		return;
 	}
 	p->rx_bytes = 0;	/* a reading from before MPI_Init is stale */
 	t->view.in_recv = atomic_load(&m->in_recv);
 	t->view.awaited_arrived = atomic_load(&m->awaited_arrived);
 	t->view.pending += (uint32_t)cosched_shm_pending(m);
+	arrivals_count_local(&s->count.arrivals, &p->arrived_seen,
+			     atomic_load(&m->msgs_arrived));
+	_remote(p, t, true, now);
 	t->yielding = (int)atomic_load(&m->yielding);
 	t->communicating = (int)atomic_load(&m->in_comm);
 	if (now - atomic_load(&m->heartbeat_ns) < dt_ns)

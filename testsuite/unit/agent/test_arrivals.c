@@ -1,0 +1,619 @@
+/*
+ * test_arrivals.c - arrivals from other hosts as the root node agent
+ * watches them (agent/arrivals.c): a private coschedd; children of this
+ * test are the job's processes, each holding TCP connections to this
+ * test over loopback (the "other host" is this test, writing into them).
+ *
+ * Checked: a write into a registered process's connection is counted as
+ * one remote arrival and makes it pending (DCS boosts it: it sleeps);
+ * more data while still pending is not counted again, drained data and a
+ * new write are; the detection delay the agent reports is small (a
+ * generous bound: figures belong to bench-cosched); when the process
+ * closes a watched socket its peer sees EOF within 1 s (the agent keeps
+ * no duplicate that would hold the connection open); a process that
+ * exits while watched, and a step that ends, leave no descriptor in the
+ * agent (/proc/AGENT/fd counted) and no count after; more sockets than
+ * the bound are counted as unwatched and the watched ones still work; a
+ * UNIX socket and a listening TCP socket are not watched.  Needs root
+ * (the agent refuses otherwise).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent_harness.h"
+#include "client.h"
+#include "tap.h"
+
+#define REPLY_LEN 65536
+#define MANY 300		/* connections of the bound test: > 256 */
+#define WAIT_MS 5000
+
+static char coschedd[PATH_MAX];
+static char run_dir[256], node[32], sock[PATH_MAX + 64];
+static char reply[REPLY_LEN];
+static uint32_t job;
+static pid_t agent;
+static int listener = -1;
+static struct sockaddr_in listen_addr;
+
+/* A job process: its pid, its command pipe, and our ends of its sockets. */
+struct child {
+	pid_t pid;
+	int cmd, ack;		/* our ends */
+	int peers[MANY];
+	size_t npeers;
+	int unix_peer;		/* -1: none */
+};
+
+static pid_t started[16];
+static size_t nstarted;
+
+static void cleanup(void)
+{
+	char cmd[PATH_MAX + 32];
+
+	for (size_t i = 0; i < nstarted; i++)
+		kill(started[i], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	if (run_dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_dir);
+		(void)!system(cmd);
+	}
+}
+
+static pid_t keep(pid_t pid)
+{
+	if (pid > 0 && nstarted < sizeof(started) / sizeof(started[0]))
+		started[nstarted++] = pid;
+	return pid;
+}
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void BAIL_OUT(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("Bail out! ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int request(const char *line)
+{
+	return harness_request(sock, line, reply, sizeof(reply));
+}
+
+/* ------------------------------------------------------- the children */
+
+static void _close_all_but(const int *keep_fds, size_t n)
+{
+	for (int fd = 3; fd < 4096; fd++) {
+		bool kept = false;
+
+		for (size_t i = 0; i < n; i++)
+			kept |= keep_fds[i] == fd;
+		if (!kept)
+			close(fd);
+	}
+}
+
+static void _drain(const int *fds, size_t n)
+{
+	char buf[4096];
+
+	for (size_t i = 0; i < n; i++)
+		while (recv(fds[i], buf, sizeof(buf), MSG_DONTWAIT) > 0)
+			;
+}
+
+/*
+ * The child: ntcp connections to our listener, then commands on cmd,
+ * each answered on ack: 'r' drain the sockets (never reading blocks),
+ * 'c' close them.  It sleeps in read(cmd) in between: not running.
+ */
+static void _child_main(int cmd, int ack, size_t ntcp, int unix_end,
+			bool listen_too)
+{
+	static int fds[MANY];
+	int keep_fds[] = { cmd, ack, unix_end };
+	char c;
+
+	_close_all_but(keep_fds, 3);
+	for (size_t i = 0; i < ntcp; i++) {
+		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fds[i] < 0 ||
+		    connect(fds[i], (struct sockaddr *)&listen_addr,
+			    sizeof(listen_addr)))
+			_exit(3);
+	}
+	if (listen_too) {
+		struct sockaddr_in any = { .sin_family = AF_INET,
+					   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		int l = socket(AF_INET, SOCK_STREAM, 0);
+
+		if (l < 0 || bind(l, (struct sockaddr *)&any, sizeof(any)) ||
+		    listen(l, 1))
+			_exit(4);
+	}
+	alarm(120);	/* never outlive a broken test */
+	(void)!write(ack, "k", 1);
+	while (read(cmd, &c, 1) == 1) {
+		if (c == 'r')
+			_drain(fds, ntcp);
+		if (c == 'c')
+			for (size_t i = 0; i < ntcp; i++)
+				close(fds[i]);
+		(void)!write(ack, "k", 1);
+	}
+	_exit(0);
+}
+
+static bool command(struct child *ch, char c)
+{
+	char k;
+
+	return write(ch->cmd, &c, 1) == 1 && read(ch->ack, &k, 1) == 1;
+}
+
+/* A child with ntcp connections (accepted into ch->peers). */
+static void spawn(struct child *ch, size_t ntcp, bool with_unix,
+		  bool listen_too)
+{
+	int cmd[2], ack[2], pair[2] = { -1, -1 };
+	char k;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->unix_peer = -1;
+	if (pipe2(cmd, O_CLOEXEC) || pipe2(ack, O_CLOEXEC) ||
+	    (with_unix && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair)))
+		BAIL_OUT("pipes: %s", strerror(errno));
+	ch->pid = fork();
+	if (ch->pid < 0)
+		BAIL_OUT("fork: %s", strerror(errno));
+	if (!ch->pid) {
+		/* the ends it keeps must survive the close-on-exec-less loop */
+		_child_main(cmd[0], ack[1], ntcp, pair[0], listen_too);
+	}
+	keep(ch->pid);
+	close(cmd[0]);
+	close(ack[1]);
+	if (pair[0] >= 0)
+		close(pair[0]);
+	ch->cmd = cmd[1];
+	ch->ack = ack[0];
+	ch->unix_peer = pair[1];
+	for (size_t i = 0; i < ntcp; i++) {
+		ch->peers[i] = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+		if (ch->peers[i] < 0)
+			BAIL_OUT("accept: %s", strerror(errno));
+		ch->npeers++;
+	}
+	if (read(ch->ack, &k, 1) != 1)
+		BAIL_OUT("child %d did not start", (int)ch->pid);
+}
+
+static void release(struct child *ch)
+{
+	harness_reap(ch->pid);
+	for (size_t i = 0; i < ch->npeers; i++)
+		close(ch->peers[i]);
+	if (ch->unix_peer >= 0)
+		close(ch->unix_peer);
+	close(ch->cmd);
+	close(ch->ack);
+	ch->npeers = 0;
+}
+
+static bool register_child(const struct child *ch, uint32_t j, const char *mode)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line),
+		 "register job=%u step=0 uid=0 mode=%s tick_us=1000 spin_ns=0 pid=%d rank=0",
+		 j, mode, (int)ch->pid);
+	return !request(line) && !strncmp(reply, "ok registered", 13);
+}
+
+static bool send_byte(int fd)
+{
+	return send(fd, "x", 1, MSG_NOSIGNAL) == 1;
+}
+
+/* ---------------------------------------------------------- the agent */
+
+/* The step j (running or ended) in a parsed status; NULL when absent. */
+static json_object *find_step(json_object *o, uint32_t j)
+{
+	const char *lists[] = { "jobs", "ended" };
+
+	for (size_t l = 0; l < 2; l++) {
+		json_object *arr, *v;
+
+		if (!json_object_object_get_ex(o, lists[l], &arr))
+			continue;
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			json_object *s = json_object_array_get_idx(arr, i);
+
+			if (json_object_object_get_ex(s, "job", &v) &&
+			    json_object_get_int64(v) == j)
+				return s;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A number of step j: "arrivals/KEY" (in boosts.arrivals), "boosts/KEY",
+ * "proc/KEY" (its first process), "running" (1 when in the live list);
+ * -1 when absent.
+ */
+static int64_t stat_of(uint32_t j, const char *what)
+{
+	json_object *o = NULL, *s, *v = NULL, *b;
+	const char *key = strchr(what, '/') ? strchr(what, '/') + 1 : what;
+	int64_t n = -1;
+
+	if (!request("status json"))
+		o = json_tokener_parse(reply);
+	s = o ? find_step(o, j) : NULL;
+	if (!strcmp(what, "running")) {
+		n = s && json_object_object_get_ex(s, "ended", &v) ?
+		    !json_object_get_boolean(v) : 0;
+	} else if (s && json_object_object_get_ex(s, "boosts", &b)) {
+		if (!strncmp(what, "arrivals/", 9) &&
+		    json_object_object_get_ex(b, "arrivals", &b))
+			json_object_object_get_ex(b, key, &v);
+		else if (!strncmp(what, "boosts/", 7))
+			json_object_object_get_ex(b, key, &v);
+		else if (!strncmp(what, "proc/", 5) &&
+			 json_object_object_get_ex(s, "procs", &b) &&
+			 json_object_array_length(b))
+			json_object_object_get_ex(json_object_array_get_idx(b, 0),
+						  key, &v);
+		if (v)
+			n = json_object_get_int64(v);
+	}
+	json_object_put(o);
+	return n;
+}
+
+/* Wait (WAIT_MS at most) until stat_of(j, what) is want. */
+static bool becomes(uint32_t j, const char *what, int64_t want)
+{
+	for (int waited = 0; waited < WAIT_MS; waited += 20) {
+		if (stat_of(j, what) == want)
+			return true;
+		harness_sleep_ms(20);
+	}
+	return false;
+}
+
+/*
+ * The agent's descriptors of the kinds a watch could leave behind:
+ * pidfds, epoll instances, sockets (its own listening one, a status
+ * connection for a moment, or a duplicate it should not have kept).  Its
+ * boost mechanism's cache of files (boost.c) is not of them.
+ */
+static int agent_fds(void)
+{
+	char path[64], link[256];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)agent);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		ssize_t len = readlinkat(dirfd(d), de->d_name, link,
+					 sizeof(link) - 1);
+
+		if (de->d_name[0] == '.' || len <= 0)
+			continue;
+		link[len] = '\0';
+		n += !strcmp(link, "anon_inode:[pidfd]") ||
+		     !strcmp(link, "anon_inode:[eventpoll]") ||
+		     !strncmp(link, "socket:", 7);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Whether the agent has a descriptor of a socket of pid open. */
+static bool agent_holds_socket_of(pid_t pid)
+{
+	char path[64], link[256], theirs[256];
+	struct dirent *de, *te;
+	bool held = false;
+	DIR *d, *t;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	t = opendir(path);
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)agent);
+	d = opendir(path);
+	while (d && t && !held && (de = readdir(d))) {
+		ssize_t n = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
+
+		if (n <= 0 || de->d_name[0] == '.')
+			continue;
+		link[n] = '\0';
+		if (strncmp(link, "socket:", 7))
+			continue;
+		rewinddir(t);
+		while (!held && (te = readdir(t))) {
+			n = readlinkat(dirfd(t), te->d_name, theirs, sizeof(theirs) - 1);
+			if (n > 0 && te->d_name[0] != '.') {
+				theirs[n] = '\0';
+				held = !strcmp(link, theirs);
+			}
+		}
+	}
+	if (d)
+		closedir(d);
+	if (t)
+		closedir(t);
+	return held;
+}
+
+/* What the agent's descriptors are, for a failure's diagnosis. */
+static void diag_fds(void)
+{
+	char path[64], link[256];
+	struct dirent *de;
+	int shown = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)agent);
+	d = opendir(path);
+	while (d && shown++ < 40 && (de = readdir(d))) {
+		ssize_t n = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
+
+		if (de->d_name[0] == '.' || n <= 0)
+			continue;
+		link[n] = '\0';
+		diag("  agent fd %s -> %s", de->d_name, link);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Wait until the agent holds want descriptors (connections come and go). */
+static bool fds_become(int want)
+{
+	for (int waited = 0; waited < WAIT_MS; waited += 20) {
+		if (agent_fds() == want)
+			return true;
+		harness_sleep_ms(20);
+	}
+	diag_fds();
+	return false;
+}
+
+/* Whether fd sees the connection closed within ms: EOF, or a reset
+ * (a socket closed with unread data in it sends RST, not FIN). */
+static bool closed_within(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char c;
+	ssize_t n;
+
+	if (poll(&p, 1, ms) != 1)
+		return false;
+	n = recv(fd, &c, 1, MSG_DONTWAIT);
+	return n == 0 || (n < 0 && errno == ECONNRESET);
+}
+
+/* ----------------------------------------------------------- the tests */
+
+static void test_counted(void)
+{
+	struct child ch;
+	uint32_t j = job;
+	int64_t median, max;
+	bool all = true;
+
+	spawn(&ch, 1, false, false);
+	ok(register_child(&ch, j, "dcs"), "a process with a TCP connection registers (%s)",
+	   reply);
+	ok(becomes(j, "proc/sockets_watched", 1), "its connection is watched");
+	ok(!agent_holds_socket_of(ch.pid), "the agent holds no descriptor of it");
+	ok(stat_of(j, "arrivals/remote") == 0, "no arrival before any data");
+	for (int k = 1; k <= 5; k++) {
+		uint64_t sent = now_ns();
+
+		all &= send_byte(ch.peers[0]) && becomes(j, "arrivals/remote", k);
+		diag("arrival %d: noticed %.1f us after the send began (the agent's clock)",
+		     k, (double)(stat_of(j, "arrivals/noticed_ns") - (int64_t)sent) / 1e3);
+		/* consumed: the next write is a new arrival */
+		all &= command(&ch, 'r');
+		harness_sleep_ms(50);
+	}
+	ok(all, "five writes, each drained, are five remote arrivals");
+	ok(stat_of(j, "boosts/dcs") >= 1,
+	   "the sleeping receiver was boosted by DCS (%lld boosts)",
+	   (long long)stat_of(j, "boosts/dcs"));
+	ok(send_byte(ch.peers[0]) && becomes(j, "arrivals/remote", 6),
+	   "a sixth write is counted");
+	ok(send_byte(ch.peers[0]), "a seventh write, not drained in between");
+	harness_sleep_ms(300);
+	ok(stat_of(j, "arrivals/remote") == 6,
+	   "data arriving while the process is still pending is not counted again");
+	median = stat_of(j, "arrivals/detect_us_median");
+	max = stat_of(j, "arrivals/detect_us_max");
+	diag("detection delay: %lld us median, %lld us max (of %lld)",
+	     (long long)median, (long long)max,
+	     (long long)stat_of(j, "arrivals/detect_samples"));
+	ok(stat_of(j, "arrivals/detect_samples") >= 1 && median >= 0 &&
+	   median < 100000 && max >= median,
+	   "the reported detection delay is under 100 ms (generous: the figure is bench-cosched's)");
+	ok(stat_of(j, "arrivals/local") == 0, "no same-host arrival was counted");
+	ok(command(&ch, 'c') && closed_within(ch.peers[0], 1000),
+	   "the process closes its watched socket: the peer sees it closed within 1 s");
+	ok(becomes(j, "proc/sockets_watched", 0), "the closed socket is no longer watched");
+	release(&ch);
+}
+
+static void test_exit(int baseline)
+{
+	struct child ch;
+	uint32_t j = job + 1;
+
+	spawn(&ch, 2, false, false);
+	ok(register_child(&ch, j, "pb") && becomes(j, "proc/sockets_watched", 2),
+	   "a process with two connections is watched");
+	ok(agent_fds() > baseline, "the agent holds descriptors for it (%d, %d before)",
+	   agent_fds(), baseline);
+	harness_reap(ch.pid);
+	ok(becomes(j, "running", 0), "it exits: its step ends");
+	ok(fds_become(baseline), "and the agent holds as many descriptors as before (%d)",
+	   agent_fds());
+	release(&ch);
+}
+
+static void test_end(int baseline)
+{
+	struct child ch;
+	uint32_t j = job + 2;
+	char line[96];
+
+	spawn(&ch, 1, false, false);
+	ok(register_child(&ch, j, "dcs") && becomes(j, "proc/sockets_watched", 1),
+	   "a process is watched");
+	snprintf(line, sizeof(line), "end job=%u step=0", j);
+	ok(!request(line) && !strncmp(reply, "ok ended", 8), "its step ends (%s)", reply);
+	ok(fds_become(baseline), "the agent holds as many descriptors as before (%d)",
+	   agent_fds());
+	ok(send_byte(ch.peers[0]), "data arrives after the end");
+	harness_sleep_ms(300);
+	ok(stat_of(j, "arrivals/remote") == 0, "it is not counted: the watch went with the step");
+	ok(command(&ch, 'c') && closed_within(ch.peers[0], 1000),
+	   "its socket closed: the peer sees it closed within 1 s");
+	release(&ch);
+}
+
+static void test_bound(int baseline)
+{
+	static struct child ch;
+	uint32_t j = job + 3;
+	bool sent = true;
+
+	spawn(&ch, MANY, false, false);
+	ok(register_child(&ch, j, "dcs"), "a process with %d connections registers (%s)",
+	   MANY, reply);
+	ok(becomes(j, "proc/sockets_watched", 256) &&
+	   becomes(j, "proc/sockets_unwatched", MANY - 256),
+	   "256 are watched, %d counted as unwatched", MANY - 256);
+	ok(becomes(j, "arrivals/unwatched", MANY - 256), "the job shows them too");
+	for (size_t i = 0; i < ch.npeers; i++)
+		sent &= send_byte(ch.peers[i]);
+	ok(sent && becomes(j, "arrivals/remote", 1), "data on all of them is one arrival");
+	ok(agent_fds() <= baseline + 4, "the agent holds no descriptor per socket (%d, %d before)",
+	   agent_fds(), baseline);
+	ok(request("ping") == 0 && !strncmp(reply, "ok", 2), "the agent still answers");
+	harness_reap(ch.pid);
+	ok(becomes(j, "running", 0) && fds_become(baseline),
+	   "the process exits: the agent is back to %d descriptors", baseline);
+	release(&ch);
+}
+
+static void test_ignored(void)
+{
+	struct child ch;
+	uint32_t j = job + 4;
+
+	spawn(&ch, 0, true, true);
+	ok(register_child(&ch, j, "dcs"), "a process with a UNIX socket and a listening TCP socket registers (%s)",
+	   reply);
+	harness_sleep_ms(500);	/* several scans */
+	ok(stat_of(j, "proc/sockets_watched") == 0, "neither is watched");
+	ok(send(ch.unix_peer, "x", 1, MSG_NOSIGNAL) == 1, "data on the UNIX socket");
+	harness_sleep_ms(300);
+	ok(stat_of(j, "arrivals/remote") == 0, "is not a remote arrival");
+	release(&ch);
+}
+
+static void start(void)
+{
+	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
+			 "--tick-us", "1000", NULL };
+	socklen_t len = sizeof(listen_addr);
+
+	listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	listen_addr = (struct sockaddr_in){ .sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	if (listener < 0 ||
+	    bind(listener, (struct sockaddr *)&listen_addr, sizeof(listen_addr)) ||
+	    listen(listener, MANY + 16) ||
+	    getsockname(listener, (struct sockaddr *)&listen_addr, &len))
+		BAIL_OUT("listener: %s", strerror(errno));
+	agent = keep(harness_start_agent(argv, sock));
+	if (agent < 0)
+		BAIL_OUT("no agent");
+}
+
+int main(int argc, char **argv)
+{
+	char tmpl[] = "/tmp/test_arrivals.XXXXXX";
+	int baseline;
+
+	(void)argc;
+	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
+	if (!mkdtemp(tmpl))
+		return 1;
+	chmod(tmpl, 0755);
+	snprintf(run_dir, sizeof(run_dir), "%s", tmpl);
+	atexit(cleanup);
+	snprintf(node, sizeof(node), "a%d", (int)getpid());
+	cosched_socket_path(run_dir, node, sock, sizeof(sock));
+	job = 910000000u + (uint32_t)getpid() % 1000000u * 10u;
+	start();
+	test_counted();
+	if (!becomes(job, "running", 0))
+		BAIL_OUT("the first step did not end");
+	baseline = agent_fds();
+	for (int i = 0; i < 10; i++) {	/* a status connection may linger */
+		int n = agent_fds();
+
+		baseline = n < baseline ? n : baseline;
+		harness_sleep_ms(20);
+	}
+	diag("the agent holds %d descriptors with no process watched", baseline);
+	test_exit(baseline);
+	test_end(baseline);
+	test_bound(baseline);
+	test_ignored();
+	return done_testing();
+}

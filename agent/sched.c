@@ -5,7 +5,9 @@
  *
  * What a process is doing comes from the page the MPI shim shares
  * (lib/cosched/shm.h) when there is one; otherwise only from /proc: CPU
- * time (running or not) and TCP receive queues (pending messages).
+ * time (running or not) and TCP receive queues (pending messages).  Data
+ * from other hosts, which no page shows, comes from arrivals.c (epoll on
+ * the process's sockets) with or without a page.
  * Whether a process ran during the last tick is read from its CPU time
  * (/proc/PID/schedstat), since Linux has no cheap "who is on that CPU".
  *

@@ -6,11 +6,13 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +22,63 @@
 
 #define START_WAIT_MS 5000	/* generous: a loaded 2-core machine */
 #define POLL_MS 20
+
+/* what a test started, stopped at exit, and its run directory */
+static pid_t kept[16];
+static size_t nkept;
+static char kept_dir[256];
+
+static void _at_exit(void)
+{
+	char cmd[sizeof(kept_dir) + 32];
+
+	for (size_t i = 0; i < nkept; i++)
+		kill(kept[i], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	if (kept_dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", kept_dir);
+		(void)!system(cmd);
+	}
+}
+
+int harness_private_run_dir(char *tmpl, char *buf, size_t len)
+{
+	if (!mkdtemp(tmpl) || chmod(tmpl, 0755) ||
+	    (size_t)snprintf(kept_dir, sizeof(kept_dir), "%s", tmpl) >=
+	    sizeof(kept_dir))
+		return -1;
+	snprintf(buf, len, "%s", tmpl);
+	atexit(_at_exit);
+	return 0;
+}
+
+pid_t harness_keep(pid_t pid)
+{
+	if (pid > 0 && nkept < sizeof(kept) / sizeof(kept[0]))
+		kept[nkept++] = pid;
+	return pid;
+}
+
+void harness_bail_out(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("Bail out! ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	exit(1);
+}
+
+uint64_t harness_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 void harness_sleep_ms(int ms)
 {

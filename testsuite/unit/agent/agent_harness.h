@@ -12,7 +12,26 @@
 #define AGENT_HARNESS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
+
+/*
+ * A private run directory from tmpl ("/tmp/NAME.XXXXXX", mkdtemp, mode
+ * 0755 so that nobody else may write in it) into buf.  It is removed at
+ * exit, after the children given to harness_keep() were killed and
+ * reaped, whatever happens.  Returns 0 or -1.
+ */
+int harness_private_run_dir(char *tmpl, char *buf, size_t len);
+
+/* Remember pid (a child of ours) for the exit; returns pid. */
+pid_t harness_keep(pid_t pid);
+
+/* "Bail out! ..." (TAP) and exit 1. */
+void harness_bail_out(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* CLOCK_MONOTONIC in ns (the agent's clock). */
+uint64_t harness_now_ns(void);
 
 /* Sleep ms milliseconds (the polling step of the waits in these tests). */
 void harness_sleep_ms(int ms);

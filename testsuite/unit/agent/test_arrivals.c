@@ -65,51 +65,6 @@ struct child {
 	int unix_peer;		/* -1: none */
 };
 
-static pid_t started[16];
-static size_t nstarted;
-
-static void cleanup(void)
-{
-	char cmd[PATH_MAX + 32];
-
-	for (size_t i = 0; i < nstarted; i++)
-		kill(started[i], SIGKILL);
-	while (wait(NULL) > 0)
-		;
-	if (run_dir[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_dir);
-		(void)!system(cmd);
-	}
-}
-
-static pid_t keep(pid_t pid)
-{
-	if (pid > 0 && nstarted < sizeof(started) / sizeof(started[0]))
-		started[nstarted++] = pid;
-	return pid;
-}
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void BAIL_OUT(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("Bail out! ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	exit(1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int request(const char *line)
 {
 	return harness_request(sock, line, reply, sizeof(reply));
@@ -198,15 +153,15 @@ static void spawn(struct child *ch, size_t ntcp, bool with_unix,
 	ch->unix_peer = -1;
 	if (pipe2(cmd, O_CLOEXEC) || pipe2(ack, O_CLOEXEC) ||
 	    (with_unix && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair)))
-		BAIL_OUT("pipes: %s", strerror(errno));
+		harness_bail_out("pipes: %s", strerror(errno));
 	ch->pid = fork();
 	if (ch->pid < 0)
-		BAIL_OUT("fork: %s", strerror(errno));
+		harness_bail_out("fork: %s", strerror(errno));
 	if (!ch->pid) {
 		/* the ends it keeps must survive the close-on-exec-less loop */
 		_child_main(cmd[0], ack[1], ntcp, pair[0], listen_too);
 	}
-	keep(ch->pid);
+	harness_keep(ch->pid);
 	close(cmd[0]);
 	close(ack[1]);
 	if (pair[0] >= 0)
@@ -217,11 +172,11 @@ static void spawn(struct child *ch, size_t ntcp, bool with_unix,
 	for (size_t i = 0; i < ntcp; i++) {
 		ch->peers[i] = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
 		if (ch->peers[i] < 0)
-			BAIL_OUT("accept: %s", strerror(errno));
+			harness_bail_out("accept: %s", strerror(errno));
 		ch->npeers++;
 	}
 	if (read(ch->ack, &k, 1) != 1)
-		BAIL_OUT("child %d did not start", (int)ch->pid);
+		harness_bail_out("child %d did not start", (int)ch->pid);
 }
 
 static void release(struct child *ch)
@@ -320,94 +275,82 @@ static bool becomes(uint32_t j, const char *what, int64_t want)
 	return false;
 }
 
+/* Call fn(link, arg) for the target of every descriptor of pid, until
+ * it returns true; returns whether one did. */
+static bool fd_links(pid_t pid, bool (*fn)(const char *link, void *arg),
+		     void *arg)
+{
+	char path[64], link[256];
+	struct dirent *de;
+	bool stop = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	while (d && !stop && (de = readdir(d))) {
+		ssize_t n = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
+
+		if (de->d_name[0] == '.' || n <= 0)
+			continue;
+		link[n] = '\0';
+		stop = fn(link, arg);
+	}
+	if (d)
+		closedir(d);
+	return stop;
+}
+
 /*
  * The agent's descriptors of the kinds a watch could leave behind:
  * pidfds, epoll instances, sockets (its own listening one, a status
  * connection for a moment, or a duplicate it should not have kept).  Its
  * boost mechanism's cache of files (boost.c) is not of them.
  */
+static bool count_watch_kinds(const char *link, void *arg)
+{
+	*(int *)arg += !strcmp(link, "anon_inode:[pidfd]") ||
+		       !strcmp(link, "anon_inode:[eventpoll]") ||
+		       !strncmp(link, "socket:", 7);
+	return false;
+}
+
 static int agent_fds(void)
 {
-	char path[64], link[256];
-	struct dirent *de;
 	int n = 0;
-	DIR *d;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)agent);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		ssize_t len = readlinkat(dirfd(d), de->d_name, link,
-					 sizeof(link) - 1);
-
-		if (de->d_name[0] == '.' || len <= 0)
-			continue;
-		link[len] = '\0';
-		n += !strcmp(link, "anon_inode:[pidfd]") ||
-		     !strcmp(link, "anon_inode:[eventpoll]") ||
-		     !strncmp(link, "socket:", 7);
-	}
-	closedir(d);
+	fd_links(agent, count_watch_kinds, &n);
 	return n;
+}
+
+static bool same_link(const char *link, void *arg)
+{
+	return !strcmp(link, arg);
+}
+
+static bool socket_of(const char *link, void *pid)
+{
+	return !strncmp(link, "socket:", 7) &&
+	       fd_links(*(pid_t *)pid, same_link, (void *)link);
 }
 
 /* Whether the agent has a descriptor of a socket of pid open. */
 static bool agent_holds_socket_of(pid_t pid)
 {
-	char path[64], link[256], theirs[256];
-	struct dirent *de, *te;
-	bool held = false;
-	DIR *d, *t;
+	return fd_links(agent, socket_of, &pid);
+}
 
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	t = opendir(path);
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)agent);
-	d = opendir(path);
-	while (d && t && !held && (de = readdir(d))) {
-		ssize_t n = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
-
-		if (n <= 0 || de->d_name[0] == '.')
-			continue;
-		link[n] = '\0';
-		if (strncmp(link, "socket:", 7))
-			continue;
-		rewinddir(t);
-		while (!held && (te = readdir(t))) {
-			n = readlinkat(dirfd(t), te->d_name, theirs, sizeof(theirs) - 1);
-			if (n > 0 && te->d_name[0] != '.') {
-				theirs[n] = '\0';
-				held = !strcmp(link, theirs);
-			}
-		}
-	}
-	if (d)
-		closedir(d);
-	if (t)
-		closedir(t);
-	return held;
+static bool show_link(const char *link, void *shown)
+{
+	diag("  agent fd -> %s", link);
+	return ++*(int *)shown >= 40;
 }
 
 /* What the agent's descriptors are, for a failure's diagnosis. */
 static void diag_fds(void)
 {
-	char path[64], link[256];
-	struct dirent *de;
 	int shown = 0;
-	DIR *d;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)agent);
-	d = opendir(path);
-	while (d && shown++ < 40 && (de = readdir(d))) {
-		ssize_t n = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
-
-		if (de->d_name[0] == '.' || n <= 0)
-			continue;
-		link[n] = '\0';
-		diag("  agent fd %s -> %s", de->d_name, link);
-	}
-	if (d)
-		closedir(d);
+	fd_links(agent, show_link, &shown);
 }
 
 /* Wait until the agent holds want descriptors (connections come and go). */
@@ -452,7 +395,7 @@ static void test_counted(void)
 	ok(!agent_holds_socket_of(ch.pid), "the agent holds no descriptor of it");
 	ok(stat_of(j, "arrivals/remote") == 0, "no arrival before any data");
 	for (int k = 1; k <= 5; k++) {
-		uint64_t sent = now_ns();
+		uint64_t sent = harness_now_ns();
 
 		all &= send_byte(ch.peers[0]) && becomes(j, "arrivals/remote", k);
 		diag("arrival %d: noticed %.1f us after the send began (the agent's clock)",
@@ -578,10 +521,10 @@ static void start(void)
 	    bind(listener, (struct sockaddr *)&listen_addr, sizeof(listen_addr)) ||
 	    listen(listener, MANY + 16) ||
 	    getsockname(listener, (struct sockaddr *)&listen_addr, &len))
-		BAIL_OUT("listener: %s", strerror(errno));
-	agent = keep(harness_start_agent(argv, sock));
+		harness_bail_out("listener: %s", strerror(errno));
+	agent = harness_keep(harness_start_agent(argv, sock));
 	if (agent < 0)
-		BAIL_OUT("no agent");
+		harness_bail_out("no agent");
 }
 
 int main(int argc, char **argv)
@@ -591,18 +534,15 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
-	if (!mkdtemp(tmpl))
+	if (harness_private_run_dir(tmpl, run_dir, sizeof(run_dir)))
 		return 1;
-	chmod(tmpl, 0755);
-	snprintf(run_dir, sizeof(run_dir), "%s", tmpl);
-	atexit(cleanup);
 	snprintf(node, sizeof(node), "a%d", (int)getpid());
 	cosched_socket_path(run_dir, node, sock, sizeof(sock));
 	job = 910000000u + (uint32_t)getpid() % 1000000u * 10u;
 	start();
 	test_counted();
 	if (!becomes(job, "running", 0))
-		BAIL_OUT("the first step did not end");
+		harness_bail_out("the first step did not end");
 	baseline = agent_fds();
 	for (int i = 0; i < 10; i++) {	/* a status connection may linger */
 		int n = agent_fds();

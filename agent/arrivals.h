@@ -54,15 +54,16 @@ void arrivals_poll_end(struct arrivals *arr, bool ready);
 
 /*
  * Serve the master epoll: processes whose sockets turned readable become
- * pending.  Returns true when one of them is in a step that reacts to
- * arrivals (the caller runs its decision at once).
+ * pending.  Returns true when one of them is in a step that reacts at
+ * once (the caller runs its decision now).
  */
 bool arrivals_wake(struct arrivals *arr);
 
 /*
  * Watch id (a registered process: proved the job's by the caller),
  * counting into stats (which must outlive the watch); react: its step
- * reacts to arrivals.  NULL when it cannot be watched (logged, rate
+ * reacts to an arrival at once (DCS; PB, ECM and EDM see it at their
+ * next tick, as they see a same-host arrival).  NULL when it cannot be watched (logged, rate
  * limited).  The sockets are found at the first arrivals_sample().
  */
 struct arrivals_proc *arrivals_watch(struct arrivals *arr,

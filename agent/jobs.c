@@ -345,10 +345,11 @@ static int _add(struct agent *a, const struct reg *r, const struct proc_id *id,
 		_release(s, p);
 		goto undo;
 	}
-	/* membus steps are switched by quanta, not by arrivals */
+	/* membus steps are switched by quanta, not by arrivals; DCS reacts
+	 * to an arrival at once, the periodic reactions at their tick */
 	if (!s->mb)
 		p->arrivals = arrivals_watch(a->arr, &p->id, &s->count.arrivals,
-					     s->parts.react != COSCHED_REACT_NONE);
+					     s->parts.react == COSCHED_REACT_DCS);
 	return 0;
 undo:
 	s->nprocs--;

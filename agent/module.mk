@@ -53,7 +53,7 @@ CFLAGS_testsuite/unit/agent += $(JSONC_CFLAGS)
 
 # Arrivals from other hosts: TCP connections of registered children
 # watched by epoll, counted, never kept open (needs root; runs coschedd).
-$(eval $(call unit_test,agent/test_arrivals,testsuite/unit/agent/test_arrivals.c $(AGENT_HARNESS),$(O)/lib/libcosched_opts.a,$(JSONC_LIBS)))
+$(eval $(call unit_test,agent/test_arrivals,testsuite/unit/agent/test_arrivals.c $(AGENT_HARNESS),$(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a,$(JSONC_LIBS)))
 $(O)/tests/agent/test_arrivals.t: | $(COSCHEDD)
 
 # The MemBUS messages' parser and formatter, alone: for the unit test and

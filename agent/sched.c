@@ -293,6 +293,13 @@ static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
 	return n;
 }
 
+/* Whether the page alone puts its process in S2 or S3. */
+static bool _local_arrival(const struct cosched_shm *m)
+{
+	return atomic_load(&m->in_recv) ? atomic_load(&m->awaited_arrived) != 0 :
+					  cosched_shm_pending(m) > 0;
+}
+
 static void _count(struct agent_step *s, struct agent_proc *p,
 		   const struct cosched_tick_proc *t, uint64_t now)
 {
@@ -308,7 +315,10 @@ static void _count(struct agent_step *s, struct agent_proc *p,
 	if ((t->reason == COSCHED_WHY_PB || t->reason == COSCHED_WHY_SY_BOOST) &&
 	    t->state >= COSCHED_S1 && t->state <= COSCHED_S4)
 		c->by_state[t->state - 1]++;
-	if (t->reason == COSCHED_WHY_DCS && p->shm) {
+	/* the delay from a same-host sender's stamp: not for a boost that
+	 * only a remote arrival (arrivals.c, no stamp) caused */
+	if (t->reason == COSCHED_WHY_DCS && p->shm &&
+	    _local_arrival(&p->shm->copy)) {
 		uint64_t at = atomic_load(&p->shm->copy.arrived_ns);
 		uint64_t lag = now > at ? now - at : 0;
 

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 
 #include "agent_harness.h"
 #include "client.h"
+#include "cosched/shm.h"
 
 #define START_WAIT_MS 5000	/* generous: a loaded 2-core machine */
 #define POLL_MS 20
@@ -251,4 +253,29 @@ int harness_write_file(const char *path, const char *text)
 		return -1;
 	rc = fputs(text, f) < 0 ? -1 : 0;
 	return fclose(f) ? -1 : rc;
+}
+
+int harness_write_page(const char *path, pid_t pid, int rank, uint32_t job,
+		       uint32_t step, size_t size)
+{
+	struct cosched_shm page;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	int rc = 0;
+
+	if (fd < 0)
+		return -1;
+	memset(&page, 0, sizeof(page));
+	page.magic = COSCHED_SHM_MAGIC;
+	page.version = COSCHED_SHM_VERSION;
+	page.size = sizeof(page);
+	page.pid = pid;
+	page.rank = rank;
+	page.job_id = job;
+	page.step_id = step;
+	page.start_ns = harness_now_ns();
+	if (write(fd, &page, sizeof(page)) != (ssize_t)sizeof(page) ||
+	    ftruncate(fd, (off_t)size))
+		rc = -1;
+	close(fd);
+	return rc;
 }

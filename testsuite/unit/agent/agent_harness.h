@@ -86,6 +86,11 @@ const char *harness_cpu_cgroup(pid_t pid);
 /* A free UDP port on loopback (bound, read, released), or -1. */
 int harness_free_udp_port(void);
 
+/* A shim page (cosched/shm.h) as the shim fills it at creation, size
+ * bytes long, at path (created, never followed); 0 or -1. */
+int harness_write_page(const char *path, pid_t pid, int rank, uint32_t job,
+		       uint32_t step, size_t size);
+
 /* Write text to path (created or truncated); 0 or -1. */
 int harness_write_file(const char *path, const char *text);
 

@@ -28,6 +28,7 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -42,6 +43,8 @@
 
 #include "agent_harness.h"
 #include "client.h"
+#include "cosched/pages.h"
+#include "cosched/shm.h"
 #include "tap.h"
 
 #define REPLY_LEN 65536
@@ -508,6 +511,55 @@ static void test_ignored(void)
 	release(&ch);
 }
 
+/* Set a 64-bit field of the page at path, as the shim or a sender does. */
+static bool page_set(const char *path, size_t offset, uint64_t v, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_NOFOLLOW);
+	bool done = fd >= 0 && pwrite(fd, &v, len, (off_t)offset) == (ssize_t)len;
+
+	if (fd >= 0)
+		close(fd);
+	return done;
+}
+
+/*
+ * A process with the shim's page: same-host arrivals are the page's
+ * msgs_arrived; a remote arrival while it waits in a receive is the
+ * awaited message (S3), so DCS boosts it, as it would a same-host one,
+ * and the DCS delay stamped by same-host senders is left alone.
+ */
+static void test_with_page(void)
+{
+	char err[256], dir[PATH_MAX], path[PATH_MAX + 16];
+	struct child ch;
+	uint32_t j = job + 5;
+
+	spawn(&ch, 1, false, false);
+	ok(register_child(&ch, j, "dcs") && becomes(j, "proc/sockets_watched", 1),
+	   "a process is watched");
+	if (cosched_pages_create(run_dir, j, 0, 0, err, sizeof(err)) ||
+	    cosched_page_dir_path(run_dir, j, 0, dir, sizeof(dir)))
+		harness_bail_out("pages: %s", err);
+	snprintf(path, sizeof(path), "%s/0", dir);
+	ok(!harness_write_page(path, ch.pid, 0, j, 0, sizeof(struct cosched_shm)) &&
+	   page_set(path, offsetof(struct cosched_shm, msgs_arrived), 3, 8) &&
+	   page_set(path, offsetof(struct cosched_shm, msgs_consumed), 3, 8) &&
+	   page_set(path, offsetof(struct cosched_shm, in_recv), 1, 4),
+	   "its page: in a receive, 3 same-host messages arrived and consumed");
+	ok(becomes(j, "arrivals/local", 3), "3 local arrivals");
+	harness_sleep_ms(300);
+	ok(stat_of(j, "boosts/dcs") == 0, "waiting for nothing that came: no DCS boost");
+	ok(send_byte(ch.peers[0]) && becomes(j, "arrivals/remote", 1),
+	   "a remote arrival is counted");
+	ok(becomes(j, "boosts/dcs", 1), "and DCS boosts the receiver (S3)");
+	ok(stat_of(j, "boosts/dcs_detect_us_max") < 1000000,
+	   "the same-host DCS delay is not stamped by the remote arrival (%lld us)",
+	   (long long)stat_of(j, "boosts/dcs_detect_us_max"));
+	ok(page_set(path, offsetof(struct cosched_shm, msgs_arrived), 5, 8) &&
+	   becomes(j, "arrivals/local", 5), "2 more same-host arrivals: 5 local");
+	release(&ch);
+}
+
 static void start(void)
 {
 	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
@@ -555,5 +607,6 @@ int main(int argc, char **argv)
 	test_end(baseline);
 	test_bound(baseline);
 	test_ignored();
+	test_with_page();
 	return done_testing();
 }

@@ -177,32 +177,6 @@ static void page_path(uint32_t j, uint32_t step, const char *name, char *buf,
 		harness_bail_out("page path too long");
 }
 
-/* A page as the shim fills it, size bytes long, at path; 0 or -1. */
-static int write_page(const char *path, pid_t pid, int rank, uint32_t j,
-		      uint32_t step, size_t size)
-{
-	struct cosched_shm page;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-	int rc = 0;
-
-	if (fd < 0)
-		return -1;
-	memset(&page, 0, sizeof(page));
-	page.magic = COSCHED_SHM_MAGIC;
-	page.version = COSCHED_SHM_VERSION;
-	page.size = sizeof(page);
-	page.pid = pid;
-	page.rank = rank;
-	page.job_id = j;
-	page.step_id = step;
-	page.start_ns = harness_now_ns();
-	if (write(fd, &page, sizeof(page)) != (ssize_t)sizeof(page) ||
-	    ftruncate(fd, (off_t)size))
-		rc = -1;
-	close(fd);
-	return rc;
-}
-
 /* Run fn(arg) in a child as nobody: its exit status, or -1. */
 static int as_nobody(int (*fn)(const char *), const char *arg)
 {
@@ -303,12 +277,12 @@ static void test_directory(void)
 
 	/* removal: what the user left goes, links are not followed */
 	snprintf(path, sizeof(path), "%s/file", outside);
-	if (write_page(path, 1, 0, 0, 0, 10))
+	if (harness_write_page(path, 1, 0, 0, 0, 10))
 		harness_bail_out("write %s", path);
 	page_path(job + 7, 0, "link", dir, sizeof(dir));
 	page_path(job + 7, 0, "sub", pages, sizeof(pages));
 	ok(!symlink(outside, dir) && !mkdir(pages, 0700) &&
-	   !write_page(strcat(pages, "/x"), 1, 0, 0, 0, 1), "the user leaves a link, a directory and files");
+	   !harness_write_page(strcat(pages, "/x"), 1, 0, 0, 0, 1), "the user leaves a link, a directory and files");
 	ok(!cosched_pages_remove(run_dir, job + 7, 0, err, sizeof(err)),
 	   "the step's directory is removed (%s)", err);
 	step_dir(job + 7, 0, dir, sizeof(dir));
@@ -326,7 +300,7 @@ static void test_truncate(pid_t agent, pid_t proc)
 
 	ok(register_proc(job, 0, proc, 0), "a process is registered (%s)", reply);
 	page_path(job, 0, "0", path, sizeof(path));
-	ok(!write_page(path, proc, 0, job, 0, sizeof(struct cosched_shm)),
+	ok(!harness_write_page(path, proc, 0, job, 0, sizeof(struct cosched_shm)),
 	   "its page is written");
 	ok(shim_becomes(job, 0, 0, 1, 2000), "the agent reads a valid page");
 	ok(!truncate(path, 0), "the user truncates the page to 0 bytes");
@@ -374,20 +348,20 @@ static void test_hostile(pid_t procs[5])
 		if (!register_proc(j, 0, procs[r], r))
 			harness_bail_out("register rank %d: %s", r, reply);
 	page_path(j, 0, "0", path, sizeof(path));
-	ok(!write_page(path, procs[0], 0, j, 0, size), "rank 0: a valid page");
+	ok(!harness_write_page(path, procs[0], 0, j, 0, size), "rank 0: a valid page");
 	page_path(j, 0, "1", path, sizeof(path));
-	ok(!write_page(path, procs[1], 1, j, 0, size) &&
+	ok(!harness_write_page(path, procs[1], 1, j, 0, size) &&
 	   !chown(path, NOBODY, NOBODY), "rank 1: a page of another user");
 	page_path(j, 0, "2", path, sizeof(path));
-	ok(!write_page(path, procs[2], 2, j, 0, size + 1),
+	ok(!harness_write_page(path, procs[2], 2, j, 0, size + 1),
 	   "rank 2: a page one byte too long");
 	page_path(j, 0, "3", path, sizeof(path));
 	page_path(j, 0, "3.elsewhere", other, sizeof(other));
-	ok(!write_page(other, procs[3], 3, j, 0, size) && !link(other, path),
+	ok(!harness_write_page(other, procs[3], 3, j, 0, size) && !link(other, path),
 	   "rank 3: a page with a second link");
 	page_path(j, 0, "4", path, sizeof(path));
 	page_path(j, 0, "4.target", other, sizeof(other));
-	ok(!write_page(other, procs[4], 4, j, 0, size) && !symlink(other, path),
+	ok(!harness_write_page(other, procs[4], 4, j, 0, size) && !symlink(other, path),
 	   "rank 4: a symbolic link to a page");
 	ok(shim_becomes(j, 0, 0, 1, 2000), "the valid page is read");
 	for (int r = 1; r < 5; r++)
@@ -420,7 +394,7 @@ static void test_squat(pid_t proc)
 	is_int(as_nobody(try_create, path), 1,
 	       "  and the other user cannot squat the name there");
 	ok(register_proc(j, 0, proc, 0) &&
-	   !write_page(path, proc, 0, j, 0, sizeof(struct cosched_shm)),
+	   !harness_write_page(path, proc, 0, j, 0, sizeof(struct cosched_shm)),
 	   "the rank registers and writes its page");
 	ok(shim_becomes(j, 0, 0, 1, 2000), "the rank is coordinated (page read)");
 	unlink(old);
@@ -479,7 +453,7 @@ static void bench(void)
 
 	for (int i = 0; i < BENCH_PAGES; i++) {
 		snprintf(path, sizeof(path), "%s/bench.%d", run_dir, i);
-		fine = fine && !write_page(path, 1, i, 1, 0, sizeof(copy[0]));
+		fine = fine && !harness_write_page(path, 1, i, 1, 0, sizeof(copy[0]));
 		fds[i] = open(path, O_RDONLY);
 		maps[i] = mmap(NULL, sizeof(copy[0]), PROT_READ, MAP_SHARED,
 			       fds[i], 0);

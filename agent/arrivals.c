@@ -20,6 +20,17 @@
  * that can no longer be removed that way (the process moved or passed
  * the socket on) is cleared by rebuilding the process's epoll.
  *
+ * Closing a duplicate can block, and the process decides how long: when
+ * it closed its own descriptor meanwhile, ours is the last one, and a
+ * socket it gave SO_LINGER waits in close() up to the linger time; when
+ * it swapped another file in under the descriptor number between our
+ * reading /proc and pidfd_getfd (a FUSE file, say), close() waits for
+ * that file system's answer.  So the agent's thread only ever closes a
+ * duplicate that another of its descriptors still holds (the slot, while
+ * the duplicate itself is open); the duplicates themselves go to a
+ * closer thread, which does nothing but close() them.  If it is stuck
+ * (its queue full), no new socket is watched (logged).
+ *
  * Only processes registered through agent_register's ancestry and
  * ownership check are watched; at most ARRIVALS_WATCH_MAX sockets each
  * (beyond: counted as unwatched, logged rate-limited, and the agent's
@@ -57,6 +68,9 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +118,8 @@ struct arrivals {
 	int slot;			/* the reserved number items go through */
 	int null_fd;			/* what the slot holds between uses */
 	int schedstat_fd;		/* /proc/thread-self/schedstat */
+	int closer_fd;			/* the closer thread's queue, -1: none */
+	bool closer_stuck;
 	uint32_t nwatch;		/* processes watched */
 	/* the poll being measured */
 	bool measured;
@@ -117,6 +133,61 @@ static struct agent_log_limit over_bound = AGENT_LOG_LIMIT("arrival watch bound"
 
 /* ---------------------------------------------------------- the agent */
 
+/* The closer thread: close what comes through the pipe, until it ends. */
+static void *_closer(void *arg)
+{
+	int queue = (int)(intptr_t)arg, fd;
+
+	while (read(queue, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))
+		close(fd);
+	close(queue);
+	return NULL;
+}
+
+/* Start it, every signal blocked in it (they are the agent's thread's);
+ * returns the write end of its queue, or -1. */
+static int _closer_start(void)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t t;
+	int p[2], rc;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	if (fcntl(p[1], F_SETFL, O_NONBLOCK)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	rc = pthread_create(&t, &attr, _closer, (void *)(intptr_t)p[0]);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		close(p[0]);
+		close(p[1]);
+		errno = rc;
+		return -1;
+	}
+	return p[1];
+}
+
+/* Hand a duplicate to the closer thread (kept, never closed here, when
+ * it is stuck: then no new socket is taken). */
+static void _let_go(struct arrivals *arr, int fd)
+{
+	if (write(arr->closer_fd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))
+		return;
+	if (!arr->closer_stuck)
+		agent_log("the closer of socket duplicates is stuck (a process's close() blocks): no new socket is watched");
+	arr->closer_stuck = true;
+}
+
 struct arrivals *arrivals_open(void)
 {
 	struct arrivals *arr = calloc(1, sizeof(*arr));
@@ -128,7 +199,9 @@ struct arrivals *arrivals_open(void)
 	arr->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	arr->schedstat_fd = open("/proc/thread-self/schedstat",
 				 O_RDONLY | O_CLOEXEC);
-	if (arr->master >= 0 && arr->slot >= 0 && arr->null_fd >= 0)
+	arr->closer_fd = -1;
+	if (arr->master >= 0 && arr->slot >= 0 && arr->null_fd >= 0 &&
+	    (arr->closer_fd = _closer_start()) >= 0)
 		return arr;
 	agent_log("arrivals from other hosts not watched: %s", strerror(errno));
 	arrivals_close(arr);
@@ -138,7 +211,7 @@ struct arrivals *arrivals_open(void)
 void arrivals_close(struct arrivals *arr)
 {
 	int *fds[] = { &arr->master, &arr->slot, &arr->null_fd,
-		       &arr->schedstat_fd };
+		       &arr->schedstat_fd, &arr->closer_fd };
 
 	if (!arr)
 		return;
@@ -280,12 +353,13 @@ static int _dup_of(const struct arrivals_proc *w, int fd, uint64_t ino)
 		return -1;
 	if (!fstat(got, &st) && S_ISSOCK(st.st_mode) && st.st_ino == ino)
 		return got;
-	close(got);
+	_let_go(w->arr, got);	/* maybe not a socket at all */
 	errno = ESTALE;
 	return -1;
 }
 
-/* epoll_ctl on a duplicate, through the slot; the duplicate stays ours. */
+/* epoll_ctl on a duplicate, through the slot; the duplicate stays ours,
+ * so emptying the slot never closes the socket's last descriptor. */
 static int _ctl(const struct arrivals_proc *w, int op, int got, uint64_t ino)
 {
 	const struct arrivals *arr = w->arr;
@@ -358,7 +432,8 @@ static void _meet(struct arrivals_proc *w, int fd, uint64_t ino)
 	enum verdict v;
 	int got;
 
-	if (w->nsocks == ARRIVALS_TRACK_MAX || w->watched == ARRIVALS_WATCH_MAX) {
+	if (w->nsocks == ARRIVALS_TRACK_MAX ||
+	    w->watched == ARRIVALS_WATCH_MAX || w->arr->closer_stuck) {
 		w->unwatched++;
 		return;
 	}
@@ -371,7 +446,7 @@ static void _meet(struct arrivals_proc *w, int fd, uint64_t ino)
 	v = _judge(got);
 	if (v == WATCH && _ctl(w, EPOLL_CTL_ADD, got, ino))
 		v = errno == EEXIST ? WATCH : LATER;
-	close(got);
+	_let_go(w->arr, got);
 	if (v == LATER)
 		return;
 	w->socks[w->nsocks++] = (struct sock){ .ino = ino, .fd = fd,
@@ -480,7 +555,7 @@ static void _rebuild(struct arrivals_proc *w)
 		else
 			s->state = SOCK_IGNORED;
 		if (got >= 0)
-			close(got);
+			_let_go(w->arr, got);
 	}
 }
 
@@ -492,7 +567,7 @@ static void _drop(struct arrivals_proc *w, struct sock *s)
 	if (got < 0 || _ctl(w, EPOLL_CTL_DEL, got, s->ino))
 		w->rebuild = true;	/* moved or passed on: start afresh */
 	if (got >= 0)
-		close(got);
+		_let_go(w->arr, got);
 	s->state = SOCK_IGNORED;
 	w->watched--;
 }

@@ -15,9 +15,10 @@
  *   cgroup.c    cgroup v1 helpers of boost.c and freeze.c (cgroup.h)
  *   arrivals.c  arrivals from other hosts: sockets watched by epoll
  *
- * The agent is single-threaded: the socket, the tick timer and membus's
- * quantum timer and peer socket are served by one poll loop, so nothing
- * here needs a lock.
+ * The agent is single-threaded: the socket, the tick timer, membus's
+ * quantum timer and peer socket and the arrivals' epoll are served by one
+ * poll loop, so nothing here needs a lock.  (arrivals.c has one helper
+ * thread that only close()s the socket duplicates handed to it.)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

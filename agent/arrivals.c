@@ -458,7 +458,8 @@ static void _meet(struct arrivals_proc *w, int fd, uint64_t ino)
 
 struct scan {
 	struct arrivals_proc *w;
-	uint32_t added;
+	uint32_t added;			/* newly watched */
+	uint32_t met;			/* new to us: watched, ignored, later */
 };
 
 static int _scan_one(int fd, uint64_t ino, void *arg)
@@ -474,6 +475,7 @@ static int _scan_one(int fd, uint64_t ino, void *arg)
 		return 0;
 	}
 	_meet(w, fd, ino);
+	sc->met++;
 	sc->added += w->watched - before;
 	return w->epfd < 0;	/* given up: stop */
 }
@@ -502,11 +504,13 @@ static void _log_bound(struct arrivals_proc *w)
 			  (int)w->id.pid, ARRIVALS_WATCH_MAX, w->unwatched);
 }
 
-/* Read /proc/PID/fd; returns how many sockets are newly watched. */
-static uint32_t _scan(struct arrivals_proc *w)
+/* Read /proc/PID/fd; returns how many sockets are newly watched, and in
+ * *met whether any socket was new (connecting ones included). */
+static uint32_t _scan(struct arrivals_proc *w, bool *met)
 {
 	struct scan sc = { .w = w };
 
+	*met = false;
 	for (uint32_t i = 0; i < w->nsocks; i++)
 		w->socks[i].seen = false;
 	w->unwatched = 0;
@@ -515,6 +519,7 @@ static uint32_t _scan(struct arrivals_proc *w)
 		return 0;	/* gone (pruned soon), or given up */
 	_forget_unseen(w);
 	_log_bound(w);
+	*met = sc.met > 0;
 	return sc.added;
 }
 
@@ -679,14 +684,15 @@ bool arrivals_sample(struct arrivals_proc *w, uint64_t now)
 	if (!w || w->epfd < 0)
 		return false;
 	if (now >= w->next_scan_ns) {
-		bool changed = _scan(w) > 0;
+		bool met, added = _scan(w, &met) > 0;
 
-		w->scan_period_ns = changed ? SCAN_FIRST_NS :
+		/* while sockets come (Open MPI connects lazily), look often */
+		w->scan_period_ns = met ? SCAN_FIRST_NS :
 				    w->scan_period_ns * 2 > SCAN_MAX_NS ?
 				    SCAN_MAX_NS : w->scan_period_ns * 2;
 		w->next_scan_ns = now + w->scan_period_ns;
 		/* data queued before we watched: an arrival of unknown time */
-		if (changed && !w->pending && _readable(w)) {
+		if (added && !w->pending && _readable(w)) {
 			w->pending = true;
 			w->stats->remote++;
 		}

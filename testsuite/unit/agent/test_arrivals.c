@@ -14,8 +14,10 @@
  * exits while watched, and a step that ends, leave no descriptor in the
  * agent (/proc/AGENT/fd counted) and no count after; more sockets than
  * the bound are counted as unwatched and the watched ones still work; a
- * UNIX socket and a listening TCP socket are not watched.  Needs root
- * (the agent refuses otherwise).
+ * UNIX socket and a listening TCP socket are not watched; with the shim's
+ * page, local arrivals are counted and a remote one is the awaited
+ * message; SIGTERM stops an agent that watches, leaving no cgroup.  Needs
+ * root (the agent refuses otherwise).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -560,6 +562,53 @@ static void test_with_page(void)
 	release(&ch);
 }
 
+/* Subdirectories of the agent's cpu cgroup directory (none once it
+ * stopped: every group it made is removed); -1 when unreadable. */
+static int groups_left(void)
+{
+	char path[128];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/cpu/coschedd/%s", node);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? 0 : -1;
+	while ((de = readdir(d)))
+		n += de->d_type == DT_DIR && de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* The agent stops (SIGTERM) while it watches a process: it exits cleanly
+ * and leaves nothing of it behind. */
+static void test_stop(void)
+{
+	struct child ch;
+	uint32_t j = job + 6;
+	int status = -1;
+	pid_t got = 0;
+
+	spawn(&ch, 1, false, false);
+	ok(register_child(&ch, j, "dcs") && becomes(j, "proc/sockets_watched", 1),
+	   "a process is watched");
+	kill(agent, SIGTERM);
+	for (int waited = 0; waited < WAIT_MS && !got; waited += 20) {
+		got = waitpid(agent, &status, WNOHANG);
+		if (!got)
+			harness_sleep_ms(20);
+	}
+	ok(got == agent && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "SIGTERM stops the agent (status 0x%x)", status);
+	if (got != agent)
+		harness_reap(agent);
+	is_int(groups_left(), 0, "it leaves no cgroup of its own behind");
+	ok(command(&ch, 'c') && closed_within(ch.peers[0], 1000),
+	   "the process's socket closed: the peer sees it within 1 s");
+	release(&ch);
+}
+
 static void start(void)
 {
 	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
@@ -608,5 +657,6 @@ int main(int argc, char **argv)
 	test_bound(baseline);
 	test_ignored();
 	test_with_page();
+	test_stop();
 	return done_testing();
 }

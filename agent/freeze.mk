@@ -13,3 +13,8 @@ AGENT_FREEZE_LDLIBS := -lcgroup
 # Forks spinning children and freezes them; the cgroup part is skipped
 # where the freezer hierarchy is not writable.
 $(eval $(call unit_test,agent/test_freeze,testsuite/unit/agent/test_freeze.c agent/proc.c $(AGENT_FREEZE_SRCS),$(O)/lib/libcosched_opts.a,$(AGENT_FREEZE_LDLIBS)))
+
+# The cgroup v2 mechanisms of freeze.c and boost.c: freezing for real on
+# a cgroup2 mount the test makes (root, a private mount namespace), and
+# cpu.weight against a directory tree that mimics cgroupfs.
+$(eval $(call unit_test,agent/test_cgroup2,testsuite/unit/agent/test_cgroup2.c agent/proc.c agent/boost.c $(AGENT_FREEZE_SRCS),$(O)/lib/libcosched_opts.a,$(AGENT_FREEZE_LDLIBS) -pthread))

@@ -18,3 +18,9 @@ $(eval $(call unit_test,agent/test_freeze,testsuite/unit/agent/test_freeze.c age
 # a cgroup2 mount the test makes (root, a private mount namespace), and
 # cpu.weight against a directory tree that mimics cgroupfs.
 $(eval $(call unit_test,agent/test_cgroup2,testsuite/unit/agent/test_cgroup2.c agent/proc.c agent/boost.c $(AGENT_FREEZE_SRCS),$(O)/lib/libcosched_opts.a,$(AGENT_FREEZE_LDLIBS) -pthread))
+
+# The guardian's promise on v2: a membus agent killed mid-quantum is
+# thawed, an in-place weight put back (root; a cgroup2 mount of its own;
+# runs the coschedd built here).
+$(eval $(call unit_test,agent/test_guardian_v2,testsuite/unit/agent/test_guardian_v2.c testsuite/unit/agent/agent_harness.c agent/client.c,$(O)/lib/libcosched_opts.a,))
+$(O)/tests/agent/test_guardian_v2.t: | $(COSCHEDD)

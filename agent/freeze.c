@@ -338,8 +338,11 @@ int freeze_continue_pid(const struct proc_id *id)
 
 /* ------------------------------------------------------------ cgroup fs */
 
-/* A child of the mount we can make and remove, with a freezer.state. */
-static void _freezer_probe(struct cgv1 *cg)
+/*
+ * A child of the mount we can make and remove, with the freezing file
+ * (freezer.state, cgroup.freeze) writable; else missing says what.
+ */
+static void _probe(struct cgv1 *cg, const char *file, const char *missing)
 {
 	char probe[CGV1_MOUNT_LEN + 64], state[sizeof(probe) + 16];
 
@@ -351,67 +354,42 @@ static void _freezer_probe(struct cgv1 *cg)
 				strerror(errno));
 		return;
 	}
-	snprintf(state, sizeof(state), "%s/freezer.state", probe);
+	snprintf(state, sizeof(state), "%s/%s", probe, file);
 	if (access(state, W_OK))
-		cosched_set_err(cg->problem, sizeof(cg->problem),
-				"%s is not a cgroup v1 freezer "
-				"(no freezer.state)",
-				cg->mount);
+		cosched_set_err(cg->problem, sizeof(cg->problem), "%s %s",
+				cg->mount, missing);
 	if (rmdir(probe) && !cg->problem[0])
 		cosched_set_err(cg->problem, sizeof(cg->problem),
 				"cannot remove a group in %s: %s", cg->mount,
 				strerror(errno));
 }
 
-/* A v1 hierarchy (not v2's unified one) we can make groups in. */
+/* The hierarchy's file system is v1's (not v2's unified one) or v2's,
+ * as cg says, and a group of ours there has its freezing file. */
 static void _freezer_check(struct cgv1 *cg)
 {
 	struct statfs fs;
+	long magic = cg->unified ? CGROUP2_SUPER_MAGIC : CGROUP_SUPER_MAGIC;
 
-	if (statfs(cg->mount, &fs) || fs.f_type != CGROUP_SUPER_MAGIC)
+	if (statfs(cg->mount, &fs) || fs.f_type != magic)
 		cosched_set_err(cg->problem, sizeof(cg->problem),
-				"%s is not a cgroup v1 hierarchy", cg->mount);
+				"%s is not a cgroup %s hierarchy", cg->mount,
+				cg->unified ? "v2" : "v1");
+	else if (cg->unified)
+		_probe(cg, "cgroup.freeze",
+		       "has no cgroup.freeze (a kernel before 5.2?)");
 	else
-		_freezer_probe(cg);
+		_probe(cg, "freezer.state",
+		       "is not a cgroup v1 freezer (no freezer.state)");
 }
 
 /* The freezer hierarchy, found once per process. */
 static struct cgv1 _freezer = CGV1_INIT("freezer", "cgroup freezer",
 					_freezer_check);
 
-/* A v2 hierarchy where a group of ours has a cgroup.freeze. */
-static void _freezer2_check(struct cgv1 *cg)
-{
-	char probe[CGV1_MOUNT_LEN + 64], file[sizeof(probe) + 16];
-	struct statfs fs;
-
-	if (statfs(cg->mount, &fs) || fs.f_type != CGROUP2_SUPER_MAGIC) {
-		cosched_set_err(cg->problem, sizeof(cg->problem),
-				"%s is not a cgroup2 file system", cg->mount);
-		return;
-	}
-	snprintf(probe, sizeof(probe), "%s/" OUR_ROOT "-probe.%d", cg->mount,
-		 (int)getpid());
-	if (mkdir(probe, 0755) && errno != EEXIST) {
-		cosched_set_err(cg->problem, sizeof(cg->problem),
-				"cannot create a group in %s: %s", cg->mount,
-				strerror(errno));
-		return;
-	}
-	snprintf(file, sizeof(file), "%s/cgroup.freeze", probe);
-	if (access(file, W_OK))
-		cosched_set_err(cg->problem, sizeof(cg->problem),
-				"no cgroup.freeze in %s (kernel before 5.2?)",
-				cg->mount);
-	if (rmdir(probe) && !cg->problem[0])
-		cosched_set_err(cg->problem, sizeof(cg->problem),
-				"cannot remove a group in %s: %s", cg->mount,
-				strerror(errno));
-}
-
 /* The unified hierarchy's freezing: core files, no controller. */
 static struct cgv1 _freezer2 = CGV2_INIT(NULL, "cgroup2 freezer",
-					 _freezer2_check);
+					 _freezer_check);
 
 bool freeze_cgroup_usable(char *why, size_t len)
 {

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent_harness.h"
 #include "boost.h"
 #include "cgroup.h"
 #include "freeze.h"
@@ -66,53 +67,12 @@ static void _sleep_ms(long ms)
 		;
 }
 
-static int _write(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "we");
-	int rc;
-
-	if (!f)
-		return -1;
-	rc = fputs(text, f) < 0;
-	return fclose(f) || rc ? -1 : 0;
-}
-
-static const char *_read(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n = 0;
-
-	buf[0] = '\0';
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 static long _read_long(const char *path)
 {
 	char buf[64];
 
-	_read(path, buf, sizeof(buf));
+	tap_slurp(path, buf, sizeof(buf));
 	return buf[0] ? strtol(buf, NULL, 10) : -1;
-}
-
-static int _mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 /* pid's v2 group ("0::" line), or "?". */
@@ -143,7 +103,7 @@ static int _join(const char *rel, pid_t pid)
 
 	snprintf(path, sizeof(path), "%s/%s/cgroup.procs", _mnt, rel);
 	snprintf(text, sizeof(text), "%d", (int)pid);
-	return _write(path, text);
+	return harness_write_file(path, text);
 }
 
 /* A child counting in _counters[slot] (ends with us, or after 120 s). */
@@ -215,7 +175,7 @@ static bool _events_frozen(const char *dir, bool want)
 
 	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
 	for (int ms = 0; ms < WAIT_MS; ms += 10) {
-		bool frozen = strstr(_read(path, text, sizeof(text)),
+		bool frozen = strstr(tap_slurp(path, text, sizeof(text)),
 				     "frozen 1") != NULL;
 
 		if (frozen == want)
@@ -283,9 +243,9 @@ static void test_freeze_slurm(void)
 	snprintf(user, sizeof(user), "%s/user", step);
 	snprintf(task_rel, sizeof(task_rel), "%s/task_0", user);
 	snprintf(dir, sizeof(dir), "%s/%s", _mnt, task_rel);
-	_mkdir_p(dir);
+	harness_mkdir_p(dir);
 	snprintf(dir, sizeof(dir), "%s/%s", _mnt, stepd_rel);
-	_mkdir_p(dir);
+	harness_mkdir_p(dir);
 	g = freeze_group_create(_node, 7, 0, FREEZE_CGROUP2, err, sizeof(err));
 	if (!ok(g && task > 0 && stepd > 0 && !_join(task_rel, task) &&
 		!_join(stepd_rel, stepd),
@@ -320,8 +280,8 @@ static void test_thaw_path(void)
 	snprintf(rel, sizeof(rel), "%s/thaw", _test_rel);
 	snprintf(dir, sizeof(dir), "%s/%s", _mnt, rel);
 	snprintf(file, sizeof(file), "%s/cgroup.freeze", dir);
-	if (!ok(kid > 0 && !_mkdir_p(dir) && !_join(rel, kid) &&
-		!_write(file, "1") && _events_frozen(dir, true) && _still(kid),
+	if (!ok(kid > 0 && !harness_mkdir_p(dir) && !_join(rel, kid) &&
+		!harness_write_file(file, "1") && _events_frozen(dir, true) && _still(kid),
 		"thaw path: a v2 group frozen by hand")) {
 		skip(TESTS_THAW_PATH - 1, "not frozen");
 		return;
@@ -340,15 +300,15 @@ static void _mimic_group(const char *rel, const char *weight, pid_t procs)
 	char dir[PATH_MAX], file[PATH_MAX + 32], text[24];
 
 	snprintf(dir, sizeof(dir), "%s/%s", _mimic, rel);
-	_mkdir_p(dir);
+	harness_mkdir_p(dir);
 	snprintf(file, sizeof(file), "%s/cgroup.subtree_control", dir);
-	_write(file, "");
+	harness_write_file(file, "");
 	snprintf(file, sizeof(file), "%s/cgroup.procs", dir);
 	snprintf(text, sizeof(text), "%d\n", (int)procs);
-	_write(file, procs ? text : "");
+	harness_write_file(file, procs ? text : "");
 	if (weight) {
 		snprintf(file, sizeof(file), "%s/cpu.weight", dir);
-		_write(file, weight);
+		harness_write_file(file, weight);
 	}
 }
 
@@ -393,11 +353,11 @@ static void test_weight_ours(struct boost *b)
 	   !strcmp(saved.our_cgroup, leaf + 0),
 	   "weights: it is moved into our leaf %s", leaf);
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", _mimic);
-	ok(!strcmp(_read(path, text, sizeof(text)), "+cpu"),
+	ok(!strcmp(tap_slurp(path, text, sizeof(text)), "+cpu"),
 	   "weights: cpu is enabled for the root's children");
 	snprintf(path, sizeof(path), "%s/coschedd/%s/cgroup.subtree_control",
 		 _mimic, _node);
-	ok(!strcmp(_read(path, text, sizeof(text)), "+cpu"),
+	ok(!strcmp(tap_slurp(path, text, sizeof(text)), "+cpu"),
 	   "weights: and for our node group's children (the leaf's parent)");
 	ok(_mimic_weight(leaf) == 100, "weights: the leaf starts at 100");
 	for (size_t i = 0; i < sizeof(levels) / sizeof(*levels); i++) {
@@ -437,7 +397,7 @@ static void test_weight_slurm(struct boost *b)
 	snprintf(task, sizeof(task), "%s/job_9/step_0/user/task_0", _test_rel);
 	snprintf(dir, sizeof(dir), "%s/%s", _mnt, task);
 	_mimic_group(task, "100\n", kid);
-	if (!ok(kid > 0 && !_mkdir_p(dir) && !_join(task, kid),
+	if (!ok(kid > 0 && !harness_mkdir_p(dir) && !_join(task, kid),
 		"in place: a process in Slurm's task group %s", task)) {
 		skip(TESTS_WEIGHT_SLURM - 1, "no Slurm-shaped group");
 		return;
@@ -456,12 +416,12 @@ static void test_weight_slurm(struct boost *b)
 	 * other, so it is refused */
 	snprintf(path, sizeof(path), "%s/%s/cgroup.procs", _mimic, task);
 	snprintf(text, sizeof(text), "%d\n%d\n", (int)kid, (int)other);
-	_write(path, text);
+	harness_write_file(path, text);
 	ok(boost_attach(b, &id, 9, &saved, err, sizeof(err)) &&
 	   strstr(err, "shares"),
 	   "in place: a group shared with another process is refused (%s)", err);
 	snprintf(text, sizeof(text), "%d\n", (int)kid);
-	_write(path, text);
+	harness_write_file(path, text);
 	snprintf(path, sizeof(path), "%s/%s/cpu.weight", _mimic, task);
 	unlink(path);
 	ok(boost_attach(b, &id, 9, &saved, err, sizeof(err)) &&
@@ -549,7 +509,7 @@ int main(void)
 	     TESTS_WEIGHT_OURS + TESTS_WEIGHT_SLURM);
 	snprintf(path, sizeof(path), "%s/%s", _mnt, _test_rel);
 	/* the freezer's hierarchy: our own cgroup2 mount */
-	ok(!cgv2_set_root(_mnt) && !_mkdir_p(path),
+	ok(!cgv2_set_root(_mnt) && !harness_mkdir_p(path),
 	   "the v2 code is pointed at our cgroup2 mount %s", _mnt);
 	test_freeze_ours();
 	test_freeze_slurm();
@@ -558,7 +518,7 @@ int main(void)
 	/* the cpu hierarchy: the mimic (set before boost.c first looks) */
 	_mimic_group("", NULL, 0);
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", _mimic);
-	_write(path, "cpuset cpu io memory pids\n");
+	harness_write_file(path, "cpuset cpu io memory pids\n");
 	ok(!cgv2_set_root(_mimic), "the v2 code is pointed at the mimic %s",
 	   _mimic);
 	b = boost_open(BOOST_CGROUP2, _node, err, sizeof(err));

@@ -76,35 +76,6 @@ static void kill_agent(pid_t agent)
 	waitpid(agent, NULL, 0);
 }
 
-static const char *read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 /* CPU ticks pid has used (utime + stime), or -1. */
 static long long cpu_ticks(pid_t pid)
 {
@@ -112,7 +83,7 @@ static long long cpu_ticks(pid_t pid)
 	long long ut, st;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	p = strrchr(read_file(path, buf, sizeof(buf)), ')');
+	p = strrchr(tap_slurp(path, buf, sizeof(buf)), ')');
 	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld",
 			 &ut, &st) != 2)
 		return -1;
@@ -139,7 +110,7 @@ static bool frozen_within(const char *dir, bool want, int ms)
 
 	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
 	for (int waited = 0; waited <= ms; waited += 10) {
-		if ((strstr(read_file(path, text, sizeof(text)), "frozen 1") !=
+		if ((strstr(tap_slurp(path, text, sizeof(text)), "frozen 1") !=
 		     NULL) == want)
 			return true;
 		harness_sleep_ms(10);
@@ -205,7 +176,7 @@ static void test_killed_mid_quantum(void)
 	/* JSON writes '/' as "\/" */
 	snprintf(line, sizeof(line), "coschedd\\/%s\\/%d.0\"", node,
 		 80 + frozen);
-	ok(strstr(read_file(state, text, sizeof(text)),
+	ok(strstr(tap_slurp(state, text, sizeof(text)),
 		  "\"freeze\":\"cgroup2\"") && strstr(text, line),
 	   "freeze: the state file records cgroup2 and the group's directory");
 	kill_agent(agent);	/* mid-quantum */
@@ -249,14 +220,14 @@ static void test_weight_restored(void)
 	snprintf(dir, sizeof(dir), "%s/%s", mnt, task);
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	snprintf(text, sizeof(text), "%d", (int)kid);
-	if (mkdir_p(dir) || harness_write_file(path, text)) {
+	if (harness_mkdir_p(dir) || harness_write_file(path, text)) {
 		skip(TESTS_WEIGHT, "no Slurm-shaped v2 group");
 		harness_reap(kid);
 		return;
 	}
 	/* the mimic: the task group's files as the kernel would show them */
 	snprintf(dir, sizeof(dir), "%s/%s", mimic, task);
-	mkdir_p(dir);
+	harness_mkdir_p(dir);
 	mimic_file("", "cgroup.controllers", "cpuset cpu io memory pids\n");
 	mimic_file(task, "cpu.weight", "100\n");
 	snprintf(text, sizeof(text), "%d\n", (int)kid);
@@ -276,7 +247,7 @@ static void test_weight_restored(void)
 	ok(!request(text) && !strncmp(reply, "ok registered", 13),
 	   "weight: a process of the Slurm job registers (%s)", reply);
 	snprintf(state, sizeof(state), "%s/%s.state", run_dir, node);
-	ok(strstr(read_file(state, file, sizeof(file)), "\"weight\":100"),
+	ok(strstr(tap_slurp(state, file, sizeof(file)), "\"weight\":100"),
 	   "weight: the state file records the weight its group had");
 	/* stopped, so that it writes nothing more: as a boost left it */
 	kill(agent, SIGSTOP);
@@ -284,13 +255,13 @@ static void test_weight_restored(void)
 	kill_agent(agent);
 	snprintf(path, sizeof(path), "%s/cpu.weight", dir);
 	for (int ms = 0; ms < WAIT_MS &&
-			 strtol(read_file(path, text, sizeof(text)), NULL, 10) != 100;
+			 strtol(tap_slurp(path, text, sizeof(text)), NULL, 10) != 100;
 	     ms += 20)
 		harness_sleep_ms(20);
-	is_int(strtol(read_file(path, text, sizeof(text)), NULL, 10), 100,
+	is_int(strtol(tap_slurp(path, text, sizeof(text)), NULL, 10), 100,
 	       "weight: after SIGKILL the guardian puts the task group's weight back");
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)kid);
-	ok(strstr(read_file(path, file, sizeof(file)), task) && runs(kid),
+	ok(strstr(tap_slurp(path, file, sizeof(file)), task) && runs(kid),
 	   "weight: the process runs on, never moved out of Slurm's group");
 	harness_reap(kid);
 }

@@ -445,7 +445,7 @@ static int _setup(char *why, size_t len)
 	snprintf(_mimic, sizeof(_mimic), "%s/mimic", _tmp);
 	if (mkdir(_mnt, 0755) || mkdir(_mimic, 0755) ||
 	    unshare(CLONE_NEWNS) ||
-	    mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 	    mount("none", _mnt, "cgroup2", 0, NULL)) {
 		snprintf(why, len, "cannot mount cgroup2 in a private mount namespace: %s",
 			 strerror(errno));

@@ -279,7 +279,7 @@ static int setup(void)
 	snprintf(mimic, sizeof(mimic), "%s/mimic", tmp_dir);
 	if (mkdir(run_dir, 0755) || mkdir(mnt, 0755) || mkdir(mimic, 0755) ||
 	    unshare(CLONE_NEWNS) ||
-	    mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 	    mount("none", mnt, "cgroup2", 0, NULL))
 		return -1;
 	mounted = true;

@@ -6,8 +6,9 @@
 # the nodes talks over TCP between the two node addresses (seen with ss in
 # n1's namespace while it runs).  stop leaves no namespace, link, bridge or
 # mount behind; start after a harness and its daemons were killed with
-# SIGKILL removes the recorded leftovers and says so; start refuses a
-# namespace of its names that it did not record, and leaves it alone.
+# SIGKILL removes the recorded leftovers and says so, also one recorded
+# just before it was made; start refuses a namespace of its names that it
+# did not record, and leaves it alone.
 # --hosts with --proctrack cgroup runs jobs too.
 source "$(dirname "$0")/lib/tap.sh"
 
@@ -118,5 +119,16 @@ like "$out" "namespace $NS1 or link csv${PORT_BASE}n1 exists but is not recorded
 is "$(stat -L -c %i "/run/netns/$NS1" 2>/dev/null)" "$foreign" "  and leaves that namespace alone"
 ip netns del "$NS1"
 is "$(ours)" "" "  nothing else of its names is left"
+
+# --- a harness killed between recording a namespace and making it -------------
+# (recorded as about to be made, "-", then made: it is removed as recorded)
+ip netns add "$NS2"
+echo "netns $NS2 -" > "$DIR/run/hosts"
+out=$(start 2>&1)
+ok $? "start after a harness killed while making $NS2" || diag "$out"
+is "$(grep "removed leftovers" <<< "$out")" "slurm-cluster: removed leftovers: $NS2" \
+   "  removes it, by its recorded name"
+cluster stop > "$TEST_DIR/stop3.log" 2>&1
+is "$(ours)" "" "  and stop leaves nothing"
 
 done_testing

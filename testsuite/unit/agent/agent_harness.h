@@ -94,4 +94,7 @@ int harness_write_page(const char *path, pid_t pid, int rank, uint32_t job,
 /* Write text to path (created or truncated); 0 or -1. */
 int harness_write_file(const char *path, const char *text);
 
+/* mkdir -p path (mode 0755); 0 or -1. */
+int harness_mkdir_p(const char *path);
+
 #endif /* AGENT_HARNESS_H */

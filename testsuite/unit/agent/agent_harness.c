@@ -182,6 +182,23 @@ static pid_t looping_child(bool spin)
 	return pid;
 }
 
+bool harness_stop_agent(pid_t agent, int ms, int *status)
+{
+	pid_t got = 0;
+
+	*status = -1;
+	kill(agent, SIGTERM);
+	for (int waited = 0; waited < ms && !got; waited += POLL_MS) {
+		got = waitpid(agent, status, WNOHANG);
+		if (!got)
+			harness_sleep_ms(POLL_MS);
+	}
+	if (got == agent)
+		return true;
+	harness_reap(agent);
+	return false;
+}
+
 pid_t harness_spinner(void)
 {
 	return looping_child(true);

@@ -11,6 +11,7 @@
 #ifndef AGENT_HARNESS_H
 #define AGENT_HARNESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -64,6 +65,11 @@ pid_t harness_start_agent(char *const argv[], const char *sock);
  * environment. */
 pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
 				   int (*prepare)(void *arg), void *arg);
+
+/* SIGTERM to the agent, a child of ours, and wait ms for it to exit:
+ * true with its wait status in *status; false (then it is killed and
+ * reaped) when it did not exit in time. */
+bool harness_stop_agent(pid_t agent, int ms, int *status);
 
 /* A child spinning on a CPU (ends itself after 120 s). */
 pid_t harness_spinner(void);

@@ -587,22 +587,15 @@ static void test_stop(void)
 {
 	struct child ch;
 	uint32_t j = job + 6;
-	int status = -1;
-	pid_t got = 0;
+	bool stopped;
+	int status;
 
 	spawn(&ch, 1, false, false);
 	ok(register_child(&ch, j, "dcs") && becomes(j, "proc/sockets_watched", 1),
 	   "a process is watched");
-	kill(agent, SIGTERM);
-	for (int waited = 0; waited < WAIT_MS && !got; waited += 20) {
-		got = waitpid(agent, &status, WNOHANG);
-		if (!got)
-			harness_sleep_ms(20);
-	}
-	ok(got == agent && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	stopped = harness_stop_agent(agent, WAIT_MS, &status);
+	ok(stopped && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "SIGTERM stops the agent (status 0x%x)", status);
-	if (got != agent)
-		harness_reap(agent);
 	is_int(groups_left(), 0, "it leaves no cgroup of its own behind");
 	ok(command(&ch, 'c') && closed_within(ch.peers[0], 1000),
 	   "the process's socket closed: the peer sees it within 1 s");

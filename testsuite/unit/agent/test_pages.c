@@ -403,21 +403,11 @@ static void test_squat(pid_t proc)
 /* SIGTERM stops the agent within 2 s, FIFO and all. */
 static void test_sigterm(pid_t agent)
 {
-	int status = -1;
-	pid_t got = 0;
+	int status;
+	bool stopped = harness_stop_agent(agent, 2000, &status);
 
-	kill(agent, SIGTERM);
-	for (int waited = 0; waited < 2000 && !got; waited += 20) {
-		got = waitpid(agent, &status, WNOHANG);
-		if (!got)
-			harness_sleep_ms(20);
-	}
-	ok(got == agent && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	ok(stopped && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "SIGTERM stops the agent within 2 s (status 0x%x)", status);
-	if (got != agent) {
-		kill(agent, SIGKILL);
-		waitpid(agent, NULL, 0);
-	}
 }
 
 /* Reading the CPU time of BENCH_PAGES processes, as a tick does: ns. */

@@ -5,9 +5,8 @@
  * cosched-bench (two ranks each, under mpirun, the MPI shim preloaded as
  * slurmstepd would) registered with it, everything pinned to one CPU like
  * a node of 'make bench-cosched'.  For each run, mode and agent (in that
- * order, so the agents see the same machine load) it prints the agent's
- * CPU time growth (utime + stime of its main process) over a wall window,
- * in percent of one CPU, and its ticks per second.
+ * order, so the agents see the same machine load) it prints the growth
+ * of the agent's CPU time over a wall window, in percent of one CPU.
  *
  *   agent-overhead --agent new=build/release/sbin/coschedd \
  *       --agent old=/tmp/old/sbin/coschedd --bench build/release/bin/cosched-bench \
@@ -69,6 +68,7 @@ struct trial {
 	char sock[256];
 	pid_t agent;
 	pid_t jobs[MAX_MPL];
+	pid_t ranks[MAX_MPL * RANKS];	/* in groups of their own */
 	uint32_t job_base;
 };
 
@@ -97,15 +97,19 @@ static void _sleep_ms(int ms)
 		;
 }
 
-/* utime + stime of pid, in seconds; < 0 when unreadable. */
+/*
+ * The CPU time of pid (single-threaded, as the agent is), in seconds;
+ * < 0 when unreadable.  /proc/PID/schedstat counts nanoseconds, where
+ * utime and stime count clock ticks (10 ms: 0.1 % of a 10 s window).
+ */
 static double _cpu_s(pid_t pid)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long ut, st;
+	char path[64], buf[128];
+	unsigned long long ns;
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -114,11 +118,9 @@ static double _cpu_s(pid_t pid)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* the name may hold blanks */
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &ut, &st) != 2)
+	if (sscanf(buf, "%llu", &ns) != 1)
 		return -1;
-	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+	return (double)ns / 1e9;
 }
 
 static int _pin(int cpu)
@@ -241,10 +243,10 @@ static int _register(const struct trial *t, uint32_t job, const char *mode,
 }
 
 /* Wait for the ranks of job (30 s at most) and register them. */
-static int _register_job(const struct trial *t, uint32_t job,
-			 enum cosched_mode mode)
+static int _register_job(struct trial *t, int i, enum cosched_mode mode)
 {
-	pid_t pids[RANKS] = { -1, -1 };
+	uint32_t job = t->job_base + (uint32_t)i;
+	pid_t *pids = &t->ranks[i * RANKS];
 
 	for (int tries = 0; tries < 300; tries++) {
 		int found = 0;
@@ -278,7 +280,7 @@ static void _stop(pid_t pid, bool group)
 	waitpid(pid, &status, 0);
 reaped:
 	if (group)
-		kill(-pid, SIGKILL);	/* ranks mpirun left behind */
+		kill(-pid, SIGKILL);	/* whatever else mpirun left behind */
 }
 
 static void _cleanup(const struct opts *o, struct trial *t)
@@ -287,6 +289,11 @@ static void _cleanup(const struct opts *o, struct trial *t)
 
 	for (int i = 0; i < o->mpl; i++)
 		_stop(t->jobs[i], true);
+	/* mpirun stops its ranks; any it left (they have process groups of
+	 * their own) go now */
+	for (int i = 0; i < o->mpl * RANKS; i++)
+		if (t->ranks[i] > 0)
+			kill(t->ranks[i], SIGKILL);
 	_stop(t->agent, false);
 	for (int i = 0; i < o->mpl; i++)
 		(void)cosched_pages_remove(t->run_dir, t->job_base + (uint32_t)i,
@@ -296,7 +303,7 @@ static void _cleanup(const struct opts *o, struct trial *t)
 		fprintf(stderr, "agent-overhead: could not remove %s\n", t->run_dir);
 }
 
-/* One measurement: CPU percent, ticks per second; -1 on failure. */
+/* One measurement: the agent's CPU percent into *cpu_out; -1 on failure. */
 static double _measure(const struct opts *o, const struct agent_build *b,
 		       enum cosched_mode mode, uint32_t job_base,
 		       double *cpu_out)
@@ -325,7 +332,7 @@ static double _measure(const struct opts *o, const struct agent_build *b,
 	}
 	/* none: the agent refuses such steps; it runs idle beside the jobs */
 	for (int i = 0; mode != COSCHED_MODE_NONE && i < o->mpl; i++)
-		if (_register_job(&t, job_base + (uint32_t)i, mode))
+		if (_register_job(&t, i, mode))
 			goto out;
 	_sleep_ms(WARMUP_S * 1000);
 	w0 = _now_s();

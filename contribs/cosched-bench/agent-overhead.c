@@ -194,8 +194,12 @@ static pid_t _start_job(const struct opts *o, const struct trial *t,
 		if (parts.wait == COSCHED_WAIT_SY)
 			setenv("OMPI_MCA_mpi_yield_when_idle", "1", 1);
 	}
-	/* Open MPI's session directory: ours, never another mpirun's */
-	setenv("TMPDIR", t->run_dir, 1);
+	/* Open MPI's session directory: this job's, never another mpirun's
+	 * (two starting at once race for the same one) */
+	snprintf(dir, sizeof(dir), "%s/mpi%u", t->run_dir, job);
+	if (mkdir(dir, 0700))
+		_exit(127);
+	setenv("TMPDIR", dir, 1);
 	if (!freopen("/dev/null", "w", stdout))
 		_exit(127);
 	execlp("mpirun", "mpirun", "--allow-run-as-root", "--oversubscribe",

@@ -31,7 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +49,7 @@
 #define RANKS 2
 #define WARMUP_S 2
 #define NODE "aoh"
+#define FLOOR "floor"	/* --agent NAME=floor: the bare wake-up loop */
 
 struct agent_build {
 	const char *name;
@@ -75,7 +78,7 @@ struct trial {
 static void _usage(void)
 {
 	fprintf(stderr,
-		"usage: agent-overhead --agent NAME=COSCHEDD [--agent ...] --bench COSCHED-BENCH\n"
+		"usage: agent-overhead --agent NAME=COSCHEDD|floor [--agent ...] --bench COSCHED-BENCH\n"
 		"         --shim LIBCOSCHED_MPI [--modes LIST] [--mpl N] [--runs N]\n"
 		"         [--seconds S] [--cpu N] [--tick-us US]\n");
 	exit(2);
@@ -89,11 +92,19 @@ static double _now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static volatile sig_atomic_t stopping;	/* SIGTERM, SIGINT: clean up, end */
+
+static void _on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
 static void _sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
-	while (nanosleep(&ts, &ts) && errno == EINTR)
+	while (!stopping && nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
 
@@ -159,6 +170,40 @@ static pid_t _start_agent(const struct opts *o, const char *path,
 	}
 	fprintf(stderr, "agent-overhead: %s did not answer\n", path);
 	return -1;
+}
+
+/*
+ * The floor: what waking every tick costs by itself, as the agent wakes
+ * (SCHED_FIFO 1, a timerfd in poll), doing nothing else.
+ */
+static pid_t _start_floor(const struct opts *o)
+{
+	struct sched_param param = { .sched_priority = 1 };
+	struct itimerspec its = { 0 };
+	pid_t pid;
+	int fd;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid != 0)
+		return pid;
+	(void)_pin(o->cpu);
+	(void)sched_setscheduler(0, SCHED_FIFO, &param);
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	its.it_interval.tv_sec = o->tick_us / 1000000;
+	its.it_interval.tv_nsec = (long)(o->tick_us % 1000000) * 1000;
+	its.it_value = its.it_interval;
+	if (fd < 0 || timerfd_settime(fd, 0, &its, NULL))
+		_exit(1);
+	alarm(600);	/* never outlive a broken run */
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint64_t expirations;
+
+		if (poll(&pfd, 1, 1000) > 0 &&
+		    read(fd, &expirations, sizeof(expirations)) < 0)
+			_exit(1);
+	}
 }
 
 static void _setenv_u32(const char *name, uint32_t v)
@@ -313,6 +358,7 @@ static double _measure(const struct opts *o, const struct agent_build *b,
 		       double *cpu_out)
 {
 	struct trial t = { .job_base = job_base };
+	bool floor;
 	char err[256];
 	double c0, c1, w0, w1;
 	int rc = -1;
@@ -322,7 +368,8 @@ static double _measure(const struct opts *o, const struct agent_build *b,
 		return -1;
 	if (cosched_socket_path(t.run_dir, NODE, t.sock, sizeof(t.sock)))
 		goto out;
-	t.agent = _start_agent(o, b->path, &t);
+	floor = !strcmp(b->path, FLOOR);
+	t.agent = floor ? _start_floor(o) : _start_agent(o, b->path, &t);
 	if (t.agent < 0)
 		goto out;
 	for (int i = 0; i < o->mpl; i++) {
@@ -335,7 +382,7 @@ static double _measure(const struct opts *o, const struct agent_build *b,
 		t.jobs[i] = _start_job(o, &t, job, mode);
 	}
 	/* none: the agent refuses such steps; it runs idle beside the jobs */
-	for (int i = 0; mode != COSCHED_MODE_NONE && i < o->mpl; i++)
+	for (int i = 0; !floor && mode != COSCHED_MODE_NONE && i < o->mpl; i++)
 		if (_register_job(&t, i, mode))
 			goto out;
 	_sleep_ms(WARMUP_S * 1000);
@@ -344,7 +391,7 @@ static double _measure(const struct opts *o, const struct agent_build *b,
 	_sleep_ms(o->seconds * 1000);
 	c1 = _cpu_s(t.agent);
 	w1 = _now_s();
-	if (c0 >= 0 && c1 >= 0) {
+	if (c0 >= 0 && c1 >= 0 && !stopping) {
 		*cpu_out = 100.0 * (c1 - c0) / (w1 - w0);
 		rc = 0;
 	}
@@ -405,8 +452,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGTERM, _on_signal);
+	signal(SIGINT, _on_signal);
 	printf("run mode agent cpu_percent\n");
-	for (int run = 1; run <= o.runs; run++) {
+	for (int run = 1; run <= o.runs && !stopping; run++) {
 		char modes[256], *save = NULL;
 
 		snprintf(modes, sizeof(modes), "%s", o.modes);
@@ -418,7 +467,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "agent-overhead: mode '%s'?\n", m);
 				return 2;
 			}
-			for (int a = 0; a < o.nagents; a++) {
+			for (int a = 0; a < o.nagents && !stopping; a++) {
 				double cpu = -1;
 
 				if (_measure(&o, &o.agents[a], mode, job, &cpu))

@@ -180,7 +180,9 @@ void agent_proc_stat_close(struct agent_proc *p)
 /*
  * Whether p ran most of the last tick, from its CPU time.  Only DCS and
  * PB decide by who runs (cosched_tick_needs_running()); with neither on
- * the node the CPU time is read every EXEC_SLOW_NS, for status only.
+ * the node the CPU time is read every EXEC_SLOW_NS, for status only.  At
+ * the first tick after a DCS or PB step comes, "ran" of the processes
+ * already there spans the time since their last slow read, not one tick.
  */
 static void _cpu_sample(struct agent_proc *p, uint64_t now, uint64_t dt_ns,
 			bool every_tick)

@@ -81,7 +81,10 @@ struct agent_proc {
 	int level;			/* level applied now */
 	struct agent_page *shm;		/* NULL until the shim's page is found */
 	uint64_t next_shm_try_ns;
-	uint64_t exec_ns;		/* main thread CPU time, last tick */
+	uint64_t exec_ns;		/* main thread CPU time, last sample */
+	int schedstat_fd;		/* /proc/PID/schedstat, kept open */
+	bool schedstat_open;		/* (zeroed procs have none) */
+	uint64_t next_exec_ns;		/* when CPU time is sampled slowly */
 	bool ran;			/* ran most of the last tick */
 	double cpu_share;
 	uint64_t rx_bytes;		/* socket receive queues, sampled */
@@ -252,6 +255,7 @@ uint32_t agent_wanted_tick_us(const struct agent *a); /* 0: no tick */
 /* sched.c */
 void agent_tick(struct agent *a);
 void agent_shm_close(struct agent_page *page);
+void agent_proc_stat_close(struct agent_proc *p);	/* at release */
 
 /* membus.c */
 int agent_membus_request(struct agent *a, const char *request, char *reply,

@@ -121,6 +121,7 @@ static void _release(struct agent_step *s, struct agent_proc *p)
 		agent_shm_close(p->shm);
 		p->shm = NULL;
 	}
+	agent_proc_stat_close(p);
 }
 
 static struct agent_step *_new_step(struct agent *a, uint32_t job,

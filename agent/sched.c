@@ -39,6 +39,7 @@
  */
 #define RX_EVERY_NS 250000000ull
 #define PRUNE_EVERY_NS 100000000ull	/* dead processes every 100 ms */
+#define EXEC_SLOW_NS 100000000ull	/* CPU time when no decision needs it */
 #define DIR_UNTRIED (-2)	/* a step's page directory, not opened yet */
 
 /* The shim's page of a process: the open file and this tick's copy. */
@@ -136,25 +137,78 @@ static void _page_update(const struct agent *a, const struct agent_step *s,
 	p->shm = _page_find(a, s, p, dir);
 }
 
-static uint64_t _exec_ns(pid_t pid)
+/*
+ * The CPU time of p's main thread, from /proc/PID/schedstat opened once
+ * and read with pread at each sample: the path lookup of an open per
+ * process per tick cost more than everything else the tick reads.  The
+ * open file stays bound to the process it was opened for (checked right
+ * after the open): once that process is gone a read fails, so a pid
+ * recycled before the next prune is never read.
+ */
+static uint64_t _exec_ns(struct agent_proc *p)
 {
 	char path[64], buf[128];
 	unsigned long long exec = 0;
 	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	if (!p->schedstat_open) {
+		snprintf(path, sizeof(path), "/proc/%d/schedstat",
+			 (int)p->id.pid);
+		p->schedstat_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (p->schedstat_fd < 0)
+			return 0;
+		p->schedstat_open = true;
+		if (!proc_alive(&p->id)) {
+			agent_proc_stat_close(p);
+			return 0;
+		}
+	}
+	n = pread(p->schedstat_fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
 	if (sscanf(buf, "%llu", &exec) != 1)
 		return 0;
 	return exec;
+}
+
+void agent_proc_stat_close(struct agent_proc *p)
+{
+	if (p->schedstat_open)
+		close(p->schedstat_fd);
+	p->schedstat_open = false;
+}
+
+/*
+ * Whether p ran most of the last tick, from its CPU time.  Only DCS and
+ * PB decide by who runs (cosched_tick_needs_running()); with neither on
+ * the node the CPU time is read every EXEC_SLOW_NS, for status only.  At
+ * the first tick after a DCS or PB step comes, "ran" of the processes
+ * already there spans the time since their last slow read, not one tick.
+ */
+static void _cpu_sample(struct agent_proc *p, uint64_t now, uint64_t dt_ns,
+			bool every_tick)
+{
+	uint64_t exec;
+
+	if (!every_tick && now < p->next_exec_ns) {
+		p->ran = false;
+		return;
+	}
+	exec = _exec_ns(p);
+	p->ran = every_tick && exec > p->exec_ns &&
+		 exec - p->exec_ns > dt_ns / 2;
+	p->exec_ns = exec;
+	p->next_exec_ns = now + EXEC_SLOW_NS;
+}
+
+/* Does any step of the table decide by who runs? */
+static bool _needs_running(const struct agent *a)
+{
+	for (const struct agent_step *s = a->steps; s; s = s->next)
+		if (!s->mb && cosched_tick_needs_running(&s->parts))
+			return true;
+	return false;
 }
 
 static bool _grow(size_t n)
@@ -214,14 +268,11 @@ static void _sample(struct agent_step *s, struct agent_proc *p,
 		    struct cosched_tick_proc *t, uint64_t now, uint64_t dt_ns)
 {
 	const struct cosched_shm *m = _copy(p);
-	uint64_t exec = _exec_ns(p->id.pid);
 	uint64_t since = m ? m->start_ns : s->started_ns;
 	double age = now > since ? (double)(now - since) / 1e9 : 0;
 
 	memset(t, 0, sizeof(*t));
-	p->ran = exec > p->exec_ns && exec - p->exec_ns > dt_ns / 2;
-	p->exec_ns = exec;
-	p->cpu_share = age > 0 ? (double)exec / 1e9 / age : 0;
+	p->cpu_share = age > 0 ? (double)p->exec_ns / 1e9 / age : 0;
 	t->view.running = p->ran;
 	t->view.cpu_share = p->cpu_share;
 	t->view.candidate = p->attached;
@@ -258,6 +309,7 @@ static void _sample(struct agent_step *s, struct agent_proc *p,
 static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
 		     int *current)
 {
+	bool every_tick = _needs_running(a);
 	uint64_t best = 0;
 	size_t n = 0;
 
@@ -277,6 +329,7 @@ static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
 			uint64_t before = p->exec_ns;
 
 			_page_update(a, s, p, now, &dir);
+			_cpu_sample(p, now, dt_ns, every_tick);
 			_sample(s, p, &table[n], now, dt_ns);
 			if (p->ran && p->exec_ns - before > best) {
 				best = p->exec_ns - before;

@@ -47,6 +47,13 @@ const char *cosched_reason_name(enum cosched_reason reason)
 	return reason_names[reason];
 }
 
+/* SY picks by heuristic A (never fair), energy ignores both. */
+bool cosched_tick_needs_running(const struct cosched_mode_parts *parts)
+{
+	return parts && (parts->react == COSCHED_REACT_DCS ||
+			 parts->react == COSCHED_REACT_PB);
+}
+
 /* Give p a level and a reason, unless a stronger reason came first. */
 static void _decide(struct cosched_tick_proc *p, enum cosched_reason reason,
 		    int level)

@@ -28,6 +28,7 @@
 #ifndef COALLOC_COSCHED_TICK_H
 #define COALLOC_COSCHED_TICK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,5 +85,15 @@ int cosched_tick(struct cosched_tick_proc *procs, size_t n, int current,
 		 const struct cosched_tick_params *params);
 
 const char *cosched_reason_name(enum cosched_reason reason);
+
+/*
+ * Whether a table holding a process of these parts needs to know who is
+ * on the CPU: view.running (DCS boosts only a process not running),
+ * current and view.cpu_share (PB scans from the current process and its
+ * fair-share rules pick by CPU share).  When no process of a table needs
+ * it, cosched_tick() decides the same whatever running, cpu_share and
+ * current say, so the agent need not sample CPU times at every tick.
+ */
+bool cosched_tick_needs_running(const struct cosched_mode_parts *parts);
 
 #endif /* COALLOC_COSCHED_TICK_H */

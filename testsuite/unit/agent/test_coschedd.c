@@ -185,6 +185,72 @@ static void test_end(pid_t child)
 	ok(!strncmp(reply, "ok not registered", 17), "a second end is harmless");
 }
 
+/* How many of agent's descriptors are /proc/PID/schedstat of pid. */
+static int schedstat_fds(pid_t agent, pid_t pid)
+{
+	char path[64], target[128], want[64];
+	int count = 0;
+
+	snprintf(want, sizeof(want), "/proc/%d/schedstat", (int)pid);
+	for (int i = 0; i < 1024; i++) {
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)agent, i);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			count += !strcmp(target, want);
+		}
+	}
+	return count;
+}
+
+/* The first "cpu_share" of status json, -1 when there is none. */
+static double status_cpu_share(void)
+{
+	const char *share;
+
+	if (request("status json"))
+		return -1;
+	share = strstr(reply, "\"cpu_share\":");
+	return share ? atof(share + 12) : -1;
+}
+
+/*
+ * CPU time comes from /proc/PID/schedstat opened once per process and
+ * read again at each sample: at every tick for PB (who runs decides), every
+ * 100 ms for SY (it does not).  A fresh spinner's share stays well above
+ * zero only if the reads after the first see its time grow; the file is
+ * closed when the step ends.
+ */
+static void test_cpu_time(pid_t agent)
+{
+	static const char *const modes[] = { "pb", "sy" };
+
+	for (int i = 0; i < 2; i++) {
+		pid_t spinner = harness_spinner();
+		char line[256];
+		double share;
+
+		snprintf(line, sizeof(line),
+			 "register job=60 step=0 uid=0 mode=%s tick_us=1000 spin_ns=0 pid=%d rank=0",
+			 modes[i], (int)spinner);
+		request(line);
+		ok(!strncmp(reply, "ok registered job=60", 20), "%s: a fresh spinner registers (%s)",
+		   modes[i], reply);
+		harness_sleep_ms(1500);
+		share = status_cpu_share();
+		ok(share > 0.05, "%s: its CPU share grows with its CPU time (%.3f)",
+		   modes[i], share);
+		is_int(schedstat_fds(agent, spinner), 1,
+		       "%s: one descriptor of its schedstat in the agent", modes[i]);
+		request("end job=60 step=0");
+		is_int(schedstat_fds(agent, spinner), 0,
+		       "%s: closed when the step ends", modes[i]);
+		harness_reap(spinner);
+	}
+}
+
 static void test_crash_and_recovery(pid_t *agent, pid_t child)
 {
 	kill(*agent, SIGKILL);
@@ -724,6 +790,7 @@ int main(int argc, char **argv)
 	test_refusals(child);
 	test_boosts(child);
 	test_end(child);
+	test_cpu_time(agent);
 	register_spinner(child, "again");
 	test_crash_and_recovery(&agent, child);
 	test_membus();

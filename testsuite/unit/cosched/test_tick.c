@@ -4,6 +4,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdlib.h>
+
 #include "cosched/tick.h"
 #include "tap.h"
 
@@ -352,6 +354,107 @@ static void test_degenerate(void)
 	has(&one, 0, COSCHED_WHY_PB, 10, "default boost level");
 }
 
+/* ---------------------------------------------- who is on the CPU */
+
+static void test_needs_running_modes(void)
+{
+	for (int m = 0; m < COSCHED_MODE_COUNT; m++) {
+		struct cosched_mode_parts parts;
+		bool want;
+
+		cosched_mode_split((enum cosched_mode)m, &parts);
+		want = parts.react == COSCHED_REACT_PB ||
+		       parts.react == COSCHED_REACT_DCS;
+		ok(cosched_tick_needs_running(&parts) == want,
+		   "mode %s: needs running %s", cosched_mode_name((enum cosched_mode)m),
+		   want ? "yes" : "no");
+	}
+	ok(!cosched_tick_needs_running(NULL), "NULL parts: no");
+}
+
+/* A random process of mode, its page fields and CPU view drawn from seed. */
+static struct cosched_tick_proc random_proc(enum cosched_mode mode,
+					    unsigned int *seed)
+{
+	static const char *const rules[] = { "A", "B", "C'", "D", "E'" };
+	struct cosched_tick_proc p = proc(mode, (enum cosched_pstate)(1 + rand_r(seed) % 4),
+					  rules[rand_r(seed) % 5]);
+
+	p.view.candidate = rand_r(seed) % 8 != 0;
+	p.view.running = rand_r(seed) % 2;
+	p.view.cpu_share = (double)(rand_r(seed) % 100) / 100.0;
+	p.yielding = rand_r(seed) % 2;
+	p.communicating = rand_r(seed) % 2;
+	p.msg_rate = rand_r(seed) % 5000;
+	p.msg_kib = rand_r(seed) % 64;
+	p.energy = rand_r(seed) % 20;
+	return p;
+}
+
+/* Decide t as it is and with running, cpu_share and current blanked:
+ * true when every output is the same. */
+static bool same_without_running(struct cosched_tick_proc *t, size_t n,
+				 int current, int last)
+{
+	struct cosched_tick_proc blank[8];
+	int pb, pb_blank;
+
+	for (size_t i = 0; i < n; i++) {
+		blank[i] = t[i];
+		blank[i].view.running = false;
+		blank[i].view.cpu_share = 0;
+	}
+	pb = cosched_tick(t, n, current, last, 0.001, &params);
+	pb_blank = cosched_tick(blank, n, -1, last, 0.001, &params);
+	for (size_t i = 0; i < n; i++)
+		if (t[i].level != blank[i].level || t[i].reason != blank[i].reason ||
+		    t[i].state != blank[i].state || t[i].energy != blank[i].energy)
+			return false;
+	return pb == pb_blank;
+}
+
+/* 2000 random tables of modes that do not need it: the same decisions
+ * whoever runs; and DCS or PB in the table: some table decides otherwise
+ * (the check can fail). */
+static void test_needs_running_tables(void)
+{
+	static const enum cosched_mode quiet[] = {
+		COSCHED_MODE_NONE, COSCHED_MODE_SB, COSCHED_MODE_SY,
+		COSCHED_MODE_ECM, COSCHED_MODE_EDM, COSCHED_MODE_MEMBUS };
+	static const enum cosched_mode busy[] = {
+		COSCHED_MODE_DCS, COSCHED_MODE_PB, COSCHED_MODE_DCS_SY,
+		COSCHED_MODE_PB_SB };
+	unsigned int seed = 14;
+	int differ_quiet = 0, differ_busy = 0;
+
+	for (int round = 0; round < 2000; round++) {
+		struct cosched_tick_proc t[8];
+		size_t n = 1 + (size_t)(rand_r(&seed) % 8);
+		int current = (int)(rand_r(&seed) % (n + 1)) - 1;
+		int last = (int)(rand_r(&seed) % (n + 1)) - 1;
+		bool with_busy = round % 2;
+
+		for (size_t i = 0; i < n; i++) {
+			enum cosched_mode m = quiet[rand_r(&seed) % 6];
+
+			if (with_busy && rand_r(&seed) % 2)
+				m = busy[rand_r(&seed) % 4];
+			t[i] = random_proc(m, &seed);
+		}
+		if (same_without_running(t, n, current, last))
+			continue;
+		if (with_busy)
+			differ_busy++;
+		else
+			differ_quiet++;
+	}
+	is_int(differ_quiet, 0,
+	       "SB, SY, ECM, EDM, none: the same decisions whatever runs (1000 tables)");
+	ok(differ_busy > 0,
+	   "with DCS or PB in the table running matters (%d of 1000 differ)",
+	   differ_busy);
+}
+
 int main(void)
 {
 	params = cosched_tick_defaults();
@@ -364,5 +467,7 @@ int main(void)
 	test_energy();
 	test_precedence();
 	test_degenerate();
+	test_needs_running_modes();
+	test_needs_running_tables();
 	return done_testing();
 }

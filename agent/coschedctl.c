@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "cosched_proto/client.h"
 
 #define REPLY_LEN (1 << 20)
 

@@ -26,38 +26,7 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "num/num.h"
 #include "state.h"
-
-int agent_request_word(const char *line, const char *key, char *buf,
-		       size_t len)
-{
-	size_t klen = strlen(key);
-
-	for (const char *p = strchr(line, ' '); p; p = strchr(p + 1, ' ')) {
-		const char *w = p + 1;
-		size_t vlen;
-
-		if (strncmp(w, key, klen) || w[klen] != '=')
-			continue;
-		vlen = strcspn(w + klen + 1, " ");
-		if (vlen >= len)
-			return -1;
-		memcpy(buf, w + klen + 1, vlen);
-		buf[vlen] = '\0';
-		return 0;
-	}
-	return -1;
-}
-
-static int _u64(const char *line, const char *key, uint64_t max, uint64_t *out)
-{
-	char buf[32];
-
-	if (agent_request_word(line, key, buf, sizeof(buf)))
-		return -1;
-	return num_parse_range(buf, 0, max, out);
-}
 
 struct agent_step *agent_find_step(struct agent *a, uint32_t job,
 				   uint32_t step)
@@ -167,74 +136,12 @@ static void _retire(struct agent *a, struct agent_step *s)
 	a->last_job_ns = agent_now_ns();
 }
 
-/* The parsed fields of a register request. */
-struct reg {
-	uint64_t job, step, uid, pid, rank, tick_us, spin_ns;
-	double bw_mem, bw_net;		/* membus hints, < 0: none */
-	enum cosched_mode mode;
-	struct cosched_pb_rule pb;
-};
-
-/* bw_mem=N bw_net=N: what a membus job declared, bytes/s per process */
-static int _parse_hints(const char *line, struct reg *r, char *why, size_t len)
-{
-	const char *keys[] = { "bw_mem", "bw_net" };
-	double *vals[] = { &r->bw_mem, &r->bw_net };
-	char word[32];
-	uint64_t v;
-
-	for (size_t i = 0; i < 2; i++) {
-		*vals[i] = -1;
-		if (agent_request_word(line, keys[i], word, sizeof(word)))
-			continue;
-		if (num_parse_u64(word, &v)) {
-			snprintf(why, len, "register: %s must be whole bytes per second",
-				 keys[i]);
-			return -1;
-		}
-		*vals[i] = (double)v;
-	}
-	return 0;
-}
-
-static int _parse_register(const char *line, struct reg *r, char *why,
-			   size_t len)
-{
-	char word[32], err[COSCHED_ERR_LEN];
-
-	memset(r, 0, sizeof(*r));
-	if (_u64(line, "job", UINT32_MAX, &r->job) ||
-	    _u64(line, "step", UINT32_MAX, &r->step) ||
-	    _u64(line, "uid", UINT32_MAX - 1, &r->uid) ||
-	    _u64(line, "pid", INT32_MAX, &r->pid) || r->pid < 2 ||
-	    _u64(line, "rank", INT32_MAX, &r->rank)) {
-		snprintf(why, len, "register needs job, step, uid, pid (>1) and rank");
-		return -1;
-	}
-	if (agent_request_word(line, "mode", word, sizeof(word)) ||
-	    cosched_parse_mode(word, &r->mode, err, sizeof(err))) {
-		snprintf(why, len, "register: bad or missing mode");
-		return -1;
-	}
-	r->pb.heuristic = COSCHED_PB_D;
-	if (!agent_request_word(line, "pb", word, sizeof(word)) &&
-	    cosched_pb_parse(word, &r->pb, err, sizeof(err))) {
-		snprintf(why, len, "register: %.200s", err);
-		return -1;
-	}
-	if (_u64(line, "tick_us", 10000000, &r->tick_us))
-		r->tick_us = 0;
-	if (_u64(line, "spin_ns", UINT64_MAX, &r->spin_ns))
-		r->spin_ns = 0;
-	return _parse_hints(line, r, why, len);
-}
-
 /*
  * Is id (r->pid) the job's: a descendant of the caller, with the job's
  * uid.  Each check re-reads id's start time after it, so a pid recycled
  * since proc_identify() is refused rather than proven.
  */
-static int _prove(const struct reg *r, const struct proc_id *id, pid_t peer,
+static int _prove(const struct cosched_register *r, const struct proc_id *id, pid_t peer,
 		  char *why, size_t len)
 {
 	uid_t uid;
@@ -252,7 +159,7 @@ static int _prove(const struct reg *r, const struct proc_id *id, pid_t peer,
 	return 0;
 }
 
-static int _fill_step(struct agent_step *s, const struct reg *r,
+static int _fill_step(struct agent_step *s, const struct cosched_register *r,
 		      const struct agent_conf *conf, char *why, size_t len)
 {
 	if (s->nprocs && s->uid != (uid_t)r->uid) {
@@ -278,11 +185,13 @@ static int _fill_step(struct agent_step *s, const struct reg *r,
 
 /* The membus part of adding p: the step's scheduling, its freezer. */
 static int _membus_add(struct agent *a, struct agent_step *s,
-		       struct agent_proc *p, const struct reg *r, char *why,
+		       struct agent_proc *p, const struct cosched_register *r, char *why,
 		       size_t len)
 {
-	if (!s->mb && agent_membus_step_init(a, s, r->bw_mem, r->bw_net, why,
-					     len))
+	if (!s->mb && agent_membus_step_init(a, s,
+					     r->bw.mem_set ? r->bw.mem : -1,
+					     r->bw.net_set ? r->bw.net : -1,
+					     why, len))
 		return -1;
 	if (s->mb->freeze)
 		freeze_group_set_persist(s->mb->freeze, _persist, a);
@@ -306,7 +215,7 @@ static int _record(struct agent *a, const struct agent_proc *p, char *why,
  * (recovery passes false: the old file still lists what it adopts, and
  * is rewritten once at the end).
  */
-static int _add(struct agent *a, const struct reg *r, const struct proc_id *id,
+static int _add(struct agent *a, const struct cosched_register *r, const struct proc_id *id,
 		bool record, char *why, size_t len)
 {
 	struct agent_step *s = agent_find_step(a, (uint32_t)r->job,
@@ -359,9 +268,9 @@ int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 {
 	char why[AGENT_ERR_LEN];
 	struct proc_id id;
-	struct reg r;
+	struct cosched_register r;
 
-	if (_parse_register(request, &r, why, sizeof(why)))
+	if (cosched_register_parse(request, &r, why, sizeof(why)))
 		goto fail;
 	if (r.mode == COSCHED_MODE_NONE) {
 		snprintf(why, sizeof(why), "mode %s has nothing for this agent to do",
@@ -389,15 +298,15 @@ fail:
 
 int agent_end(struct agent *a, const char *request, char *reply, size_t len)
 {
-	uint64_t job, step;
+	char why[AGENT_ERR_LEN];
+	uint32_t job, step;
 	struct agent_step *s;
 
-	if (_u64(request, "job", UINT32_MAX, &job) ||
-	    _u64(request, "step", UINT32_MAX, &step)) {
-		snprintf(reply, len, "error: end needs job and step\n");
+	if (cosched_end_parse(request, &job, &step, why, sizeof(why))) {
+		snprintf(reply, len, "error: %s\n", why);
 		return -1;
 	}
-	s = agent_find_step(a, (uint32_t)job, (uint32_t)step);
+	s = agent_find_step(a, job, step);
 	if (!s) {
 		snprintf(reply, len, "ok not registered\n");
 		return 0;
@@ -553,9 +462,9 @@ static int _adopt(const struct state_entry *e, void *arg)
 {
 	struct recovery *rec = arg;
 	char why[AGENT_ERR_LEN];
-	struct reg r = {
+	struct cosched_register r = {
 		.job = e->job, .step = e->step, .uid = e->uid, .pid = e->id.pid,
-		.rank = (uint64_t)e->rank, .tick_us = e->tick_us,
+		.rank = (uint32_t)e->rank, .tick_us = e->tick_us,
 		.spin_ns = e->spin_ns, .mode = e->mode, .pb = e->pb,
 	};
 

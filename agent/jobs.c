@@ -159,6 +159,19 @@ static int _prove(const struct cosched_register *r, const struct proc_id *id, pi
 	return 0;
 }
 
+/* The tick a register asks for: its own, else the agent's. */
+static uint32_t _tick_us(const struct cosched_register *r,
+			 const struct agent_conf *conf)
+{
+	return r->tick_us ? r->tick_us : conf->tick_us;
+}
+
+/*
+ * A step's settings come with its first process; a later register (the
+ * step's other tasks, or a replay) must repeat them, or a forged or
+ * replayed line would change how the processes already held are
+ * treated (and a step is gang-switched whole or not at all).
+ */
 static int _fill_step(struct agent_step *s, const struct cosched_register *r,
 		      const struct agent_conf *conf, char *why, size_t len)
 {
@@ -167,19 +180,62 @@ static int _fill_step(struct agent_step *s, const struct cosched_register *r,
 			 s->job, s->step, (unsigned)s->uid);
 		return -1;
 	}
-	if (s->nprocs && (s->mode == COSCHED_MODE_MEMBUS) !=
-			 (r->mode == COSCHED_MODE_MEMBUS)) {
-		/* a step is gang-switched whole or not at all */
-		snprintf(why, len, "job %u step %u is registered with mode %s",
-			 s->job, s->step, cosched_mode_name(s->mode));
+	if (s->nprocs && (s->mode != r->mode ||
+			  s->pb.heuristic != r->pb.heuristic ||
+			  s->pb.fair != r->pb.fair ||
+			  s->tick_us != _tick_us(r, conf) ||
+			  s->spin_ns != r->spin_ns)) {
+		snprintf(why, len, "job %u step %u is registered with mode %s pb %s tick_us %u spin_ns %llu: its other processes must say the same",
+			 s->job, s->step, cosched_mode_name(s->mode),
+			 cosched_pb_name(&s->pb), s->tick_us,
+			 (unsigned long long)s->spin_ns);
 		return -1;
 	}
 	s->uid = (uid_t)r->uid;
 	s->mode = r->mode;
 	(void)cosched_mode_split(r->mode, &s->parts);
 	s->pb = r->pb;
-	s->tick_us = r->tick_us ? (uint32_t)r->tick_us : conf->tick_us;
+	s->tick_us = _tick_us(r, conf);
 	s->spin_ns = r->spin_ns;
+	return 0;
+}
+
+/* Drop process i of s (released, the state file not yet rewritten). */
+static void _drop_proc(struct agent_step *s, size_t i)
+{
+	_release(s, &s->procs[i]);
+	s->procs[i] = s->procs[--s->nprocs];
+}
+
+/*
+ * Where id's pid is held already.  The same process in another step is
+ * refused (two steps would boost and restore it against each other); the
+ * same process in this step is a replay: 1, nothing to do.  A process
+ * held under the same pid but another start time is gone, its pid
+ * reused: it is dropped, and id is added as new.
+ */
+static int _held(struct agent *a, struct agent_step *in,
+		 const struct proc_id *id, char *why, size_t len)
+{
+	for (struct agent_step *s = a->steps; s; s = s->next) {
+		for (size_t i = 0; i < s->nprocs; i++) {
+			const struct proc_id *held = &s->procs[i].id;
+
+			if (held->pid != id->pid)
+				continue;
+			if (held->start_ticks != id->start_ticks) {
+				agent_log("job %u step %u: pid %d was reused: dropped the process that had it",
+					  s->job, s->step, (int)id->pid);
+				_drop_proc(s, i);
+				return 0;
+			}
+			if (s == in)
+				return 1;
+			snprintf(why, len, "pid %d is registered with job %u step %u",
+				 (int)id->pid, s->job, s->step);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -210,26 +266,26 @@ static int _record(struct agent *a, const struct agent_proc *p, char *why,
 }
 
 /*
- * Add (or find) pid in step.  With record, the state file lists it
- * before and after anything is applied, else it is refused and undone
- * (recovery passes false: the old file still lists what it adopts, and
- * is rewritten once at the end).
+ * Add pid to its step: 0, 1 when it is there already (a replay), -1.
+ * With record, the state file lists it before and after anything is
+ * applied, else it is refused and undone (recovery passes false: the old
+ * file still lists what it adopts, and is rewritten once at the end).
  */
-static int _add(struct agent *a, const struct cosched_register *r, const struct proc_id *id,
-		bool record, char *why, size_t len)
+static int _add(struct agent *a, const struct cosched_register *r,
+		const struct proc_id *id, bool record, char *why, size_t len)
 {
-	struct agent_step *s = agent_find_step(a, (uint32_t)r->job,
-				     (uint32_t)r->step);
+	struct agent_step *s = agent_find_step(a, r->job, r->step);
 	struct agent_proc *p;
 	bool fresh = !s;
+	int held;
 
-	if (!s && !(s = _new_step(a, (uint32_t)r->job, (uint32_t)r->step)))
+	if (!s && !(s = _new_step(a, r->job, r->step)))
 		goto nomem;
 	if (_fill_step(s, r, &a->conf, why, len))
 		return -1;
-	for (size_t i = 0; i < s->nprocs; i++)
-		if (s->procs[i].id.pid == id->pid)
-			return 0;	/* again: nothing to do */
+	held = _held(a, s, id, why, len);
+	if (held)
+		goto held;
 	p = _add_proc(s);
 	if (!p)
 		goto nomem;
@@ -255,9 +311,10 @@ static int _add(struct agent *a, const struct cosched_register *r, const struct 
 	return 0;
 undo:
 	s->nprocs--;
+held:
 	if (fresh && !s->nprocs)
 		_retire(a, s);
-	return -1;
+	return held > 0 ? 1 : -1;
 nomem:
 	snprintf(why, len, "out of memory");
 	return -1;
@@ -269,6 +326,7 @@ int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 	char why[AGENT_ERR_LEN];
 	struct proc_id id;
 	struct cosched_register r;
+	int added;
 
 	if (cosched_register_parse(request, &r, why, sizeof(why)))
 		goto fail;
@@ -281,14 +339,18 @@ int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 		snprintf(why, sizeof(why), "no process %u", (unsigned)r.pid);
 		goto fail;
 	}
-	if (_prove(&r, &id, peer_pid, why, sizeof(why)) ||
-	    _add(a, &r, &id, true, why, sizeof(why)))
+	if (_prove(&r, &id, peer_pid, why, sizeof(why)))
 		goto fail;
-	agent_log("job %u step %u: registered pid %u rank %u, mode %s",
-		  (unsigned)r.job, (unsigned)r.step, (unsigned)r.pid,
-		  (unsigned)r.rank, cosched_mode_name(r.mode));
-	snprintf(reply, len, "ok registered job=%u step=%u pid=%u\n",
-		 (unsigned)r.job, (unsigned)r.step, (unsigned)r.pid);
+	added = _add(a, &r, &id, true, why, sizeof(why));
+	if (added < 0)
+		goto fail;
+	agent_log("job %u step %u: %s pid %u rank %u, mode %s",
+		  (unsigned)r.job, (unsigned)r.step,
+		  added ? "registered again (nothing to do)" : "registered",
+		  (unsigned)r.pid, (unsigned)r.rank, cosched_mode_name(r.mode));
+	snprintf(reply, len, "ok registered job=%u step=%u pid=%u%s\n",
+		 (unsigned)r.job, (unsigned)r.step, (unsigned)r.pid,
+		 added ? " already" : "");
 	return 0;
 fail:
 	agent_log("refused registration: %s", why);
@@ -481,7 +543,7 @@ static int _adopt(const struct state_entry *e, void *arg)
 			  (int)e->id.pid);
 		return 0;
 	}
-	if (_add(rec->a, &r, &e->id, false, why, sizeof(why)))
+	if (_add(rec->a, &r, &e->id, false, why, sizeof(why)) < 0)
 		agent_log("recovery: pid %d not re-adopted: %s",
 			  (int)e->id.pid, why);
 	return 0;

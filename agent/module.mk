@@ -42,6 +42,11 @@ $(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)
 $(eval $(call unit_test,agent/test_state,testsuite/unit/agent/test_state.c $(AGENT_HARNESS) agent/proc.c,$(AGENT_HARNESS_LIBS),))
 $(O)/tests/agent/test_state.t: | $(COSCHEDD)
 
+# Forged and replayed registrations, a reused pid (needs root; runs the
+# coschedd built here in a PID namespace of its own).
+$(eval $(call unit_test,agent/test_register,testsuite/unit/agent/test_register.c $(AGENT_HARNESS) agent/proc.c,$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
+$(O)/tests/agent/test_register.t: | $(COSCHEDD)
+
 # The guardian outlives a Slurm-shaped step group and is replaced when it
 # dies (needs root and cgroup v1 freezer, pids and cpu; runs coschedd).
 $(eval $(call unit_test,agent/test_guardian,testsuite/unit/agent/test_guardian.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),))

@@ -14,6 +14,10 @@
 #include <stddef.h>
 
 #define COSCHED_NODE_NAME_LEN 64
+
+/* Where the agents' sockets, pid and state files are by default (the
+ * plugin's run_dir=, coschedctl's --run-dir). */
+#define COSCHED_RUN_DIR_DEFAULT "/run/coschedd"
 #define COSCHED_REQUEST_LEN 512
 
 /* Node names as slurmd -N takes them, safe in file names. */

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "args.h"
+#include "cosched_proto/client.h"
 #include "cosched_proto/settings.h"
 #include "num/num.h"
 
@@ -24,7 +25,6 @@
 #ifndef COSCHED_SHIM_DEFAULT
 #define COSCHED_SHIM_DEFAULT "/usr/local/lib/coalloc/libcosched_mpi.so"
 #endif
-#define COSCHED_RUN_DIR_DEFAULT "/run/coschedd"
 
 typedef int (*arg_setter)(struct cosched_args *args, const char *key,
 			  const char *value, char *err, size_t err_len);

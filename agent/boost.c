@@ -1,6 +1,7 @@
 /*
  * boost.c - how the node agent changes a process's share of the CPU: the
- * cgroup v1 cpu.shares mechanism (through libcgroup) and the nice one.
+ * cgroup v1 cpu.shares mechanism (through libcgroup), the cgroup v2
+ * cpu.weight one and the nice one.
  *
  * Hot path.  boost_set() may run every millisecond.  For the cgroup
  * mechanism it keeps, per attached process, two open files: the process's
@@ -22,6 +23,25 @@
  *
  * Moving a process, creating and removing groups: agent/cgroup.c, shared
  * with the freezer of freeze.c.
+ *
+ * Where cgroup2's groups live.  v2 has one hierarchy for every
+ * controller, and on a Slurm node it is the one Slurm tracks and limits
+ * the step in (.../job_J/step_S/user/task_T: proctrack finds the step's
+ * processes there, task/cgroup's cpuset and memory limits apply there).
+ * Moving a step's process into a group of ours would hide it from Slurm
+ * and lift its limits, so a process in a Slurm job's cgroup is weighed in
+ * place: the cpu.weight of its own group, which must hold no process
+ * but it and its descendants (Slurm's task group of one rank; a shared
+ * group is refused, as two restores could leave each other's weight
+ * behind), and whose parent has cpu in cgroup.subtree_control (Slurm's
+ * cgroup/v2 enables the controllers it finds; we do not touch Slurm's
+ * groups).  Such a weight competes with the other tasks of the step only,
+ * as v2 shares the CPU between jobs by the jobs' groups first.  Any other
+ * process (no cgroup proctrack) is moved into a leaf of ours,
+ * <root>/coschedd/<node>/<job>.<pid>, as on v1: the intermediate groups
+ * are ours and hold no process, so cpu can be enabled for their children
+ * without breaking v2's rule that a group with enabled controllers has
+ * processes only in its leaves.
  *
  * Restore moves everything in our group (the process, its threads and
  * any children it forked meanwhile) back to the saved cpu cgroup, then
@@ -56,6 +76,10 @@
 #define SHARES_MIN 2
 #define SHARES_MAX 262144
 #define SHARES_STEP 1.25	/* one nice step is about 1.25x weight */
+/* cgroup v2: cpu.weight 100 is the kernel's weight of 1024 shares */
+#define WEIGHT_DEFAULT 100
+#define WEIGHT_MIN 1
+#define WEIGHT_MAX 10000
 #define LEVEL_LIMIT 100		/* beyond, both mechanisms are clamped */
 #define NICE_MIN (-20)
 #define NICE_MAX 19
@@ -68,7 +92,7 @@ struct shares_handle {
 	struct proc_id id;
 	char cgroup[BOOST_CGROUP_LEN];
 	int stat_fd;
-	int shares_fd;
+	int shares_fd;		/* cpu.shares, or cpu.weight for cgroup2 */
 };
 
 struct boost {
@@ -76,7 +100,7 @@ struct boost {
 	int (*persist)(void *arg);	/* before a new nice value is given */
 	void *persist_arg;
 	char node[CGV1_NODE_NAME_MAX + 1];
-	char describe[768];
+	char describe[1280];
 	uint64_t use_clock;
 	struct shares_handle handles[HANDLE_SLOTS];
 };
@@ -93,6 +117,8 @@ const char *boost_kind_name(enum boost_kind kind)
 		return "cgroup";
 	case BOOST_NICE:
 		return "nice";
+	case BOOST_CGROUP2:
+		return "cgroup2";
 	}
 	return "unknown";
 }
@@ -100,7 +126,7 @@ const char *boost_kind_name(enum boost_kind kind)
 int boost_kind_parse(const char *text, enum boost_kind *kind)
 {
 	static const enum boost_kind kinds[] = { BOOST_AUTO, BOOST_CGROUP,
-						 BOOST_NICE };
+						 BOOST_NICE, BOOST_CGROUP2 };
 
 	for (size_t i = 0; text && i < sizeof(kinds) / sizeof(*kinds); i++) {
 		if (!strcmp(text, boost_kind_name(kinds[i]))) {
@@ -119,6 +145,49 @@ enum boost_kind boost_kind(const struct boost *b)
 const char *boost_describe(const struct boost *b)
 {
 	return b->describe;
+}
+
+const char *boost_mechanism(const struct boost *b)
+{
+	switch (b->kind) {
+	case BOOST_CGROUP:
+		return "cgroup-v1 cpu.shares";
+	case BOOST_CGROUP2:
+		return "cgroup-v2 cpu.weight";
+	case BOOST_NICE:
+	case BOOST_AUTO:
+		break;
+	}
+	return "nice";
+}
+
+/* Whether a cgroup path lies in a Slurm job's group (a "job_<digits>"
+ * component): its processes are weighed in place on v2. */
+static bool _in_slurm_job(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "/job_")); p++) {
+		size_t digits = strspn(p + 5, "0123456789");
+
+		if (digits && (p[5 + digits] == '/' || !p[5 + digits]))
+			return true;
+	}
+	return false;
+}
+
+/* A cgroup2 in-place record from a state file: a Slurm job's group. */
+static bool _valid_in_place(const struct boost_saved *saved)
+{
+	return memchr(saved->cpu_cgroup, '\0', BOOST_CGROUP_LEN) &&
+	       saved->cpu_cgroup[0] == '/' && !saved->our_cgroup[0] &&
+	       cgv1_clean_path(saved->cpu_cgroup) &&
+	       _in_slurm_job(saved->cpu_cgroup) &&
+	       saved->weight >= WEIGHT_MIN && saved->weight <= WEIGHT_MAX;
+}
+
+/* The group whose weight boost_set() writes. */
+static const char *_weighed_group(const struct boost_saved *saved)
+{
+	return saved->weight ? saved->cpu_cgroup : saved->our_cgroup;
 }
 
 static bool _valid_saved_cgroup(const struct boost_saved *saved)
@@ -157,6 +226,42 @@ static void _cpu_check(struct cgv1 *cg)
 /* The cpu hierarchy, found once per process (restore may come first). */
 static struct cgv1 _cpu = CGV1_INIT("cpu", "cgroup mechanism", _cpu_check);
 
+/* A v2 hierarchy with the cpu controller (not bound to v1). */
+static void _cpu2_check(struct cgv1 *cg)
+{
+	char path[CGV1_MOUNT_LEN + 32], list[256] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", cg->mount);
+	f = fopen(path, "re");
+	if (f) {
+		if (!fgets(list, sizeof(list), f))
+			list[0] = '\0';
+		fclose(f);
+	}
+	list[strcspn(list, "\n")] = '\0';
+	for (char *save = NULL, *w = strtok_r(list, " ", &save); w;
+	     w = strtok_r(NULL, " ", &save))
+		if (!strcmp(w, "cpu"))
+			return;
+	cosched_set_err(cg->problem, sizeof(cg->problem),
+			"no cpu controller in %s (bound to a v1 hierarchy?)",
+			path);
+}
+
+static struct cgv1 _cpu2 = CGV2_INIT("cpu", "cgroup2 mechanism",
+				     _cpu2_check);
+
+static struct cgv1 *_hierarchy(enum boost_kind kind)
+{
+	return kind == BOOST_CGROUP2 ? &_cpu2 : &_cpu;
+}
+
+static bool _is_cgroup_kind(enum boost_kind kind)
+{
+	return kind == BOOST_CGROUP || kind == BOOST_CGROUP2;
+}
+
 /* Where a process left in our group goes back to: the saved group. */
 static const char *_saved_origin(pid_t pid, const void *saved_cpu_cgroup)
 {
@@ -165,6 +270,20 @@ static const char *_saved_origin(pid_t pid, const void *saved_cpu_cgroup)
 }
 
 /* ------------------------------------------------------------ levels */
+
+/*
+ * cgroup v2's cpu.weight for v1's cpu.shares, as the kernel weighs them:
+ * both become the scheduler weight weight * 1024 / 100 = shares, so
+ * round(shares * 100 / 1024), clamped to 1..10000.  Proportional, so
+ * ratios between weights are those between the shares (level 0: 100).
+ */
+static uint64_t _shares_to_weight(uint64_t shares)
+{
+	uint64_t weight = (shares * WEIGHT_DEFAULT + 512) / 1024;
+
+	return weight < WEIGHT_MIN ? WEIGHT_MIN
+	       : weight > WEIGHT_MAX ? WEIGHT_MAX : weight;
+}
 
 static int _clamp_level(int level)
 {
@@ -376,7 +495,9 @@ static struct shares_handle *_handle_get(struct boost *b,
 
 	if (!h) {
 		h = _handle_slot(b);
-		if (cgv1_path(&_cpu, path, sizeof(path), cgroup, "cpu.shares"))
+		if (cgv1_path(_hierarchy(b->kind), path, sizeof(path), cgroup,
+			      b->kind == BOOST_CGROUP2 ? "cpu.weight"
+						       : "cpu.shares"))
 			return NULL;
 		h->stat_fd = proc_open(id);
 		if (h->stat_fd < 0)
@@ -395,12 +516,79 @@ static struct shares_handle *_handle_get(struct boost *b,
 
 /* ------------------------------------------------------------ cgroup */
 
+/* The first number in mount/rel/file: 0, or -1. */
+static int _read_number(const struct cgv1 *cg, const char *rel,
+			const char *file, unsigned long long *value)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int rc = -1;
+
+	if (cgv1_path(cg, path, sizeof(path), rel, file) ||
+	    !(f = fopen(path, "re")))
+		return -1;
+	if (fscanf(f, "%llu", value) == 1)
+		rc = 0;
+	fclose(f);
+	return rc;
+}
+
+/* Whether group rel holds no process but id and its descendants. */
+static bool _group_is_its_own(const struct cgv1 *cg, const char *rel,
+			      const struct proc_id *id)
+{
+	char path[PATH_MAX];
+	bool own = true;
+	FILE *procs;
+	int pid;
+
+	if (cgv1_path(cg, path, sizeof(path), rel, "cgroup.procs") ||
+	    !(procs = fopen(path, "re")))
+		return false;
+	while (own && fscanf(procs, "%d", &pid) == 1)
+		own = pid == id->pid ||
+		      proc_descends_from((pid_t)pid, id->pid) == 1;
+	fclose(procs);
+	return own;
+}
+
+/* cgroup2, a process of a Slurm job: its own group's weight, in place
+ * (boost.c's comment says why). */
+static int _attach_in_place(const struct proc_id *id, const char *current,
+			    struct boost_saved *saved, char *err, size_t len)
+{
+	unsigned long long weight;
+
+	if (_read_number(&_cpu2, current, "cpu.weight", &weight)) {
+		cosched_set_err(err, len,
+				"no cpu.weight in %s%s (cpu not in its parent's cgroup.subtree_control)",
+				_cpu2.mount, current);
+		return -1;
+	}
+	if (weight < WEIGHT_MIN || weight > WEIGHT_MAX ||
+	    !_group_is_its_own(&_cpu2, current, id)) {
+		cosched_set_err(err, len,
+				"process %d shares Slurm's cgroup %s with other processes: not weighed",
+				(int)id->pid, current);
+		return -1;
+	}
+	if ((size_t)snprintf(saved->cpu_cgroup, BOOST_CGROUP_LEN, "%s",
+			     current) >= BOOST_CGROUP_LEN) {
+		cosched_set_err(err, len, "cgroup path of process %d too long",
+				(int)id->pid);
+		return -1;
+	}
+	saved->weight = (uint32_t)weight;
+	return 0;
+}
+
 static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 			  unsigned job_id, struct boost_saved *saved,
 			  char *err, size_t len)
 {
+	struct cgv1 *cg = _hierarchy(b->kind);
 	int rc;
-	char *current = cgv1_current(&_cpu, id->pid, &rc);
+	char *current = cgv1_current(cg, id->pid, &rc);
 
 	if (!current) {
 		cosched_set_err(err, len,
@@ -416,6 +604,11 @@ static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 				(int)id->pid, current);
 		goto fail;
 	}
+	if (b->kind == BOOST_CGROUP2 && _in_slurm_job(current)) {
+		rc = _attach_in_place(id, current, saved, err, len);
+		free(current);
+		return rc;
+	}
 	if ((size_t)snprintf(saved->cpu_cgroup, BOOST_CGROUP_LEN, "%s",
 			     current) >= BOOST_CGROUP_LEN ||
 	    (size_t)snprintf(saved->our_cgroup, BOOST_CGROUP_LEN,
@@ -425,20 +618,23 @@ static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 				(int)id->pid);
 		goto fail;
 	}
-	if (cgv1_create(&_cpu, saved->our_cgroup, "cpu.shares",
-			(uint64_t)SHARES_DEFAULT, err, len))
+	if (cgv1_create(cg, saved->our_cgroup,
+			b->kind == BOOST_CGROUP2 ? "cpu.weight" : "cpu.shares",
+			b->kind == BOOST_CGROUP2 ? WEIGHT_DEFAULT
+						 : (uint64_t)SHARES_DEFAULT,
+			err, len))
 		goto fail;
 	/*
 	 * The pid was checked just before; a process that exits and has its
 	 * pid reused in between is beyond what the agent can rule out here.
 	 */
-	if (cgv1_move(&_cpu, id->pid, saved->our_cgroup)) {
+	if (cgv1_move(cg, id->pid, saved->our_cgroup)) {
 		cosched_set_err(err, len,
 				"cannot move process %d into %s/%s: %s%s",
-				(int)id->pid, _cpu.mount, saved->our_cgroup,
+				(int)id->pid, cg->mount, saved->our_cgroup,
 				strerror(errno),
 				errno == EINVAL ? " (real-time threads?)" : "");
-		cgv1_remove(&_cpu, saved->our_cgroup);
+		cgv1_remove(cg, saved->our_cgroup);
 		goto fail;
 	}
 	free(current);
@@ -452,17 +648,22 @@ static int _cgroup_set(struct boost *b, const struct proc_id *id,
 		       const struct boost_saved *saved, int level)
 {
 	char text[32];
+	uint64_t shares = _level_shares(level);
+	const char *group = _weighed_group(saved);
 	int n = snprintf(text, sizeof(text), "%llu\n",
-			 (unsigned long long)_level_shares(level));
+			 (unsigned long long)(b->kind == BOOST_CGROUP2 ?
+					      _shares_to_weight(shares) :
+					      shares));
 
-	/* saved may come from a state file: only ever write under ours. */
-	if (!_handle_find(b, id, saved->our_cgroup) &&
-	    !_valid_saved_cgroup(saved))
+	/* saved may come from a state file: only ever write under ours,
+	 * or a Slurm job's group it was attached in. */
+	if (!_handle_find(b, id, group) &&
+	    !(saved->weight ? _valid_in_place(saved)
+			    : _valid_saved_cgroup(saved)))
 		return -1;
 
 	for (int attempt = 0; attempt < 2; attempt++) {
-		struct shares_handle *h =
-			_handle_get(b, id, saved->our_cgroup);
+		struct shares_handle *h = _handle_get(b, id, group);
 
 		if (!h)
 			return -1;
@@ -478,13 +679,37 @@ static int _cgroup_set(struct boost *b, const struct proc_id *id,
 	return -1;
 }
 
+/* cgroup2 in place: the weight its group had; a group gone (the step
+ * ended) needs nothing. */
+static int _restore_in_place(const struct boost_saved *saved)
+{
+	char path[PATH_MAX], text[32];
+	int fd, n = snprintf(text, sizeof(text), "%u\n", saved->weight);
+	ssize_t done;
+
+	if (!_valid_in_place(saved) || cgv1_ready(&_cpu2, NULL, 0) ||
+	    cgv1_path(&_cpu2, path, sizeof(path), saved->cpu_cgroup,
+		      "cpu.weight"))
+		return -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	done = write(fd, text, (size_t)n);
+	close(fd);
+	return done == n ? 0 : -1;
+}
+
 static int _cgroup_restore(const struct proc_id *id,
 			   const struct boost_saved *saved)
 {
+	struct cgv1 *cg = _hierarchy(saved->kind);
+
 	(void)id;	/* whatever is in our group goes back, id or not */
-	if (!_valid_saved_cgroup(saved) || cgv1_ready(&_cpu, NULL, 0))
+	if (saved->kind == BOOST_CGROUP2 && saved->weight)
+		return _restore_in_place(saved);
+	if (!_valid_saved_cgroup(saved) || cgv1_ready(cg, NULL, 0))
 		return -1;
-	return cgv1_drain(&_cpu, saved->our_cgroup, _saved_origin,
+	return cgv1_drain(cg, saved->our_cgroup, _saved_origin,
 			  saved->cpu_cgroup);
 }
 
@@ -513,17 +738,44 @@ static void _describe(struct boost *b, bool auto_chosen)
 			 _cpu.mount, b->node);
 		return;
 	}
+	if (b->kind == BOOST_CGROUP2) {
+		snprintf(b->describe, sizeof(b->describe),
+			 "cgroup2: cgroup v2 cpu.weight = (1024 * 1.25^level) "
+			 "* 100 / 1024 (1..10000) of a Slurm job's process's "
+			 "own group, in place, else of %s/" OUR_ROOT
+			 "/%s/<job>.<pid>",
+			 _cpu2.mount, b->node);
+		return;
+	}
 	snprintf(b->describe, sizeof(b->describe),
 		 "nice: setpriority on every thread, nice = own nice - level "
-		 "(-20..19)%s%s%s%s",
+		 "(-20..19)%s%s%s%s%s%s",
 		 _autogroup_enabled()
 			 ? "; kernel.sched_autogroup_enabled=1: nice only "
 			   "weighs between processes of one session, so "
 			   "boosts between jobs may have little effect"
 			 : "",
 		 geteuid() ? "; not root: levels > 0 need CAP_SYS_NICE" : "",
+		 auto_chosen && _cpu2.problem[0] ? "; cgroup2 unavailable: " : "",
+		 auto_chosen ? _cpu2.problem : "",
 		 auto_chosen && _cpu.problem[0] ? "; cgroup unavailable: " : "",
 		 auto_chosen ? _cpu.problem : "");
+}
+
+/*
+ * BOOST_AUTO: v2 where it is the node's main hierarchy, else v1, else a
+ * v2 mounted beside v1 (a hybrid node whose cpu controller is on v2),
+ * else nice.
+ */
+static enum boost_kind _auto_kind(void)
+{
+	bool v2 = !cgv1_ready(&_cpu2, NULL, 0);
+
+	if (v2 && cgv2_primary())
+		return BOOST_CGROUP2;
+	if (!cgv1_ready(&_cpu, NULL, 0))
+		return BOOST_CGROUP;
+	return v2 ? BOOST_CGROUP2 : BOOST_NICE;
 }
 
 struct boost *boost_open(enum boost_kind want, const char *node, char *err,
@@ -533,12 +785,14 @@ struct boost *boost_open(enum boost_kind want, const char *node, char *err,
 
 	if (cgv1_check_node(node, err, err_len))
 		return NULL;
-	if (want != BOOST_AUTO && want != BOOST_CGROUP && want != BOOST_NICE) {
+	if (want != BOOST_AUTO && want != BOOST_CGROUP && want != BOOST_NICE &&
+	    want != BOOST_CGROUP2) {
 		cosched_set_err(err, err_len, "unknown boost mechanism %d",
 				(int)want);
 		return NULL;
 	}
-	if (want == BOOST_CGROUP && cgv1_ready(&_cpu, err, err_len))
+	if (_is_cgroup_kind(want) &&
+	    cgv1_ready(_hierarchy(want), err, err_len))
 		return NULL;
 	b = calloc(1, sizeof(*b));
 	if (!b) {
@@ -549,8 +803,7 @@ struct boost *boost_open(enum boost_kind want, const char *node, char *err,
 		b->handles[i].stat_fd = b->handles[i].shares_fd = -1;
 	b->kind = want;
 	if (want == BOOST_AUTO)
-		b->kind =
-			cgv1_ready(&_cpu, NULL, 0) ? BOOST_NICE : BOOST_CGROUP;
+		b->kind = _auto_kind();
 	snprintf(b->node, sizeof(b->node), "%s", node);
 	_describe(b, want == BOOST_AUTO);
 	return b;
@@ -588,7 +841,7 @@ int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
 	saved->kind = b->kind;
 	saved->nice = nice;
 	saved->uid = (uint32_t)owner;
-	if (b->kind == BOOST_CGROUP)
+	if (_is_cgroup_kind(b->kind))
 		return _cgroup_attach(b, id, job_id, saved, err, err_len);
 	return 0;
 }
@@ -600,7 +853,7 @@ int boost_set(struct boost *b, const struct proc_id *id,
 
 	if (!b || !id || !saved || saved->kind != b->kind)
 		return -1;
-	if (b->kind == BOOST_CGROUP)
+	if (_is_cgroup_kind(b->kind))
 		return _cgroup_set(b, id, saved, level);
 	nice = _level_nice(saved->nice, level);
 	if (_nice_note(b, saved, nice))
@@ -620,6 +873,7 @@ int boost_restore(const struct proc_id *id, const struct boost_saved *saved)
 		return -1;
 	switch (saved->kind) {
 	case BOOST_CGROUP:
+	case BOOST_CGROUP2:
 		return _cgroup_restore(id, saved);
 	case BOOST_NICE:
 		return _nice_restore(id, saved);

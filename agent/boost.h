@@ -9,13 +9,20 @@
  *           whose cpu.shares is 1024 * 1.25^level (2..262144); restoring
  *           moves it back to the group it came from and removes ours.
  *           Works across sessions, unlike nice under autogroup.
+ *   cgroup2 the unified (v2) hierarchy's cpu.weight, the same shares
+ *           scaled as the kernel does (weight 100 = 1024 shares, 1..10000).
+ *           A process of a Slurm step is weighed in place, in its own
+ *           (task) group, whose weight restoring puts back; any other
+ *           one is moved into a group of ours as with cgroup (boost.c
+ *           says why).
  *   nice    setpriority() on every thread: nice = own nice - level,
  *           clamped to [-20, 19].  With kernel.sched_autogroup_enabled=1
  *           nice only weighs within one session, which the description
  *           says, so operators know why boosts may have little effect.
  *
- * BOOST_AUTO picks cgroup when the cpu hierarchy is mounted and writable,
- * else nice.  Everything a restore needs is in struct boost_saved, so a
+ * BOOST_AUTO picks cgroup2 on a node whose main hierarchy is v2 with the
+ * cpu controller, else cgroup when the v1 cpu hierarchy is mounted and
+ * writable, else nice (boost_describe() says why).  Everything a restore needs is in struct boost_saved, so a
  * restarted agent or the guardian process can restore from the state file
  * without the backend that attached the process.
  *
@@ -33,6 +40,7 @@ enum boost_kind {
 	BOOST_AUTO,
 	BOOST_CGROUP,
 	BOOST_NICE,
+	BOOST_CGROUP2,
 };
 
 #define BOOST_CGROUP_LEN 256
@@ -42,7 +50,10 @@ struct boost_saved {
 	enum boost_kind kind;		/* mechanism that attached it */
 	int nice;			/* its nice value (main thread) */
 	char cpu_cgroup[BOOST_CGROUP_LEN]; /* its cpu cgroup, e.g. "/" */
-	char our_cgroup[BOOST_CGROUP_LEN]; /* ours, relative to the mount */
+	char our_cgroup[BOOST_CGROUP_LEN]; /* ours, relative to the mount;
+					    * "" for cgroup2 in place */
+	uint32_t weight;		/* cgroup2 in place: the cpu.weight of
+					 * cpu_cgroup before us, else 0 */
 	uint32_t uid;			/* its owner (the job's uid) */
 	/* nice: every nice value boost_set() gave it, bit nice + 20; a
 	 * child forked meanwhile inherited one of them */
@@ -62,10 +73,15 @@ struct boost *boost_open(enum boost_kind want, const char *node, char *err,
 /* Which mechanism it is. */
 enum boost_kind boost_kind(const struct boost *b);
 
-/* One line saying what it uses and any caveat (autogroup, mount point). */
+/* One line saying what it uses and any caveat (autogroup, mount point),
+ * and for BOOST_AUTO why a cgroup mechanism was not chosen. */
 const char *boost_describe(const struct boost *b);
 
-/* "auto", "cgroup", "nice"; parse returns 0 or -1. */
+/* The mechanism in a few words: "cgroup-v2 cpu.weight",
+ * "cgroup-v1 cpu.shares", "nice". */
+const char *boost_mechanism(const struct boost *b);
+
+/* "auto", "cgroup", "nice", "cgroup2"; parse returns 0 or -1. */
 const char *boost_kind_name(enum boost_kind kind);
 int boost_kind_parse(const char *text, enum boost_kind *kind);
 

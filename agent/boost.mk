@@ -1,6 +1,6 @@
 # agent/boost.mk - the /proc readers and the boost mechanisms of the node
-# agent coschedd (agent/proc.c, agent/boost.c on the cgroup v1 helpers of
-# agent/cgroup.c) and their unit tests.
+# agent coschedd (agent/proc.c, agent/boost.c on the cgroup v1 and v2 helpers
+# of agent/cgroup.c) and their unit tests.
 # Included from agent/module.mk, which links AGENT_BOOST_SRCS into
 # coschedd with AGENT_BOOST_LDLIBS.
 #

@@ -1,7 +1,12 @@
 /*
- * cgroup.c - the cgroup v1 helpers of the node agent (cgroup.h): finding
- * a controller's hierarchy, paths under its mount, creating, emptying and
- * removing our groups, moving whole processes.
+ * cgroup.c - the cgroup helpers of the node agent (cgroup.h): finding
+ * a controller's hierarchy (v1 through libcgroup, or the unified v2 one),
+ * paths under its mount, creating, emptying and removing our groups,
+ * moving whole processes.
+ *
+ * v2 without libcgroup.  Its v2 support differs between versions, and
+ * what v2 needs is a few plain file operations: mkdir, rmdir, a write to
+ * cgroup.subtree_control, the "0::" line of /proc/PID/cgroup.
  *
  * Removing.  libcgroup's CGFLAG_DELETE_EMPTY_ONLY reports success for a
  * group that still has tasks (it just leaves it), so whether a group is
@@ -18,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +36,81 @@
 
 #define DRAIN_ROUNDS 20		/* cgv1_drain: rounds of move-out and rmdir */
 #define DRAIN_PAUSE_NS 2000000L	/* between rounds: tasks mid-fork or exit */
+#define UNIFIED_MAIN "/sys/fs/cgroup"	/* a pure v2 node mounts it here */
+
+/* ------------------------------------------------------------ v2 root */
+
+static char _v2_root[CGV1_MOUNT_LEN];	/* cgv2_set_root(), or "" */
+
+int cgv2_set_root(const char *dir)
+{
+	struct stat st;
+
+	if (!dir || dir[0] != '/' || !cgv1_clean_path(dir) ||
+	    strlen(dir) >= sizeof(_v2_root) || stat(dir, &st) ||
+	    !S_ISDIR(st.st_mode))
+		return -1;
+	snprintf(_v2_root, sizeof(_v2_root), "%s", dir);
+	return 0;
+}
+
+static bool _is_cgroup2(const char *dir)
+{
+	struct statfs fs;
+
+	return !statfs(dir, &fs) && fs.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+bool cgv2_primary(void)
+{
+	return _v2_root[0] || _is_cgroup2(UNIFIED_MAIN);
+}
+
+/* The mount point of the first cgroup2 file system in mountinfo. */
+static int _mountinfo_cgroup2(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[1024], point[512];
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc && fgets(line, sizeof(line), f)) {
+		const char *dash = strstr(line, " - ");
+
+		/* fields: id parent dev root point ... - type source opts;
+		 * a point with an escaped character (\040) is skipped */
+		if (dash && !strncmp(dash + 3, "cgroup2 ", 8) &&
+		    sscanf(line, "%*s %*s %*s %*s %511s", point) == 1 &&
+		    !strchr(point, '\\') &&
+		    (size_t)snprintf(buf, len, "%s", point) < len)
+			rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+static void _find_unified(struct cgv1 *cg)
+{
+	const char *why = NULL;
+
+	if (_v2_root[0])
+		snprintf(cg->mount, sizeof(cg->mount), "%s", _v2_root);
+	else if (_is_cgroup2(UNIFIED_MAIN))
+		snprintf(cg->mount, sizeof(cg->mount), UNIFIED_MAIN);
+	else if (_mountinfo_cgroup2(cg->mount, sizeof(cg->mount)))
+		why = "no cgroup2 file system mounted";
+	if (!why && access(cg->mount, W_OK))
+		why = strerror(errno);
+	if (why) {
+		cosched_set_err(cg->problem, sizeof(cg->problem),
+				"cgroup v2: %s%s%s", cg->mount[0] ? cg->mount : "",
+				cg->mount[0] ? ": " : "", why);
+		return;
+	}
+	if (cg->check)
+		cg->check(cg);
+}
 
 /* ------------------------------------------------------------ lookup */
 
@@ -65,7 +147,10 @@ int cgv1_ready(struct cgv1 *cg, char *err, size_t len)
 {
 	pthread_mutex_lock(&cg->lock);
 	if (!cg->looked) {
-		_find(cg);
+		if (cg->unified)
+			_find_unified(cg);
+		else
+			_find(cg);
 		cg->looked = true;
 	}
 	pthread_mutex_unlock(&cg->lock);
@@ -115,11 +200,42 @@ static void _existing_ancestor(const struct cgv1 *cg, const char *rel,
 	}
 }
 
+/* v2: the path of the "0::" line of /proc/PID/cgroup (malloc'd). */
+static char *_unified_current(pid_t pid)
+{
+	char path[32], line[4096];
+	char *current = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	while (!current && fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "\n");
+
+		/* a line longer than the buffer is not the one we trust */
+		if (!strncmp(line, "0::/", 4) && line[len] == '\n') {
+			line[len] = '\0';
+			current = strdup(line + 3);
+		}
+	}
+	fclose(f);
+	return current;
+}
+
 char *cgv1_current(const struct cgv1 *cg, pid_t pid, int *rc)
 {
 	char *current = NULL;
-	int got = cgroup_get_current_controller_path(pid, cg->controller,
-						     &current);
+	int got;
+
+	if (cg->unified) {
+		current = _unified_current(pid);
+		if (rc)
+			*rc = current ? 0 : ECGOTHER;
+		return current;
+	}
+	got = cgroup_get_current_controller_path(pid, cg->controller, &current);
 
 	if (rc)
 		*rc = got;
@@ -132,14 +248,113 @@ char *cgv1_current(const struct cgv1 *cg, pid_t pid, int *rc)
 
 /* ------------------------------------------------------------ groups */
 
+/* Write text to mount/rel/file.  0, or -1 with errno. */
+static int _write_file(const struct cgv1 *cg, const char *rel,
+		       const char *file, const char *text)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(text);
+	int fd, saved_errno;
+	ssize_t done;
+
+	if (cgv1_path(cg, path, sizeof(path), rel, file)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	done = write(fd, text, n);
+	saved_errno = errno;
+	close(fd);
+	errno = saved_errno;
+	return done == (ssize_t)n ? 0 : -1;
+}
+
+/*
+ * v2: enable the controller for the children of rel's root and of every
+ * group on the way to rel (not rel itself: it is a leaf that holds
+ * processes, and v2 forbids both in one group).  The groups on the way
+ * are ours and hold no process.
+ */
+static int _unified_enable(const struct cgv1 *cg, const char *rel, char *err,
+			   size_t len)
+{
+	char on[64], upto[PATH_MAX];
+	const char *p = rel;
+
+	if (!cg->controller)
+		return 0;
+	snprintf(on, sizeof(on), "+%s", cg->controller);
+	while (*p == '/')
+		p++;
+	for (;;) {
+		const char *slash = strchr(p, '/');
+
+		snprintf(upto, sizeof(upto), "%.*s", (int)(p - rel), rel);
+		if (_write_file(cg, upto, "cgroup.subtree_control", on)) {
+			cosched_set_err(err, len,
+					"cannot enable %s in %s/%s/cgroup.subtree_control: %s",
+					cg->controller, cg->mount, upto,
+					strerror(errno));
+			return -1;
+		}
+		if (!slash)
+			return 0;
+		p = slash + 1;
+	}
+}
+
+/* v2: mkdir -p of rel, the controller enabled on the way, setting set. */
+static int _unified_create(const struct cgv1 *cg, const char *rel,
+			   const char *setting, uint64_t value, char *err,
+			   size_t len)
+{
+	char path[PATH_MAX], text[32];
+
+	if (cgv1_path(cg, path, sizeof(path), rel, NULL)) {
+		cosched_set_err(err, len, "cgroup path %s too long", rel);
+		return -1;
+	}
+	for (char *slash = path + strlen(cg->mount) + 1;
+	     (slash = strchr(slash, '/')); slash++) {
+		*slash = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			goto fail;
+		*slash = '/';
+	}
+	if (_unified_enable(cg, rel, err, len))
+		return -1;
+	if (mkdir(path, 0755) && errno != EEXIST)
+		goto fail;
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)value);
+	if (setting && _write_file(cg, rel, setting, text)) {
+		cosched_set_err(err, len, "cannot set %s/%s/%s: %s", cg->mount,
+				rel, setting, strerror(errno));
+		return -1;
+	}
+	return 0;
+fail:
+	cosched_set_err(err, len, "cannot create cgroup %s: %s", path,
+			strerror(errno));
+	return -1;
+}
+
 int cgv1_create(const struct cgv1 *cg, const char *rel, const char *setting,
 		uint64_t value, char *err, size_t len)
 {
-	struct cgroup *group = cgroup_new_cgroup(rel);
-	struct cgroup_controller *ctl =
-		group ? cgroup_add_controller(group, cg->controller) : NULL;
+	struct cgroup *group;
+	struct cgroup_controller *ctl;
 	int rc = -1;
 
+	if (cg->unified) {
+		/* Once more: the guardian may remove the node directory
+		 * between our mkdirs (see below). */
+		return _unified_create(cg, rel, setting, value, NULL, 0) ?
+			_unified_create(cg, rel, setting, value, err, len) : 0;
+	}
+	group = cgroup_new_cgroup(rel);
+	ctl = group ? cgroup_add_controller(group, cg->controller) : NULL;
 	if (!ctl) {
 		cosched_set_err(err, len, "cannot describe cgroup %s", rel);
 		goto out;
@@ -170,6 +385,14 @@ int cgv1_remove_if_empty(const struct cgv1 *cg, const char *rel)
 
 	if (!_exists(cg, rel))
 		return 0;
+	if (cg->unified) {
+		char path[PATH_MAX];
+
+		/* rmdir removes only a group with no process and no child */
+		if (!cgv1_path(cg, path, sizeof(path), rel, NULL))
+			(void)rmdir(path);
+		return _exists(cg, rel) ? -1 : 0;
+	}
 	group = cgroup_new_cgroup(rel);
 	if (group && cgroup_add_controller(group, cg->controller))
 		cgroup_delete_cgroup_ext(group, CGFLAG_DELETE_EMPTY_ONLY);
@@ -197,23 +420,10 @@ int cgv1_remove(const struct cgv1 *cg, const char *rel)
 
 int cgv1_move(const struct cgv1 *cg, pid_t pid, const char *rel)
 {
-	char path[PATH_MAX], text[32];
-	int fd, n, saved_errno;
-	ssize_t done;
+	char text[32];
 
-	if (cgv1_path(cg, path, sizeof(path), rel, "cgroup.procs")) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = snprintf(text, sizeof(text), "%d\n", (int)pid);
-	done = write(fd, text, (size_t)n);
-	saved_errno = errno;
-	close(fd);
-	errno = saved_errno;
-	return done == n ? 0 : -1;
+	snprintf(text, sizeof(text), "%d\n", (int)pid);
+	return _write_file(cg, rel, "cgroup.procs", text);
 }
 
 int cgv1_move_back(const struct cgv1 *cg, pid_t pid, const char *origin)

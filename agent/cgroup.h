@@ -1,10 +1,19 @@
 /*
- * cgroup.h - the cgroup v1 helpers the node agent's mechanisms share:
+ * cgroup.h - the cgroup helpers the node agent's mechanisms share:
  * boost.c drives the cpu controller, freeze.c the freezer.  One struct
- * cgv1 per controller finds the hierarchy once (through libcgroup) and
- * says why it cannot be used; the rest builds paths under its mount,
- * creates and removes our groups (CGV1_OUR_ROOT/<node>/<group>) and moves
- * whole processes between groups.
+ * cgv1 per controller and hierarchy finds the hierarchy once and says why
+ * it cannot be used; the rest builds paths under its mount, creates and
+ * removes our groups (CGV1_OUR_ROOT/<node>/<group>) and moves whole
+ * processes between groups.
+ *
+ * v1 and v2.  A struct cgv1 made with CGV1_INIT is a v1 controller's own
+ * hierarchy, found through libcgroup.  One made with CGV2_INIT is the
+ * unified (v2) hierarchy: cgv2_set_root()'s directory, else
+ * /sys/fs/cgroup when it is cgroup2, else the first cgroup2 mount of
+ * /proc/self/mountinfo (a hybrid node's "unified").  The same calls work
+ * on both; on v2 a group is created with the controller enabled in its
+ * ancestors' cgroup.subtree_control (v2 has no cpu.weight otherwise) and
+ * the process's group is the "0::" line of /proc/PID/cgroup.
  *
  * Group paths ("rel") are relative to the controller's mount and may
  * start with '/', as /proc/PID/cgroup spells them.
@@ -27,7 +36,9 @@
 
 /* One controller's hierarchy; static, set up with CGV1_INIT. */
 struct cgv1 {
-	const char *controller;		/* "cpu", "freezer" */
+	const char *controller;		/* "cpu", "freezer"; v2: NULL for
+					 * core files only (cgroup.freeze) */
+	bool unified;			/* the v2 hierarchy */
 	const char *label;		/* "<label> unavailable: <problem>" */
 	/* What is needed beyond a mount (mount is set); may fill problem. */
 	void (*check)(struct cgv1 *cg);
@@ -40,6 +51,21 @@ struct cgv1 {
 #define CGV1_INIT(ctl, what, checker) {					\
 	.controller = (ctl), .label = (what), .check = (checker),	\
 	.lock = PTHREAD_MUTEX_INITIALIZER }
+#define CGV2_INIT(ctl, what, checker) {					\
+	.controller = (ctl), .label = (what), .check = (checker),	\
+	.unified = true, .lock = PTHREAD_MUTEX_INITIALIZER }
+
+/*
+ * Use dir as the v2 hierarchy (coschedd --cgroup2-root, tests: a cgroup2
+ * mount of their own, or a directory tree that mimics one).  Call it
+ * before the first cgv1_ready() of a v2 struct.  0, or -1 when dir is not
+ * an absolute, clean path of a directory that fits.
+ */
+int cgv2_set_root(const char *dir);
+
+/* Whether the v2 hierarchy is the node's own: the root was set, or
+ * /sys/fs/cgroup is cgroup2 (not a hybrid node's side mount). */
+bool cgv2_primary(void);
 
 /*
  * Find the hierarchy (the first call does) and say whether it can be
@@ -53,12 +79,15 @@ int cgv1_path(const struct cgv1 *cg, char *buf, size_t len, const char *rel,
 	      const char *file);
 
 /* The group of pid in this hierarchy (malloc'd, "/" or "/a/b"), or NULL;
- * rc (may be NULL) gets libcgroup's code for cgroup_strerror(). */
+ * rc (may be NULL) gets libcgroup's code for cgroup_strerror() (v2:
+ * ECGOTHER). */
 char *cgv1_current(const struct cgv1 *cg, pid_t pid, int *rc);
 
 /*
  * Create group rel, parents too, with control file setting (NULL: none)
- * at value.  0, or -1 with a message.
+ * at value.  v2: the controller is enabled on the way (cgroup.subtree_
+ * control of the root and of every ancestor of rel).  0, or -1 with a
+ * message.
  */
 int cgv1_create(const struct cgv1 *cg, const char *rel, const char *setting,
 		uint64_t value, char *err, size_t len);

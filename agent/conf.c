@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "cgroup.h"
 #include "num/num.h"
 
 enum {
@@ -22,7 +23,7 @@ enum {
 	OPT_BOOST_LEVEL, OPT_DEMOTE_LEVEL, OPT_MAX_LEVEL,
 	OPT_ALPHA, OPT_BETA, OPT_GAMMA, OPT_EPSILON, OPT_DETACH,
 	OPT_MB_QUANTUM, OPT_MB_WINDOW, OPT_MB_MEM, OPT_MB_NET, OPT_CPUS,
-	OPT_FREEZE, OPT_MUNGE,
+	OPT_FREEZE, OPT_MUNGE, OPT_CGROUP2_ROOT,
 };
 
 static const struct option options[] = {
@@ -49,6 +50,7 @@ static const struct option options[] = {
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "freeze", required_argument, NULL, OPT_FREEZE },
 	{ "munge-socket", required_argument, NULL, OPT_MUNGE },
+	{ "cgroup2-root", required_argument, NULL, OPT_CGROUP2_ROOT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -56,13 +58,14 @@ void agent_usage(FILE *to)
 {
 	fprintf(to,
 		"usage: coschedd --node NAME --run-dir DIR\n"
-		"                [--tick-us N] [--boost auto|cgroup|nice]\n"
+		"                [--tick-us N] [--boost auto|cgroup|cgroup2|nice]\n"
 		"                [--idle-exit SECS] [--allow-user NAME] [--log FILE|-] [--detach]\n"
 		"                [--boost-level N] [--demote-level N] [--max-level N]\n"
 		"                [--ecm-alpha X] [--ecm-beta X] [--edm-gamma X] [--edm-epsilon X]\n"
 		"                [--membus-quantum-ms N] [--membus-window N] [--membus-mem RATE]\n"
-		"                [--membus-net RATE] [--cpus N] [--freeze auto|cgroup|signal]\n"
-		"                [--munge-socket PATH]\n"
+		"                [--membus-net RATE] [--cpus N]\n"
+		"                [--freeze auto|cgroup|cgroup2|signal]\n"
+		"                [--munge-socket PATH] [--cgroup2-root DIR]\n"
 		"See coschedd(8).\n");
 }
 
@@ -128,7 +131,7 @@ static int _setting(const char *opt, const char *text,
 
 static int _freeze_kind(const char *text, enum freeze_kind *kind)
 {
-	for (int k = FREEZE_AUTO; k <= FREEZE_SIGNAL; k++)
+	for (int k = FREEZE_AUTO; k <= FREEZE_CGROUP2; k++)
 		if (!strcmp(text, freeze_kind_name((enum freeze_kind)k))) {
 			*kind = (enum freeze_kind)k;
 			return 0;
@@ -201,7 +204,7 @@ static int _option(int c, const char *arg, struct agent_conf *conf,
 				err, len);
 	case OPT_BOOST:
 		if (boost_kind_parse(arg, &conf->boost))
-			return _fail(err, len, "--boost '%s': expected auto, cgroup or nice", arg);
+			return _fail(err, len, "--boost '%s': expected auto, cgroup, cgroup2 or nice", arg);
 		return 0;
 	case OPT_IDLE:
 		return _setting(name, arg, COSCHED_SET_IDLE_EXIT, &conf->idle_exit,
@@ -254,12 +257,16 @@ static int _option(int c, const char *arg, struct agent_conf *conf,
 		return 0;
 	case OPT_FREEZE:
 		if (_freeze_kind(arg, &conf->freeze))
-			return _fail(err, len, "--freeze '%s': expected auto, cgroup or signal", arg);
+			return _fail(err, len, "--freeze '%s': expected auto, cgroup, cgroup2 or signal", arg);
 		return 0;
 	case OPT_MUNGE:
 		if (arg[0] != '/' || strlen(arg) >= sizeof(conf->munge_socket))
 			return _fail(err, len, "--munge-socket '%s': expected an absolute path", arg);
 		snprintf(conf->munge_socket, sizeof(conf->munge_socket), "%s", arg);
+		return 0;
+	case OPT_CGROUP2_ROOT:	/* the v2 hierarchy, where it is not found */
+		if (cgv2_set_root(arg))
+			return _fail(err, len, "--cgroup2-root '%s': expected an absolute path of a directory", arg);
 		return 0;
 	default:
 		return _fail(err, len, "unknown option (see --help)");

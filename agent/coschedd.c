@@ -382,6 +382,8 @@ int main(int argc, char **argv)
 	if (!a.boost)
 		goto fail;
 	agent_log("started: boosts by %s", boost_describe(a.boost));
+	freeze_describe(a.conf.freeze, err, sizeof(err));
+	agent_log("membus steps freeze by %s", err);
 	agent_log("runs at %s", _realtime());
 	if (a.conf.detach)
 		agent_log("--detach: left Slurm's cgroups in %d hierarchies",

@@ -1,8 +1,19 @@
 /*
  * freeze.c - how the node agent stops and resumes whole job steps (the
  * MemBUS mode's quanta): the cgroup v1 freezer through libcgroup (the
- * helpers of cgroup.c, shared with boost.c), or SIGSTOP/SIGCONT where no
- * writable freezer hierarchy exists.
+ * helpers of cgroup.c, shared with boost.c), cgroup v2's cgroup.freeze,
+ * or SIGSTOP/SIGCONT where neither can be used.
+ *
+ * cgroup v2.  The same groups as v1, in the one unified hierarchy:
+ * cgroup.freeze 1/0 instead of freezer.state, and the group is frozen
+ * once cgroup.events reads "frozen 1".  On a Slurm v2 node a step is
+ * .../job_J/step_S with slurmstepd in step_S/slurm and the tasks under
+ * step_S/user; freezing step_S would stop slurmstepd too, so the group
+ * frozen is step_S/user (what Slurm's own suspend freezes), and it is
+ * never moved out of (Slurm tracks and limits the step there).  Elsewhere
+ * our own group coschedd/<node>/<job>.<step> is used: cgroup.freeze is
+ * a core file, so no controller needs enabling and v2's rule on
+ * processes in inner groups is not involved.
  *
  * Which cgroup.  A group's freezer cgroup is chosen at its first
  * freeze_group_add(), from the freezer line of that process's
@@ -72,6 +83,7 @@
 #define SIGNAL_ROUNDS 4		/* /proc scans per freeze, at most */
 #define MOVE_ROUNDS 4		/* descendant moves per add, at most */
 #define STATE_LEN 16		/* "FREEZING\n" and the like */
+#define EVENTS_LEN 256		/* cgroup.events: a few "key value" lines */
 /* Slurm's step ids with names (slurm.h), as its cgroup paths spell them. */
 #define SLURM_INTERACTIVE_STEP_ID 0xfffffffaU
 #define SLURM_BATCH_SCRIPT_ID 0xfffffffbU
@@ -92,6 +104,7 @@ struct id_set {
 
 struct freeze_group {
 	enum freeze_kind kind;
+	struct cgv1 *cg;	/* the hierarchy of FREEZE_CGROUP(2) */
 	char node[CGV1_NODE_NAME_MAX + 1];
 	uint32_t job;
 	uint32_t step;
@@ -139,6 +152,8 @@ const char *freeze_kind_name(enum freeze_kind kind)
 		return "cgroup";
 	case FREEZE_SIGNAL:
 		return "signal";
+	case FREEZE_CGROUP2:
+		return "cgroup2";
 	}
 	return "unknown";
 }
@@ -323,8 +338,11 @@ int freeze_continue_pid(const struct proc_id *id)
 
 /* ------------------------------------------------------------ cgroup fs */
 
-/* A child of the mount we can make and remove, with a freezer.state. */
-static void _freezer_probe(struct cgv1 *cg)
+/*
+ * A child of the mount we can make and remove, with the freezing file
+ * (freezer.state, cgroup.freeze) writable; else missing says what.
+ */
+static void _probe(struct cgv1 *cg, const char *file, const char *missing)
 {
 	char probe[CGV1_MOUNT_LEN + 64], state[sizeof(probe) + 16];
 
@@ -336,37 +354,102 @@ static void _freezer_probe(struct cgv1 *cg)
 				strerror(errno));
 		return;
 	}
-	snprintf(state, sizeof(state), "%s/freezer.state", probe);
+	snprintf(state, sizeof(state), "%s/%s", probe, file);
 	if (access(state, W_OK))
-		cosched_set_err(cg->problem, sizeof(cg->problem),
-				"%s is not a cgroup v1 freezer "
-				"(no freezer.state)",
-				cg->mount);
+		cosched_set_err(cg->problem, sizeof(cg->problem), "%s %s",
+				cg->mount, missing);
 	if (rmdir(probe) && !cg->problem[0])
 		cosched_set_err(cg->problem, sizeof(cg->problem),
 				"cannot remove a group in %s: %s", cg->mount,
 				strerror(errno));
 }
 
-/* A v1 hierarchy (not v2's unified one) we can make groups in. */
+/* The hierarchy's file system is v1's (not v2's unified one) or v2's,
+ * as cg says, and a group of ours there has its freezing file. */
 static void _freezer_check(struct cgv1 *cg)
 {
 	struct statfs fs;
+	long magic = cg->unified ? CGROUP2_SUPER_MAGIC : CGROUP_SUPER_MAGIC;
 
-	if (statfs(cg->mount, &fs) || fs.f_type != CGROUP_SUPER_MAGIC)
+	if (statfs(cg->mount, &fs) || fs.f_type != magic)
 		cosched_set_err(cg->problem, sizeof(cg->problem),
-				"%s is not a cgroup v1 hierarchy", cg->mount);
+				"%s is not a cgroup %s hierarchy", cg->mount,
+				cg->unified ? "v2" : "v1");
+	else if (cg->unified)
+		_probe(cg, "cgroup.freeze",
+		       "has no cgroup.freeze (a kernel before 5.2?)");
 	else
-		_freezer_probe(cg);
+		_probe(cg, "freezer.state",
+		       "is not a cgroup v1 freezer (no freezer.state)");
 }
 
 /* The freezer hierarchy, found once per process. */
 static struct cgv1 _freezer = CGV1_INIT("freezer", "cgroup freezer",
 					_freezer_check);
 
+/* The unified hierarchy's freezing: core files, no controller. */
+static struct cgv1 _freezer2 = CGV2_INIT(NULL, "cgroup2 freezer",
+					 _freezer_check);
+
 bool freeze_cgroup_usable(char *why, size_t len)
 {
 	return !cgv1_ready(&_freezer, why, len);
+}
+
+/*
+ * FREEZE_AUTO: v2 where it is the node's main hierarchy, else the v1
+ * freezer, else a v2 mounted beside v1 (a hybrid node), else signals.
+ */
+enum freeze_kind freeze_resolve(enum freeze_kind want)
+{
+	/* v2 is probed (a group made and removed) only where it may win */
+	if (want != FREEZE_AUTO)
+		return want;
+	if (cgv2_primary() && !cgv1_ready(&_freezer2, NULL, 0))
+		return FREEZE_CGROUP2;
+	if (!cgv1_ready(&_freezer, NULL, 0))
+		return FREEZE_CGROUP;
+	return cgv1_ready(&_freezer2, NULL, 0) ? FREEZE_SIGNAL : FREEZE_CGROUP2;
+}
+
+const char *freeze_mechanism(enum freeze_kind kind)
+{
+	switch (freeze_resolve(kind)) {
+	case FREEZE_CGROUP:
+		return "cgroup-v1 freezer.state";
+	case FREEZE_CGROUP2:
+		return "cgroup-v2 cgroup.freeze";
+	case FREEZE_AUTO:
+	case FREEZE_SIGNAL:
+		break;
+	}
+	return "signal";
+}
+
+void freeze_describe(enum freeze_kind want, char *buf, size_t len)
+{
+	enum freeze_kind kind = freeze_resolve(want);
+
+	if (kind == FREEZE_SIGNAL && want == FREEZE_AUTO)
+		snprintf(buf, len, "%s (%s unavailable: %s; %s unavailable: %s)",
+			 freeze_mechanism(kind), _freezer2.label,
+			 _freezer2.problem, _freezer.label, _freezer.problem);
+	else if (kind == FREEZE_SIGNAL)
+		snprintf(buf, len, "%s (asked for)", freeze_mechanism(kind));
+	else
+		snprintf(buf, len, "%s in %s", freeze_mechanism(kind),
+			 kind == FREEZE_CGROUP2 ? _freezer2.mount
+						: _freezer.mount);
+}
+
+static struct cgv1 *_hierarchy(enum freeze_kind kind)
+{
+	return kind == FREEZE_CGROUP2 ? &_freezer2 : &_freezer;
+}
+
+static bool _is_cgroup(const struct freeze_group *g)
+{
+	return g->kind == FREEZE_CGROUP || g->kind == FREEZE_CGROUP2;
 }
 
 /* Whether cgroup path cur (as /proc shows it) is rel or below it. */
@@ -379,15 +462,15 @@ static bool _cg_within(const char *cur, const char *rel)
 	return !strncmp(cur, rel, len) && (cur[len] == '\0' || cur[len] == '/');
 }
 
-/* Write text to dir/freezer.state.  0 or -1. */
-static int _state_write(const char *dir, const char *text)
+/* Write text to dir/file.  0 or -1. */
+static int _file_write(const char *dir, const char *file, const char *text)
 {
 	char path[PATH_MAX];
 	size_t len = strlen(text);
 	ssize_t done;
 	int fd;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/freezer.state", dir) >=
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >=
 	    sizeof(path))
 		return -1;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -398,30 +481,56 @@ static int _state_write(const char *dir, const char *text)
 	return done == (ssize_t)len ? 0 : -1;
 }
 
-/* Whether dir/freezer.state reads FROZEN (it also updates the state). */
-static bool _state_frozen(const char *dir)
+/* Freeze (or thaw) the group at dir of hierarchy v1 or v2.  0 or -1. */
+static int _state_write(const char *dir, bool unified, bool frozen)
 {
-	char path[PATH_MAX], text[STATE_LEN];
+	if (unified)
+		return _file_write(dir, "cgroup.freeze", frozen ? "1" : "0");
+	return _file_write(dir, "freezer.state", frozen ? "FROZEN" : "THAWED");
+}
+
+/* The start of dir/file into text (NUL-terminated).  0 or -1. */
+static int _file_read(const char *dir, const char *file, char *text,
+		      size_t len)
+{
+	char path[PATH_MAX];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/freezer.state", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
-	n = read(fd, text, sizeof(text) - 1);
+		return -1;
+	n = read(fd, text, len - 1);
 	close(fd);
 	if (n <= 0)
-		return false;
+		return -1;
 	text[n] = '\0';
-	return !strncmp(text, "FROZEN", 6);
+	return 0;
+}
+
+/*
+ * Whether the group at dir is frozen through: v1 freezer.state reads
+ * FROZEN (reading it also updates the state), v2 cgroup.events has a
+ * line "frozen 1".
+ */
+static bool _state_frozen(const char *dir, bool unified)
+{
+	char text[EVENTS_LEN];
+
+	if (unified)
+		return !_file_read(dir, "cgroup.events", text, sizeof(text)) &&
+		       (!strncmp(text, "frozen 1\n", 9) ||
+			strstr(text, "\nfrozen 1\n"));
+	return !_file_read(dir, "freezer.state", text, STATE_LEN) &&
+	       !strncmp(text, "FROZEN", 6);
 }
 
 /* ------------------------------------------------------------ cgroup */
 
 static int _cgroup_thaw(struct freeze_group *g)
 {
-	return g->rel[0] ? _state_write(g->path, "THAWED") : 0;
+	return g->rel[0] ? _state_write(g->path, g->cg->unified, false) : 0;
 }
 
 /*
@@ -434,9 +543,9 @@ static int _cgroup_freeze(struct freeze_group *g)
 
 	if (!g->rel[0])
 		return 0;	/* nobody to freeze yet */
-	if (_state_write(g->path, "FROZEN"))
+	if (_state_write(g->path, g->cg->unified, true))
 		goto fail;
-	while (!_state_frozen(g->path)) {
+	while (!_state_frozen(g->path, g->cg->unified)) {
 		if (_now_ns() > deadline)
 			goto fail;
 		_sleep_ns(POLL_NS);
@@ -491,6 +600,26 @@ static bool _slurm_step_cgroup(const char *cur, uint32_t job, uint32_t step,
 	return false;
 }
 
+/*
+ * v2: Slurm's step group g->rel keeps slurmstepd in step_S/slurm and the
+ * tasks under step_S/user; the tasks' group is the one to freeze.  A
+ * step without "user" (another layout) is frozen whole.  0, or -1 when
+ * the path does not fit.
+ */
+static int _slurm_v2_user(struct freeze_group *g)
+{
+	char user[PATH_MAX];
+	struct stat st;
+	size_t len = strlen(g->rel);
+
+	if (len + sizeof("/user") > sizeof(g->rel) ||
+	    cgv1_path(g->cg, user, sizeof(user), g->rel, "user"))
+		return -1;
+	if (!stat(user, &st) && S_ISDIR(st.st_mode))
+		memcpy(g->rel + len, "/user", sizeof("/user"));
+	return 0;
+}
+
 /* Choose the group's cgroup from the first process's, creating ours. */
 static int _cgroup_decide(struct freeze_group *g, const char *cur)
 {
@@ -499,16 +628,18 @@ static int _cgroup_decide(struct freeze_group *g, const char *cur)
 
 	if (_slurm_step_cgroup(cur, g->job, g->step, g->rel, sizeof(g->rel))) {
 		g->ours = false;
+		if (g->cg->unified && _slurm_v2_user(g))
+			goto fail;
 	} else {
 		n = snprintf(g->rel, sizeof(g->rel),
 			     OUR_ROOT "/%s/%" PRIu32 ".%" PRIu32, g->node,
 			     g->job, g->step);
 		if (n < 0 || (size_t)n >= sizeof(g->rel) ||
-		    cgv1_create(&_freezer, g->rel, NULL, 0, err, sizeof(err)))
+		    cgv1_create(g->cg, g->rel, NULL, 0, err, sizeof(err)))
 			goto fail;
 		g->ours = true;
 	}
-	if (cgv1_path(&_freezer, g->path, sizeof(g->path), g->rel, NULL))
+	if (cgv1_path(g->cg, g->path, sizeof(g->path), g->rel, NULL))
 		goto fail;
 	return 0;
 fail:
@@ -559,11 +690,11 @@ static int _member_add(struct freeze_group *g, const struct proc_id *id,
 static int _cgroup_move_in(struct freeze_group *g, const struct proc_id *id,
 			   const char *origin)
 {
-	if (!proc_alive(id) || cgv1_move(&_freezer, id->pid, g->rel))
+	if (!proc_alive(id) || cgv1_move(g->cg, id->pid, g->rel))
 		return -1;
 	if (_member_add(g, id, origin)) {
 		/* Cannot remember where it came from: undo. */
-		cgv1_move(&_freezer, id->pid, origin);
+		cgv1_move(g->cg, id->pid, origin);
 		return -1;
 	}
 	return 0;
@@ -592,7 +723,7 @@ static int _cgroup_move_descendants(struct freeze_group *g,
 
 			if (tree[i].pid == id->pid)
 				continue;
-			cur = cgv1_current(&_freezer, tree[i].pid, NULL);
+			cur = cgv1_current(g->cg, tree[i].pid, NULL);
 			if (cur && !strcmp(cur, origin)) {
 				if (_cgroup_move_in(g, &tree[i], origin) &&
 				    proc_alive(&tree[i]))
@@ -610,7 +741,7 @@ static int _cgroup_move_descendants(struct freeze_group *g,
 
 static int _cgroup_add(struct freeze_group *g, const struct proc_id *id)
 {
-	char *cur = cgv1_current(&_freezer, id->pid, NULL);
+	char *cur = cgv1_current(g->cg, id->pid, NULL);
 	char slurm_dir[PATH_MAX];
 	bool decided_now = false;
 	int rc = -1;
@@ -649,7 +780,7 @@ out:
 	/* A first process that could not join leaves no group behind. */
 	if (decided_now && !g->nmembers) {
 		if (g->ours)
-			cgv1_remove_if_empty(&_freezer, g->rel);
+			cgv1_remove_if_empty(g->cg, g->rel);
 		g->rel[0] = g->path[0] = '\0';
 	}
 	free(cur);
@@ -688,9 +819,9 @@ static void _cgroup_return_members(struct freeze_group *g)
 
 		if (!m->origin || !proc_alive(&m->id))
 			continue;
-		cur = cgv1_current(&_freezer, m->id.pid, NULL);
+		cur = cgv1_current(g->cg, m->id.pid, NULL);
 		if (cur && _cg_within(cur, g->rel))
-			cgv1_move_back(&_freezer, m->id.pid, m->origin);
+			cgv1_move_back(g->cg, m->id.pid, m->origin);
 		free(cur);
 	}
 }
@@ -706,7 +837,7 @@ static void _cgroup_destroy(struct freeze_group *g)
 		return;
 	_cgroup_return_members(g);
 	/* Then whatever is left (children forked inside ours, say). */
-	cgv1_drain(&_freezer, g->rel, _origin_for, g);
+	cgv1_drain(g->cg, g->rel, _origin_for, g);
 }
 
 /* ------------------------------------------------------------ public */
@@ -720,22 +851,21 @@ struct freeze_group *freeze_group_create(const char *node, uint32_t job,
 	if (cgv1_check_node(node, err, len))
 		return NULL;
 	if (want != FREEZE_AUTO && want != FREEZE_CGROUP &&
-	    want != FREEZE_SIGNAL) {
+	    want != FREEZE_SIGNAL && want != FREEZE_CGROUP2) {
 		cosched_set_err(err, len, "unknown freeze mechanism %d",
 				(int)want);
 		return NULL;
 	}
-	if (want == FREEZE_CGROUP && cgv1_ready(&_freezer, err, len))
+	if ((want == FREEZE_CGROUP || want == FREEZE_CGROUP2) &&
+	    cgv1_ready(_hierarchy(want), err, len))
 		return NULL;
 	g = calloc(1, sizeof(*g));
 	if (!g) {
 		cosched_set_err(err, len, "out of memory");
 		return NULL;
 	}
-	g->kind = want;
-	if (want == FREEZE_AUTO)
-		g->kind = cgv1_ready(&_freezer, NULL, 0) ? FREEZE_SIGNAL
-							   : FREEZE_CGROUP;
+	g->kind = freeze_resolve(want);
+	g->cg = _hierarchy(g->kind);
 	snprintf(g->node, sizeof(g->node), "%s", node);
 	g->job = job;
 	g->step = step;
@@ -775,7 +905,7 @@ int freeze_group_add(struct freeze_group *g, const struct proc_id *id)
 {
 	if (!g || !id || !proc_alive(id))
 		return -1;
-	if (g->kind == FREEZE_CGROUP)
+	if (_is_cgroup(g))
 		return _cgroup_add(g, id);
 	if (_member_add(g, id, NULL))
 		return -1;
@@ -795,7 +925,7 @@ int freeze_group_freeze(struct freeze_group *g)
 		return -1;
 	if (g->frozen)
 		return 0;
-	rc = g->kind == FREEZE_CGROUP ? _cgroup_freeze(g) : _signal_freeze(g);
+	rc = _is_cgroup(g) ? _cgroup_freeze(g) : _signal_freeze(g);
 	g->frozen = !rc;
 	return rc;
 }
@@ -807,14 +937,14 @@ int freeze_group_thaw(struct freeze_group *g)
 	if (!g->frozen)
 		return 0;
 	g->frozen = false;
-	return g->kind == FREEZE_CGROUP ? _cgroup_thaw(g) : _signal_thaw(g);
+	return _is_cgroup(g) ? _cgroup_thaw(g) : _signal_thaw(g);
 }
 
 void freeze_group_destroy(struct freeze_group *g)
 {
 	if (!g)
 		return;
-	if (g->kind == FREEZE_CGROUP)
+	if (_is_cgroup(g))
 		_cgroup_destroy(g);
 	else if (g->frozen)
 		_signal_thaw(g);
@@ -829,24 +959,26 @@ int freeze_thaw_path(const char *dir)
 {
 	struct statfs fs;
 
-	/* The path may come from a state file: only a cgroup's directory. */
-	if (!dir || dir[0] != '/' || !cgv1_clean_path(dir) ||
-	    statfs(dir, &fs) || fs.f_type != CGROUP_SUPER_MAGIC)
+	/* The path may come from a state file: only a cgroup's directory,
+	 * thawed as its file system (v1 or v2) says. */
+	if (!dir || dir[0] != '/' || !cgv1_clean_path(dir) || statfs(dir, &fs) ||
+	    (fs.f_type != CGROUP_SUPER_MAGIC && fs.f_type != CGROUP2_SUPER_MAGIC))
 		return -1;
-	return _state_write(dir, "THAWED");
+	return _state_write(dir, fs.f_type == CGROUP2_SUPER_MAGIC, false);
 }
 
-int freeze_sweep(const char *node)
+/* freeze_sweep in one hierarchy. */
+static int _sweep(struct cgv1 *cg, const char *node)
 {
 	char rel[PATH_MAX], dir[PATH_MAX];
 	struct dirent *e;
 	int removed = 0;
 	DIR *d;
 
-	if (cgv1_check_node(node, NULL, 0) || cgv1_ready(&_freezer, NULL, 0))
+	if (cgv1_ready(cg, NULL, 0))
 		return 0;
 	snprintf(rel, sizeof(rel), "%s/%s", CGV1_OUR_ROOT, node);
-	if (cgv1_path(&_freezer, dir, sizeof(dir), rel, NULL) ||
+	if (cgv1_path(cg, dir, sizeof(dir), rel, NULL) ||
 	    !(d = opendir(dir)))
 		return 0;
 	while ((e = readdir(d))) {
@@ -857,9 +989,19 @@ int freeze_sweep(const char *node)
 		if (snprintf(group, sizeof(group), "%s/%s", rel, e->d_name) >=
 		    (int)sizeof(group))
 			continue;
-		if (!cgv1_remove(&_freezer, group))
+		if (!cgv1_remove(cg, group))
 			removed++;
 	}
 	closedir(d);
 	return removed;
+}
+
+int freeze_sweep(const char *node)
+{
+	if (cgv1_check_node(node, NULL, 0))
+		return 0;
+	/* v2 only where it would be used: probing it makes a group */
+	return _sweep(&_freezer, node) +
+	       (freeze_resolve(FREEZE_AUTO) == FREEZE_CGROUP2 ?
+		_sweep(&_freezer2, node) : 0);
 }

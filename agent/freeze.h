@@ -3,7 +3,8 @@
  * steps at quantum boundaries (002_*, Algorithm 1: "stop all of its
  * processes" / "resume applications").
  *
- * Preferred: the cgroup v1 freezer, through libcgroup.  If the step's
+ * Preferred: cgroup v2's cgroup.freeze where v2 is the node's main
+ * hierarchy, else the cgroup v1 freezer, through libcgroup.  If the step's
  * processes already sit in a freezer cgroup that is the step's own
  * (Slurm's proctrack/cgroup: .../job_J/step_S), that cgroup is used and
  * nothing is moved (moving them would hide them from Slurm).  Otherwise
@@ -34,10 +35,24 @@ enum freeze_kind {
 	FREEZE_AUTO = 0,	/* cgroup freezer where writable, else signals */
 	FREEZE_CGROUP,
 	FREEZE_SIGNAL,
+	FREEZE_CGROUP2,		/* cgroup v2's cgroup.freeze */
 };
 
-/* "auto", "cgroup", "signal" */
+/* "auto", "cgroup", "signal", "cgroup2" */
 const char *freeze_kind_name(enum freeze_kind kind);
+
+/* What want stands for on this node: itself, or for FREEZE_AUTO v2 where
+ * it is the main hierarchy, else the v1 freezer, else a v2 mounted
+ * beside v1, else signals. */
+enum freeze_kind freeze_resolve(enum freeze_kind want);
+
+/* The mechanism want resolves to, in a few words: "cgroup-v2
+ * cgroup.freeze", "cgroup-v1 freezer.state", "signal". */
+const char *freeze_mechanism(enum freeze_kind want);
+
+/* One line for the log: the mechanism, where, and for FREEZE_AUTO
+ * falling back to signals why neither cgroup mechanism can be used. */
+void freeze_describe(enum freeze_kind want, char *buf, size_t len);
 
 /* Whether the cgroup v1 freezer hierarchy is mounted and writable here;
  * if not, why (why may be NULL). */
@@ -76,8 +91,9 @@ bool freeze_group_frozen(const struct freeze_group *g);
  * our cgroup (if we created it), free. NULL is fine. */
 void freeze_group_destroy(struct freeze_group *g);
 
-/* Thaw a freezer cgroup by its directory (writes THAWED to freezer.state);
- * for the guardian and for recovery.  Returns 0 or -1. */
+/* Thaw a freezer cgroup by its directory (THAWED to a v1 group's
+ * freezer.state, 0 to a v2 group's cgroup.freeze, as its file system
+ * says); for the guardian and for recovery.  Returns 0 or -1. */
 int freeze_thaw_path(const char *dir);
 
 /* Remove the empty groups a dead agent of node left behind (its guardian

@@ -33,6 +33,10 @@ json_object *state_saved_json(const struct boost_saved *saved)
 			       json_object_new_string(saved->our_cgroup));
 	json_object_object_add(o, "nice_set",
 			       json_object_new_int64((int64_t)saved->nice_set));
+	/* cgroup2 in place: the weight the guardian puts back */
+	if (saved->weight)
+		json_object_object_add(o, "weight",
+				       json_object_new_int64(saved->weight));
 	return o;
 }
 
@@ -149,6 +153,12 @@ static int _saved(json_object *o, struct boost_saved *saved)
 	/* optional: files of older agents have none */
 	if (_int(o, "nice_set", 0, (1LL << 40) - 1, &nice) == 0)
 		saved->nice_set = (uint64_t)nice;
+	/* cgroup2 in place only (boost.c checks the range again) */
+	if (json_object_object_get_ex(o, "weight", NULL)) {
+		if (_int(o, "weight", 1, 10000, &nice))
+			return -1;
+		saved->weight = (uint32_t)nice;
+	}
 	return 0;
 }
 
@@ -245,7 +255,9 @@ int state_thaw(const struct state_entry *e)
 {
 	int rc = 0;
 
-	if (!strcmp(e->freeze, "cgroup") && e->freezer[0])
+	/* freeze_thaw_path() tells v1 from v2 by the file system */
+	if ((!strcmp(e->freeze, "cgroup") || !strcmp(e->freeze, "cgroup2")) &&
+	    e->freezer[0])
 		return freeze_thaw_path(e->freezer);
 	if (strcmp(e->freeze, "signal"))
 		return 0;

@@ -27,8 +27,8 @@ struct state_entry {
 	bool attached;
 	struct boost_saved saved;
 	/* membus: how the step may have been frozen ("" not at all) */
-	char freeze[16];		/* "cgroup" or "signal" */
-	char freezer[1024];		/* the cgroup's directory */
+	char freeze[16];		/* "cgroup", "cgroup2" or "signal" */
+	char freezer[1024];		/* the cgroup's directory (v1 or v2) */
 	/* signal: the processes the step's freezes stopped (on the step's
 	 * first entry only); valid during the callback */
 	const struct proc_id *stopped;

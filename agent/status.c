@@ -99,6 +99,18 @@ static json_object *_step(const struct agent_step *s, bool ended)
 	return o;
 }
 
+/* What boosts and freezes on this node, in a few words each. */
+static json_object *_mechanisms(const struct agent *a)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "boost",
+			       json_object_new_string(boost_mechanism(a->boost)));
+	json_object_object_add(o, "freeze",
+			       json_object_new_string(freeze_mechanism(a->conf.freeze)));
+	return o;
+}
+
 static json_object *_agent(const struct agent *a)
 {
 	json_object *o = json_object_new_object(), *jobs, *ended, *ov;
@@ -108,6 +120,7 @@ static json_object *_agent(const struct agent *a)
 	json_object_object_add(o, "node", json_object_new_string(a->conf.node));
 	json_object_object_add(o, "pid", json_object_new_int64(getpid()));
 	json_object_object_add(o, "boost", json_object_new_string(boost_describe(a->boost)));
+	json_object_object_add(o, "mechanisms", _mechanisms(a));
 	json_object_object_add(o, "tick_us", json_object_new_int64(a->timer_us));
 	json_object_object_add(o, "uptime_s", _num(up));
 	ov = json_object_new_object();
@@ -247,11 +260,13 @@ static char *_text(json_object *o)
 
 	if (!buf)
 		return NULL;
-	PUT("node %s  agent pid %s  tick %s us\nboost: %s\n",
+	PUT("node %s  agent pid %s  tick %s us\nboost: %s\nmechanisms: boost %s, freeze %s\n",
 	    json_object_get_string(json_object_object_get(o, "node")),
 	    json_object_get_string(json_object_object_get(o, "pid")),
 	    json_object_get_string(json_object_object_get(o, "tick_us")),
-	    json_object_get_string(json_object_object_get(o, "boost")));
+	    json_object_get_string(json_object_object_get(o, "boost")),
+	    _get(json_object_object_get(o, "mechanisms"), "boost"),
+	    _get(json_object_object_get(o, "mechanisms"), "freeze"));
 	PUT("overhead: %.3f s CPU in %.1f s (%.2f %%), %s ticks, %.1f us mean, %.1f us max\n",
 	    json_object_get_double(json_object_object_get(ov, "cpu_s")),
 	    json_object_get_double(json_object_object_get(o, "uptime_s")),

@@ -1,7 +1,8 @@
 /*
  * init.c - start and end of the shim: MPI_Init creates and fills the
  * page, measures the latency and sets the spin time; MPI_Finalize (or
- * exit, for a program that never calls it) removes the page.
+ * exit, for a program that never calls it) removes the page and the SB
+ * wake socket.
  *
  * The ranks agree on running the collective steps (the duplication for
  * the measurement, or a barrier) from the environment alone, which is the
@@ -23,6 +24,7 @@ pthread_mutex_t shim_mutex = PTHREAD_MUTEX_INITIALIZER;
 static void shim_teardown(void)
 {
 	shim_reqs_clear();
+	shim_wake_fini();
 	shim_peers_release();
 	shim_ranks_fini();
 	shim_page_destroy();
@@ -34,6 +36,7 @@ static void shim_at_exit(void)
 	if (!shim.active)
 		return;
 	shim.active = false;
+	shim_wake_unlink();
 	shim_page_unlink();
 }
 
@@ -47,6 +50,7 @@ static bool shim_setup(void)
 		shim_page_destroy();
 		return false;
 	}
+	shim_wake_init();
 	return true;
 }
 

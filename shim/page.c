@@ -1,9 +1,10 @@
 /*
  * page.c - the shared pages: this process's own (created in MPI_Init in
  * the step's page directory, unlinked in MPI_Finalize or at exit) and
- * those of the same-host receivers it sends to, where it plays the NIC of the ULN model: it
- * counts the message as arrived, raises awaited_arrived when it is the one
- * the receiver waits for, and wakes a receiver asleep in SB.
+ * those of the same-host receivers it sends to, where it plays the NIC of
+ * the ULN model: it counts the message as arrived, raises awaited_arrived
+ * when it is the one the receiver waits for, and wakes a receiver asleep
+ * in SB (wake.c).
  *
  * Peer pages are opened lazily, once per rank: a rank whose page cannot be
  * opened (another host, or no shim there) is remembered as such, so the
@@ -17,13 +18,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cosched/pages.h"
@@ -248,12 +247,14 @@ static bool peer_awaits(struct cosched_shm *peer, int tag)
  * Called once the message is handed to MPI (its data or header is in the
  * receiver's queue).  arrive_seq goes up after the counters so that a
  * reader seeing it move sees them; the sequentially consistent pair
- * (arrive_seq up, then blocked read here; blocked set, then arrive_seq
- * read in the receiver) guarantees a sleeper is woken or does not sleep.
+ * (arrive_seq up, then blocked read here; blocked set, then a last poll
+ * in the receiver) guarantees a sleeper is woken or does not sleep.  The
+ * syscall that wakes it is made only when it sleeps.
  */
 void shim_notify_arrival(int world_dest, int tag)
 {
 	struct cosched_shm *peer = shim_peer_page(world_dest);
+	uint32_t blocked;
 
 	if (!peer)
 		return;
@@ -264,7 +265,7 @@ void shim_notify_arrival(int world_dest, int tag)
 	if (peer_awaits(peer, tag))
 		shim_set_flag(&peer->awaited_arrived, 1);
 	atomic_fetch_add(&peer->arrive_seq, 1);
-	if (atomic_load(&peer->blocked))
-		syscall(SYS_futex, (uint32_t *)&peer->arrive_seq, FUTEX_WAKE,
-			INT_MAX, NULL, NULL, 0);
+	blocked = atomic_load(&peer->blocked);
+	if (blocked)
+		shim_wake_notify(peer, world_dest, blocked);
 }

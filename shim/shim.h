@@ -116,6 +116,14 @@ void shim_peers_release(void);
 struct cosched_shm *shim_peer_page(int world_rank);
 void shim_notify_arrival(int world_dest, int tag);
 
+/* wake.c: what ends an SB sleep */
+void shim_wake_init(void);
+void shim_wake_unlink(void);
+void shim_wake_fini(void);
+uint32_t shim_wake_blocked_kind(void);
+void shim_wake_sleep(uint32_t seen);
+void shim_wake_notify(struct cosched_shm *peer, int dest, uint32_t blocked);
+
 /* ranks.c: communicator ranks to MPI_COMM_WORLD ranks */
 struct shim_rank_map;
 int shim_ranks_init(void);

@@ -5,23 +5,17 @@
  * Busy waiting calls MPI's own blocking call.  SB and SY poll with the
  * non-blocking variant for the spin time, the time a message from a
  * coscheduled sender needs; past it the sender is likely descheduled, so
- * SB sleeps on the page's arrive_seq until a same-host sender bumps it
- * (or 1 ms passes: senders on other hosts never touch it), and SY yields
- * the CPU on every poll, with yielding set so the node agent can lower
- * this process and boost one with a pending message.
+ * SB sleeps until the arrival itself wakes it (wake.c: data on one of its
+ * TCP sockets, or a same-host sender's notice), and SY yields the CPU on
+ * every poll, with yielding set so the node agent can lower this process
+ * and boost one with a pending message.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <linux/futex.h>
 #include <sched.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "cosched/spin.h"
 #include "shim.h"
-
-/* The longest an SB sleep lasts: arrivals from other hosts wake nobody. */
-#define SHIM_BLOCK_NS 1000000L
 
 /* One wait, from the first poll to completion. */
 struct wait_run {
@@ -83,19 +77,13 @@ static void wait_leave(const struct wait_run *run)
 		shim_count(&page->spins_satisfied, 1);
 }
 
-static void futex_sleep(_Atomic uint32_t *word, uint32_t seen)
-{
-	struct timespec timeout = { .tv_sec = 0, .tv_nsec = SHIM_BLOCK_NS };
-
-	/* shared (not FUTEX_PRIVATE_FLAG): the wakers are other processes */
-	syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, seen, &timeout, NULL,
-		0);
-}
-
 /*
- * SB past the spin time: announce the sleep, take the sequence number,
- * poll once more (a message that came in between would otherwise be
- * slept through), then sleep unless the number has moved.
+ * SB past the spin time: announce the sleep (and how a sender wakes it),
+ * take the sequence number, poll once more (a message that came in
+ * between would otherwise be slept through), then sleep.  A same-host
+ * sender bumps arrive_seq, then reads blocked: it either sees the flag
+ * and wakes us (a datagram stays queued until we wait; the futex compares
+ * the number) or its message is there for the last poll.
  */
 static int wait_block(struct shim_poll *poll, struct wait_run *run,
 		      int *done)
@@ -104,7 +92,7 @@ static int wait_block(struct shim_poll *poll, struct wait_run *run,
 	uint32_t seen;
 	int rc;
 
-	atomic_store(&page->blocked, 1);
+	atomic_store(&page->blocked, shim_wake_blocked_kind());
 	seen = atomic_load(&page->arrive_seq);
 	rc = poll->test(poll, done);
 	if (rc == MPI_SUCCESS && !*done) {
@@ -112,7 +100,7 @@ static int wait_block(struct shim_poll *poll, struct wait_run *run,
 			run->blocked = true;
 			shim_count(&page->blocks, 1);
 		}
-		futex_sleep(&page->arrive_seq, seen);
+		shim_wake_sleep(seen);
 	}
 	atomic_store(&page->blocked, 0);
 	return rc;

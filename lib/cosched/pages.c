@@ -43,11 +43,22 @@ int cosched_page_dir_path(const char *run_dir, uint32_t job, uint32_t step,
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-int cosched_page_name(int rank, char *buf, size_t len)
+/* "RANK" followed by suffix, the names in a step's directory. */
+static int _rank_name(int rank, const char *suffix, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%d", rank);
+	int n = snprintf(buf, len, "%d%s", rank, suffix);
 
 	return rank < 0 || n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int cosched_page_name(int rank, char *buf, size_t len)
+{
+	return _rank_name(rank, "", buf, len);
+}
+
+int cosched_wake_name(int rank, char *buf, size_t len)
+{
+	return _rank_name(rank, ".wake", buf, len);
 }
 
 static void _step_name(uint32_t job, uint32_t step, char *buf)

@@ -6,6 +6,7 @@
  *   RUN_DIR/pages            root's, mode 0711: nobody else creates here
  *   RUN_DIR/pages/JOB.STEP   the step's directory: the job's user, 0700
  *   RUN_DIR/pages/JOB.STEP/RANK   a process's page: the user, 0600
+ *   RUN_DIR/pages/JOB.STEP/RANK.wake   its wake socket (AF_UNIX datagram)
  *
  * RUN_DIR is the agent's run directory (root's, not writable by others,
  * as for its socket and state file).  slurmstepd makes the step's
@@ -15,7 +16,10 @@
  * there is the job's own.  What the job's user puts there is still
  * hostile to root: the agent opens a page without following links and
  * without blocking (a FIFO), checks what it opened, and reads it with
- * pread (a file truncated later gives a short read, never SIGBUS).
+ * pread (a file truncated later gives a short read, never SIGBUS).  The
+ * wake socket, where same-host senders send one byte to wake a receiver
+ * asleep in SB, is reachable by the job's user alone for the same reason:
+ * what arrives there is at worst a spurious wake of the user's own rank.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -35,6 +39,9 @@ int cosched_page_dir_path(const char *run_dir, uint32_t job, uint32_t step,
 
 /* The file name of rank's page in its step's directory: 0, or -1. */
 int cosched_page_name(int rank, char *buf, size_t len);
+
+/* The name of rank's wake socket in its step's directory: 0, or -1. */
+int cosched_wake_name(int rank, char *buf, size_t len);
 
 /*
  * slurmstepd (root): make the step's directory for uid, or take the one

@@ -18,12 +18,14 @@
  * one tick's advisory view, as wrong as a value the user wrote on purpose.
  *
  * Senders on the same host map their receivers' pages and play the NIC of
- * the paper: they count the message as arrived (arrive_seq, also a futex
- * word an SB receiver sleeps on) and raise awaited_arrived when it is the
- * message the receiver waits for; a peer's page is mapped only when it
- * is a regular file of the same user with exactly this size.  Messages
- * from other hosts are not counted here; the agent sees them in the
- * socket queues instead.
+ * the paper: they count the message as arrived (arrive_seq) and raise
+ * awaited_arrived when it is the message the receiver waits for; a
+ * peer's page is mapped only when it is a regular file of the same user
+ * with exactly this size.  When blocked says the receiver sleeps in SB,
+ * they also wake it: one datagram to its wake socket (pages.h) or, when
+ * it could not make one, a futex wake on arrive_seq.  Messages from other
+ * hosts are not counted here; the agent sees them in the socket queues,
+ * and an SB sleeper is woken by its own TCP sockets becoming readable.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -34,9 +36,24 @@
 #include <stdint.h>
 
 #define COSCHED_SHM_MAGIC 0x43534831u	/* "CSH1" */
-/* 2: the page moved from /dev/shm to the step's directory (pages.h) */
-#define COSCHED_SHM_VERSION 2u
+/*
+ * 2: the page moved from /dev/shm to the step's directory (pages.h)
+ * 3: SB sleeps on sockets (blocked says how); the wake counters
+ */
+#define COSCHED_SHM_VERSION 3u
 #define COSCHED_SHM_ANY (-1)		/* wait_src / wait_tag wildcard */
+
+/* blocked: how an SB receiver sleeps, so a same-host sender can wake it */
+#define COSCHED_SHM_BLOCKED_FUTEX 1u	/* on arrive_seq (the fallback) */
+#define COSCHED_SHM_BLOCKED_SOCKET 2u	/* on its wake socket and TCP sockets */
+
+/* wake_mode: what ends an SB sleep besides the safety timeout */
+enum cosched_wake_mode {
+	COSCHED_WAKE_NONE = 0,		/* not SB, or not slept yet */
+	COSCHED_WAKE_FUTEX = 1,		/* same-host notices; 1 ms timeout */
+	COSCHED_WAKE_LOCAL = 2,		/* wake socket only; 1 ms timeout */
+	COSCHED_WAKE_ARRIVALS = 3,	/* wake socket and own TCP sockets */
+};
 
 struct cosched_shm {
 	/* set once at creation */
@@ -56,7 +73,7 @@ struct cosched_shm {
 	_Atomic uint32_t in_recv;	/* inside a receive or wait */
 	_Atomic uint32_t in_comm;	/* inside any communication call */
 	_Atomic uint32_t yielding;	/* SY: spun past spin_ns, still waiting */
-	_Atomic uint32_t blocked;	/* SB: asleep on arrive_seq */
+	_Atomic uint32_t blocked;	/* SB: asleep, COSCHED_SHM_BLOCKED_* */
 	_Atomic int32_t wait_src;	/* rank awaited, COSCHED_SHM_ANY */
 	_Atomic int32_t wait_tag;	/* tag awaited, COSCHED_SHM_ANY */
 	_Atomic uint64_t heartbeat_ns;	/* CLOCK_MONOTONIC, each poll */
@@ -74,6 +91,13 @@ struct cosched_shm {
 	_Atomic uint32_t awaited_arrived;
 	_Atomic uint64_t msgs_arrived;
 	_Atomic uint64_t arrived_ns;	/* CLOCK_MONOTONIC of the last one */
+
+	/* version 3, written by the process itself: how SB sleeps ended */
+	_Atomic uint32_t wake_mode;	/* enum cosched_wake_mode */
+	_Atomic uint32_t wake_socks;	/* TCP sockets watched, last scan */
+	_Atomic uint64_t wakes_local;	/* by a same-host sender's notice */
+	_Atomic uint64_t wakes_remote;	/* by data on an own TCP socket */
+	_Atomic uint64_t wakes_timeout;	/* by the safety timeout */
 };
 
 /* Pending (arrived, unconsumed) messages from same-host senders. */

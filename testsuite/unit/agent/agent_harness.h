@@ -70,4 +70,7 @@ int harness_free_udp_port(void);
 /* Write text to path (created or truncated); 0 or -1. */
 int harness_write_file(const char *path, const char *text);
 
+/* mkdir -p path (mode 0755); 0 or -1. */
+int harness_mkdir_p(const char *path);
+
 #endif /* AGENT_HARNESS_H */

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent_harness.h"
 #include "freeze.h"
 #include "tap.h"
 
@@ -405,22 +406,6 @@ static void _cleanup(void)
 		rmdir(FREEZER "/coschedd");
 }
 
-static int _mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 /* ------------------------------------------------------------ tests */
 
 static void test_names(void)
@@ -677,7 +662,7 @@ static void test_slurm(void)
 		 _test_root, JOB);
 	snprintf(ours, sizeof(ours), "%s/%u.%u", _ours, JOB, STEP + 1);
 	g = _cgroup_group(JOB, STEP);
-	if (!ok(g && !_mkdir_p(step_dir) && !_mkdir_p(batch_dir),
+	if (!ok(g && !harness_mkdir_p(step_dir) && !harness_mkdir_p(batch_dir),
 		"slurm: create a group and job_%u/step_%u", JOB, STEP)) {
 		diag("  %s", _err);
 		freeze_group_destroy(g);
@@ -745,8 +730,8 @@ static void test_sweep(void)
 	}
 	snprintf(empty, sizeof(empty), "%s/7.0", _ours);
 	snprintf(busy, sizeof(busy), "%s/8.0", _ours);
-	(void)_mkdir_p(empty);
-	(void)_mkdir_p(busy);
+	(void)harness_mkdir_p(empty);
+	(void)harness_mkdir_p(busy);
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", busy);
 	snprintf(pid, sizeof(pid), "%d", (int)child);
 	f = fopen(procs, "w");
@@ -821,7 +806,7 @@ int main(void)
 	test_signal();
 	test_signal_orphan();
 	cgroup = freeze_cgroup_usable(why, sizeof(why));
-	if (cgroup && _mkdir_p(_orig)) {
+	if (cgroup && harness_mkdir_p(_orig)) {
 		snprintf(why, sizeof(why), "cannot create %s", _orig);
 		cgroup = false;
 	}

@@ -15,6 +15,10 @@
  * step's page directory (COSCHED_PAGE_DIR):
  *   page rank=R key=value ...     or     nopage rank=R
  * and the even rank of a pair the round trips: rtt rank=R min_ns= avg_ns=
+ * and, with -c 2 or more in recv mode, the one-way delay of the replies
+ * (from the replier's MPI_Send to the return of MPI_Recv, the stamp in
+ * the last double; both ranks on one host read the same clock):
+ *   oneway rank=R n= median_ns= p10_ns= p90_ns= max_ns=
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -39,6 +43,8 @@ struct opts {
 	int finalize;
 	int reversed;
 	MPI_Comm comm;
+	uint64_t *oneway;	/* per round, the replies' delays */
+	int n_oneway;
 };
 
 static uint64_t now_ns(void)
@@ -73,8 +79,22 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
+/* The replier stamps its reply in the last double (-c 2 or more). */
+static void stamp(const struct opts *o, double *out)
+{
+	if (o->count >= 2)
+		out[o->count - 1] = (double)now_ns();
+}
+
+static void took(struct opts *o, const double *in)
+{
+	if (o->count >= 2 && o->oneway && in[o->count - 1] > 0)
+		o->oneway[o->n_oneway++] =
+			now_ns() - (uint64_t)in[o->count - 1];
+}
+
 /* One exchange; the even rank (first) sends first. */
-static void exchange(const struct opts *o, int peer, int first, double *out,
+static void exchange(struct opts *o, int peer, int first, double *out,
 		     double *in)
 {
 	MPI_Request req[2];
@@ -103,17 +123,41 @@ static void exchange(const struct opts *o, int peer, int first, double *out,
 			 o->comm);
 		MPI_Recv(in, o->count, MPI_DOUBLE, peer, PING_TAG,
 			 o->comm, MPI_STATUS_IGNORE);
+		took(o, in);
 	} else {
 		MPI_Recv(in, o->count, MPI_DOUBLE, MPI_ANY_SOURCE,
 			 MPI_ANY_TAG, o->comm, MPI_STATUS_IGNORE);
 		if (o->delay_us)
 			usleep(o->delay_us);
+		stamp(o, out);
 		MPI_Send(out, o->count, MPI_DOUBLE, peer, PING_TAG,
 			 o->comm);
 	}
 }
 
-static void ping(const struct opts *o, int world_rank)
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void print_oneway(struct opts *o, int world_rank)
+{
+	uint64_t *d = o->oneway;
+	int n = o->n_oneway;
+
+	if (n < 1)
+		return;
+	qsort(d, (size_t)n, sizeof(*d), cmp_u64);
+	printf("oneway rank=%d n=%d median_ns=%llu p10_ns=%llu p90_ns=%llu "
+	       "max_ns=%llu\n", world_rank, n,
+	       (unsigned long long)d[n / 2], (unsigned long long)d[n / 10],
+	       (unsigned long long)d[n * 9 / 10],
+	       (unsigned long long)d[n - 1]);
+}
+
+static void ping(struct opts *o, int world_rank)
 {
 	int rank, size, peer, first;
 	double *out = calloc((size_t)o->count, sizeof(double));
@@ -124,6 +168,7 @@ static void ping(const struct opts *o, int world_rank)
 	MPI_Comm_size(o->comm, &size);
 	peer = rank ^ 1;
 	first = rank < peer;
+	o->oneway = calloc((size_t)o->rounds + 1, sizeof(*o->oneway));
 	if (!out || !in || peer >= size)
 		goto out;
 	for (int i = 0; i < o->rounds; i++) {
@@ -140,7 +185,10 @@ static void ping(const struct opts *o, int world_rank)
 		printf("rtt rank=%d n=%d min_ns=%llu avg_ns=%llu\n", world_rank,
 		       o->rounds, (unsigned long long)best,
 		       (unsigned long long)(total / (uint64_t)o->rounds));
+	if (first)
+		print_oneway(o, world_rank);
 out:
+	free(o->oneway);
 	free(out);
 	free(in);
 }
@@ -169,14 +217,18 @@ static void print_page(int rank)
 	       "in_comm=%llu yielding=%llu blocked=%llu msgs_received=%llu "
 	       "msgs_consumed=%llu bytes_received=%llu msgs_sent=%llu "
 	       "bytes_sent=%llu spins_satisfied=%llu blocks=%llu yields=%llu "
-	       "msgs_arrived=%llu arrive_seq=%llu heartbeat=%d\n",
+	       "msgs_arrived=%llu arrive_seq=%llu heartbeat=%d wake_mode=%llu "
+	       "wake_socks=%llu wakes_local=%llu wakes_remote=%llu "
+	       "wakes_timeout=%llu\n",
 	       rank, s->pid == getpid(), s->rank, s->version, s->size,
 	       s->wait_kind, (unsigned long long)s->latency_ns,
 	       (unsigned long long)s->spin_ns, U(in_recv), U(in_comm),
 	       U(yielding), U(blocked), U(msgs_received), U(msgs_consumed),
 	       U(bytes_received), U(msgs_sent), U(bytes_sent),
 	       U(spins_satisfied), U(blocks), U(yields), U(msgs_arrived),
-	       U(arrive_seq), atomic_load(&s->heartbeat_ns) >= s->start_ns);
+	       U(arrive_seq), atomic_load(&s->heartbeat_ns) >= s->start_ns,
+	       U(wake_mode), U(wake_socks), U(wakes_local), U(wakes_remote),
+	       U(wakes_timeout));
 	munmap((void *)s, sizeof(*s));
 out:
 	if (fd >= 0)

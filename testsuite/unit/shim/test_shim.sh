@@ -3,13 +3,16 @@
 # test program) exchanges messages with the shim preloaded and the Slurm
 # ids it reads given by hand, then prints its own shared page; the tests
 # check the counts and flags the node agent would read, the SB and SY
-# waits, the spin time, the clean-up of the pages, that a peer's page is
+# waits (an SB sleeper woken by arrivals over TCP and by same-host
+# notices, garbage on its wake socket harmless, the fallback when it has
+# none), the spin time, the clean-up of the pages, that a peer's page is
 # mapped only when it is a regular file of the same user with the page's
 # size, that nothing goes to /dev/shm, and that bad settings, no Slurm or
 # no page directory leave the program running.  Run by
 # $(O)/tests/shim/test_shim.t (test_shim.c), which sets COSCHED_SHIM_SO
 # and COSCHED_SHIM_PING for its build mode; prove runs from the
-# repository root.  About 10 s (each mpirun takes about 0.5 s).
+# repository root.  About 10 s (each mpirun takes about 0.5 s; the SB wake
+# cases and the one-way delays they print about 15 s more).
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
@@ -153,10 +156,127 @@ flags=$(for r in 0 1; do for f in in_recv in_comm blocked yielding; do
 	field $r $f; done; done | tr -d '\n')
 [ "$flags" = 00000000 ]
 ok $? "SB: flags clear outside communication ($flags)"
+expect 0 wake_mode -eq 3
+expect 0 wakes_local -gt 0
 no_warnings "SB"
 no_pages_left 1 "SB"
 diag_rtt=$(grep '^rtt' "$TMP/out")
 echo "# SB, 2 ms delay: $diag_rtt latency_ns=$(field 0 latency_ns)"
+
+# -- SB woken by arrivals over TCP.  Each rank has a page directory of
+# its own, as on separate hosts (no page of the peer, so no same-host
+# notice), and Open MPI uses TCP between them.  The even rank waits
+# about 200 ms for every reply: only data on its TCP socket wakes it
+# before the safety timeout (20 ms); the 1 ms design slept through
+# about 200 timeouts per wait.
+# tcp_run STEP [VAR=VALUE...] -- [ping options]
+tcp_run() {
+	local step=$1 common
+	shift
+	common=(env LD_PRELOAD="$SO" SLURM_JOB_ID=$JOB SLURM_STEP_ID=$step
+		COSCHED_WAIT=sb)
+	while [ "$1" != -- ]; do common+=("$1"); shift; done
+	shift
+	mkdir -p -m 0700 "$(pagedir $step)/a" "$(pagedir $step)/b"
+	timeout 120 mpirun --allow-run-as-root --oversubscribe \
+		--mca btl tcp,self \
+		-n 1 "${common[@]}" COSCHED_PAGE_DIR="$(pagedir $step)/a" \
+		"$PING" "$@" : \
+		-n 1 "${common[@]}" COSCHED_PAGE_DIR="$(pagedir $step)/b" \
+		"$PING" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' "$TMP/out" "$TMP/err" >&2
+}
+# rtt_field NAME: from the even rank's rtt line
+rtt_field() { sed -n "s/^rtt .*$1=\([0-9]*\).*/\1/p" "$TMP/out"; }
+# oneway_diag WHAT: print the one-way delays ping measured
+oneway_diag() {
+	echo "# $1: $(sed -n 's/^oneway rank=0 //p' "$TMP/out")" \
+		"wakes local=$(field 0 wakes_local)" \
+		"remote=$(field 0 wakes_remote)" \
+		"timeout=$(field 0 wakes_timeout)"
+}
+
+tcp_run 13 -- -n 5 -c 2 -d 200000
+ok $rc "SB over TCP: ping runs"
+expect_counts_remote() {
+	for f in msgs_received msgs_sent; do expect 0 $f -eq "$1"; done
+	expect 0 msgs_arrived -eq 0
+}
+expect_counts_remote 5
+expect 0 wake_mode -eq 3
+expect 0 wake_socks -gt 0
+expect 0 blocks -ge 5
+expect 0 wakes_remote -ge 1
+expect 0 wakes_local -eq 0
+# at most one timeout per 20 ms of waiting, plus two per wait; the rtt
+# measured (not the 200 ms asked) on a loaded machine
+avg=$(rtt_field avg_ns)
+[ -n "$avg" ] && [ "$avg" -lt 5000000000 ]
+ok $? "SB over TCP: each 200 ms wait ends within 5 s (avg ${avg:-?} ns)"
+bound=$(( ${avg:-0} * 5 / 20000000 + 2 * 5 ))
+expect 0 wakes_timeout -le "$bound"
+no_warnings "SB over TCP"
+no_pages_left 13/a "SB over TCP"
+
+# -- the one-way delay of 200 replies over TCP to a receiver asleep in
+# SB (5 ms each): printed, not asserted; then the same without the wake
+# socket (the 1 ms futex design, the fallback)
+tcp_run 14 -- -n 200 -c 2 -d 5000
+ok $rc "SB over TCP, 200 replies: ping runs"
+expect 0 wakes_remote -ge 100
+oneway_diag "SB over TCP, woken by arrivals"
+mkdir -p -m 0700 "$(pagedir 15)/a" "$(pagedir 15)/b"
+mkdir "$(pagedir 15)/a/0.wake" "$(pagedir 15)/b/1.wake"
+tcp_run 15 -- -n 200 -c 2 -d 5000
+oneway_diag "SB over TCP, 1 ms futex timeouts (fallback)"
+rmdir "$(pagedir 15)/a/0.wake" "$(pagedir 15)/b/1.wake"
+
+# -- no wake socket (its name is taken by a directory here): one line
+# each, SB sleeps on the futex with a 1 ms timeout as before, same-host
+# notices still wake it
+mkdir -p -m 0700 "$(pagedir 16)"
+mkdir "$(pagedir 16)/0.wake" "$(pagedir 16)/1.wake"
+mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=16 COSCHED_WAIT=sb -- -n $N -d 2000
+ok $rc "SB without a wake socket: ping runs"
+[ "$(grep -c '^cosched_mpi: cannot make the SB wake socket' "$TMP/err")" = 2 ]
+ok $? "SB without a wake socket: one line per process"
+expect_counts 0 $N
+expect 0 wake_mode -eq 1
+expect 0 wakes_local -gt 0
+rmdir "$(pagedir 16)/0.wake" "$(pagedir 16)/1.wake"
+no_pages_left 16 "SB without a wake socket"
+
+# -- garbage on the wake sockets (what any process of the job's user can
+# send): spurious wakes only, every message still received once
+mkdir -p -m 0700 "$(pagedir 17)"
+python3 - "$(pagedir 17)" <<'PY' &
+import os, socket, sys, time
+d = sys.argv[1]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.setblocking(False)
+end = time.time() + 30
+sent = 0
+while time.time() < end and sent < 20000:
+    for r in (0, 1):
+        try:
+            s.sendto(os.urandom(1 + sent % 4000), f"{d}/{r}.wake")
+            sent += 1
+        except OSError:
+            pass
+    time.sleep(0.0005)
+PY
+flood=$!
+mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=17 COSCHED_WAIT=sb -- -n 50 -d 10000
+kill $flood 2>/dev/null; wait $flood 2>/dev/null
+ok $rc "SB with garbage on the wake sockets: ping runs"
+expect_counts 0 50
+expect_counts 1 50
+no_warnings "SB with garbage on the wake sockets"
+echo "# garbage datagrams: wakes local=$(field 0 wakes_local)" \
+	"timeout=$(field 0 wakes_timeout) in 50 waits"
+expect 0 wakes_local -gt 50
+no_pages_left 17 "SB with garbage on the wake sockets"
 
 # -- SY with a factor: the even rank yields
 mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=2 COSCHED_WAIT=sy \

@@ -22,7 +22,8 @@ static int _number(const char *line, const char *key, uint64_t lo,
 	return num_parse_range(word, lo, hi, out) ? -2 : 0;
 }
 
-/* A whole number of KEY in lo..hi, or -1 with what is missing in err. */
+/* A whole number of KEY in lo..hi: 0, or -1 (absent or bad; the caller
+ * names what it needs). */
 static int _required(const char *line, const char *key, uint64_t lo,
 		     uint64_t hi, uint64_t *out)
 {

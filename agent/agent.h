@@ -16,10 +16,12 @@
  *   peer.c      membus messages between agents (UDP, munge, JSON)
  *   bw.c, freeze.c   bandwidth sources and step freezing (bw.h, freeze.h)
  *   cgroup.c    cgroup v1 helpers of boost.c and freeze.c (cgroup.h)
+ *   arrivals.c  arrivals from other hosts: sockets watched by epoll
  *
- * The agent is single-threaded: the socket, the tick timer and membus's
- * quantum timer and peer socket are served by one poll loop, so nothing
- * here needs a lock.
+ * The agent is single-threaded: the socket, the tick timer, membus's
+ * quantum timer and peer socket and the arrivals' epoll are served by one
+ * poll loop, so nothing here needs a lock.  (arrivals.c has one helper
+ * thread that only close()s the socket duplicates handed to it.)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -32,6 +34,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "arrivals.h"
 #include "boost.h"
 #include "bw.h"
 #include "freeze.h"
@@ -91,6 +94,8 @@ struct agent_proc {
 	double energy;
 	enum cosched_reason reason;	/* of the level applied */
 	uint64_t msgs_seen, bytes_seen;	/* for f and m */
+	struct arrivals_proc *arrivals;	/* its sockets watched, or NULL */
+	uint64_t arrived_seen;		/* the page's msgs_arrived, counted */
 	/* membus: this process's bandwidth counters */
 	struct bw_tcp_track tcp;
 	struct bw_perf perf;		/* fd -1 when not used */
@@ -103,6 +108,7 @@ struct agent_counters {
 	/* the shim's counters, summed over the step's processes */
 	uint64_t msgs, bytes, blocks, yields, spins_satisfied;
 	uint32_t shim_procs;		/* processes whose page was found */
+	struct arrivals_stats arrivals;	/* local and remote, delays */
 };
 
 /* What a membus step has besides its processes (membus.c). */
@@ -156,6 +162,7 @@ struct agent {
 	uint64_t ticks, tick_ns_sum, tick_ns_max;
 	struct agent_membus *mb;	/* NULL until a membus step comes */
 	struct agent_server *server;	/* server.c: pending connections */
+	struct arrivals *arr;		/* arrivals.c; NULL: none watched */
 	bool stop;
 };
 

@@ -292,7 +292,7 @@ static bool _idle_too_long(const struct agent *a)
 
 /* The fds poll watches: the fixed ones, then the clients' connections. */
 enum { FD_LISTEN, FD_TIMER, FD_SIGNAL, FD_MB_TIMER, FD_MB_PEER, FD_GUARDIAN,
-       FD_CONN };
+       FD_ARRIVALS, FD_CONN };
 
 static void _loop(struct agent *a, int sig_fd)
 {
@@ -305,14 +305,22 @@ static void _loop(struct agent *a, int sig_fd)
 			[FD_MB_TIMER] = { .fd = agent_membus_timer_fd(a), .events = POLLIN },
 			[FD_MB_PEER] = { .fd = agent_membus_peer_fd(a), .events = POLLIN },
 			[FD_GUARDIAN] = { .fd = a->guardian_pidfd, .events = POLLIN },
+			[FD_ARRIVALS] = { .fd = arrivals_fd(a->arr), .events = POLLIN },
 		};
 		size_t nconn = agent_conn_pollfds(a, fds + FD_CONN);
 		uint64_t expirations;
+		bool tick;
+		int polled;
 
-		if (poll(fds, FD_CONN + nconn,
-			 agent_conn_timeout_ms(a, IDLE_POLL_MS)) < 0 &&
-		    errno != EINTR)
+		arrivals_poll_begin(a->arr);
+		polled = poll(fds, FD_CONN + nconn,
+			      agent_conn_timeout_ms(a, IDLE_POLL_MS));
+		if (polled < 0 && errno != EINTR)
 			break;
+		arrivals_poll_end(a->arr, polled > 0 && fds[FD_ARRIVALS].revents);
+		/* an arrival for a reacting step: decide now, not next tick */
+		tick = fds[FD_ARRIVALS].fd >= 0 && fds[FD_ARRIVALS].revents &&
+		       arrivals_wake(a->arr);
 		if (fds[FD_SIGNAL].revents) {
 			agent_log("signal: stopping");
 			break;
@@ -334,6 +342,8 @@ static void _loop(struct agent *a, int sig_fd)
 			agent_accept(a);
 		if (fds[FD_TIMER].revents &&
 		    read(a->timer_fd, &expirations, sizeof(expirations)) > 0)
+			tick = true;
+		if (tick)
 			agent_tick(a);
 		_arm(a, agent_wanted_tick_us(a));
 		agent_log_flush_suppressed(false);
@@ -392,6 +402,7 @@ int main(int argc, char **argv)
 	 * cgroup proctrack kills it at the step's end */
 	if (agent_guardian_start(&a, err, sizeof(err)))
 		goto fail_boost;
+	a.arr = arrivals_open();	/* before recovery: it watches too */
 	(void)agent_state_recover(&a);
 	if (freeze_sweep(a.conf.node) > 0)
 		agent_log("removed the empty freezer groups a previous agent left");
@@ -417,6 +428,7 @@ fail_guardian:
 	agent_guardian_stop(&a);
 fail_boost:
 	agent_steps_free(&a);
+	arrivals_close(a.arr);	/* after every process let go of its watch */
 	agent_membus_close(&a);
 	boost_close(a.boost);
 fail:

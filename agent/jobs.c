@@ -81,6 +81,8 @@ static void _release(struct agent_step *s, struct agent_proc *p)
 {
 	if (s->mb)
 		agent_membus_proc_release(p);
+	arrivals_unwatch(p->arrivals);
+	p->arrivals = NULL;
 	if (p->attached && boost_restore(&p->id, &p->saved))
 		agent_log("could not fully restore pid %d", (int)p->id.pid);
 	p->attached = false;
@@ -308,6 +310,11 @@ static int _add(struct agent *a, const struct cosched_register *r,
 		_release(s, p);
 		goto undo;
 	}
+	/* membus steps are switched by quanta, not by arrivals; DCS reacts
+	 * to an arrival at once, the periodic reactions at their tick */
+	if (!s->mb)
+		p->arrivals = arrivals_watch(a->arr, &p->id, &s->count.arrivals,
+					     s->parts.react == COSCHED_REACT_DCS);
 	return 0;
 undo:
 	s->nprocs--;

@@ -9,7 +9,7 @@ CFLAGS_agent := $(JSONC_CFLAGS)
 COSCHEDD := $(O)/sbin/coschedd
 COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
 	state.c sched.c status.c guardian.c proc.c boost.c membus.c \
-	peer.c mbmsg.c bw.c freeze.c cgroup.c)
+	peer.c mbmsg.c bw.c freeze.c cgroup.c arrivals.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.
 COSCHEDD_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
 	$(O)/lib/libcosched_opts.a $(LIBNUM)
@@ -56,6 +56,11 @@ $(O)/tests/agent/test_guardian.t: | $(COSCHEDD)
 $(eval $(call unit_test,agent/test_pages,testsuite/unit/agent/test_pages.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
 $(O)/tests/agent/test_pages.t: | $(COSCHEDD)
 CFLAGS_testsuite/unit/agent += $(JSONC_CFLAGS)
+
+# Arrivals from other hosts: TCP connections of registered children
+# watched by epoll, counted, never kept open (needs root; runs coschedd).
+$(eval $(call unit_test,agent/test_arrivals,testsuite/unit/agent/test_arrivals.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
+$(O)/tests/agent/test_arrivals.t: | $(COSCHEDD)
 
 # The MemBUS messages' parser and formatter, alone: for the unit test and
 # a fuzz harness.  Link $(MBMSG_LIBS) $(MBMSG_LDLIBS) and call

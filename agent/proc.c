@@ -245,6 +245,23 @@ static int _pidfd_signal(int pidfd, int sig)
 #endif
 }
 
+int proc_pidfd(const struct proc_id *id)
+{
+	int pidfd;
+
+	if (!id || id->pid <= 0)
+		return -1;
+	pidfd = _pidfd_open(id->pid);
+	if (pidfd < 0)
+		return -1;
+	/* id started before the pidfd was opened and lives after it: the
+	 * pidfd is id's (a reused pid would show another start time). */
+	if (proc_alive(id))
+		return pidfd;
+	close(pidfd);
+	return -1;
+}
+
 int proc_signal(const struct proc_id *id, int sig)
 {
 	int pidfd, rc;
@@ -542,11 +559,13 @@ static int _cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The inodes of the sockets among /proc/PID/fd, sorted. */
-static int _socket_inodes(pid_t pid, struct inode_set *s)
+int proc_for_each_socket(pid_t pid, size_t max_entries,
+			 int (*fn)(int fd, uint64_t inode, void *arg),
+			 void *arg)
 {
 	char path[64];
 	struct dirent *de;
+	size_t seen = 0;
 	DIR *dir;
 	int rc = 0;
 
@@ -554,25 +573,40 @@ static int _socket_inodes(pid_t pid, struct inode_set *s)
 	dir = opendir(path);
 	if (!dir)
 		return -1;
-	while ((de = readdir(dir))) {
+	while (!rc && (!max_entries || seen < max_entries) &&
+	       (de = readdir(dir))) {
 		char link[64];
 		unsigned long long inode;
+		int fd;
 		ssize_t n;
 
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
+		seen++;
 		n = readlinkat(dirfd(dir), de->d_name, link, sizeof(link) - 1);
 		if (n <= 0)
 			continue;	/* closed meanwhile */
 		link[n] = '\0';
-		if (sscanf(link, "socket:[%llu]", &inode) != 1)
+		if (sscanf(link, "socket:[%llu]", &inode) != 1 ||
+		    sscanf(de->d_name, "%d", &fd) != 1)
 			continue;
-		if (_inode_add(s, inode)) {
-			rc = -1;
-			break;
-		}
+		rc = fn(fd, inode, arg);
 	}
 	closedir(dir);
+	return rc < 0 ? -1 : 0;
+}
+
+static int _inode_of(int fd, uint64_t inode, void *arg)
+{
+	(void)fd;
+	return _inode_add(arg, inode);
+}
+
+/* The inodes of the sockets among /proc/PID/fd, sorted. */
+static int _socket_inodes(pid_t pid, struct inode_set *s)
+{
+	int rc = proc_for_each_socket(pid, 0, _inode_of, s);
+
 	if (s->n)
 		qsort(s->v, s->n, sizeof(*s->v), _cmp_u64);
 	return rc;

@@ -112,6 +112,23 @@ int proc_socket_rx_bytes(pid_t pid, uint64_t *bytes);
 int proc_socket_inodes(pid_t pid, uint64_t **inodes, size_t *n);
 
 /*
+ * Call fn(fd, inode, arg) for every socket among the first max_entries
+ * entries of /proc/PID/fd (0: all), fd its number in pid; fn returning
+ * nonzero stops the walk (< 0: an error).  Returns 0, or -1 when the
+ * directory is unreadable or fn failed.
+ */
+int proc_for_each_socket(pid_t pid, size_t max_entries,
+			 int (*fn)(int fd, uint64_t inode, void *arg),
+			 void *arg);
+
+/*
+ * A pidfd (pidfd_open(2), close-on-exec) that names id for good: opened,
+ * then id's start time checked.  Returns it, or -1 when id is gone or the
+ * kernel has no pidfds.
+ */
+int proc_pidfd(const struct proc_id *id);
+
+/*
  * Call fn(tid, arg) for every thread of pid; fn returning nonzero stops
  * the walk.  Returns the number of threads visited (the one that stopped
  * it included), or -1 when the task list cannot be read.

@@ -5,7 +5,9 @@
  *
  * What a process is doing comes from the page the MPI shim shares
  * (lib/cosched/shm.h) when there is one; otherwise only from /proc: CPU
- * time (running or not) and TCP receive queues (pending messages).
+ * time (running or not) and TCP receive queues (pending messages).  Data
+ * from other hosts, which no page shows, comes from arrivals.c (epoll on
+ * the process's sockets) with or without a page.
  * Whether a process ran during the last tick is read from its CPU time
  * (/proc/PID/schedstat), since Linux has no cheap "who is on that CPU".
  *
@@ -174,15 +176,37 @@ static bool _grow(size_t n)
 	return true;
 }
 
-/* Without the shim: pending messages as TCP receive queues show them. */
+/* Without the shim: pending messages as TCP receive queues show them
+ * (needless when epoll watches every socket: arrivals.c). */
 static void _sample_sockets(const struct agent_step *s, struct agent_proc *p,
 			    uint64_t now)
 {
-	if (s->parts.react == COSCHED_REACT_NONE || now < p->next_rx_ns)
+	if (arrivals_complete(p->arrivals))
+		p->rx_bytes = 0;
+	if (s->parts.react == COSCHED_REACT_NONE || now < p->next_rx_ns ||
+	    arrivals_complete(p->arrivals))
 		return;
 	if (proc_socket_rx_bytes(p->id.pid, &p->rx_bytes))
 		p->rx_bytes = 0;
 	p->next_rx_ns = now + RX_EVERY_NS;
+}
+
+/*
+ * Data from other hosts waiting in p's sockets (arrivals.c) is what a
+ * same-host notice in the page is: a pending message, the awaited one
+ * when p is in a receive (its receive is what will consume it), and,
+ * without a page to say so, communication.
+ */
+static void _remote(struct agent_proc *p, struct cosched_tick_proc *t,
+		    bool page, uint64_t now)
+{
+	if (!arrivals_sample(p->arrivals, now))
+		return;
+	t->view.pending++;
+	if (t->view.in_recv)
+		t->view.awaited_arrived = true;
+	if (!page)
+		t->communicating = 1;
 }
 
 /* Fill one table row from what p shows now. */
@@ -207,12 +231,16 @@ static void _sample(struct agent_step *s, struct agent_proc *p,
 	if (!m) {
 		_sample_sockets(s, p, now);
 		t->view.pending = p->rx_bytes ? 1 : 0;
+		_remote(p, t, false, now);
 		return;
 	}
 	p->rx_bytes = 0;	/* a reading from before MPI_Init is stale */
 	t->view.in_recv = atomic_load(&m->in_recv);
 	t->view.awaited_arrived = atomic_load(&m->awaited_arrived);
 	t->view.pending += (uint32_t)cosched_shm_pending(m);
+	arrivals_count_local(&s->count.arrivals, &p->arrived_seen,
+			     atomic_load(&m->msgs_arrived));
+	_remote(p, t, true, now);
 	t->yielding = (int)atomic_load(&m->yielding);
 	t->communicating = (int)atomic_load(&m->in_comm);
 	if (now - atomic_load(&m->heartbeat_ns) < dt_ns)
@@ -265,6 +293,13 @@ static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
 	return n;
 }
 
+/* Whether the page alone puts its process in S2 or S3. */
+static bool _local_arrival(const struct cosched_shm *m)
+{
+	return atomic_load(&m->in_recv) ? atomic_load(&m->awaited_arrived) != 0 :
+					  cosched_shm_pending(m) > 0;
+}
+
 static void _count(struct agent_step *s, struct agent_proc *p,
 		   const struct cosched_tick_proc *t, uint64_t now)
 {
@@ -280,7 +315,10 @@ static void _count(struct agent_step *s, struct agent_proc *p,
 	if ((t->reason == COSCHED_WHY_PB || t->reason == COSCHED_WHY_SY_BOOST) &&
 	    t->state >= COSCHED_S1 && t->state <= COSCHED_S4)
 		c->by_state[t->state - 1]++;
-	if (t->reason == COSCHED_WHY_DCS && p->shm) {
+	/* the delay from a same-host sender's stamp: not for a boost that
+	 * only a remote arrival (arrivals.c, no stamp) caused */
+	if (t->reason == COSCHED_WHY_DCS && p->shm &&
+	    _local_arrival(&p->shm->copy)) {
 		uint64_t at = atomic_load(&p->shm->copy.arrived_ns);
 		uint64_t lag = now > at ? now - at : 0;
 

@@ -2,7 +2,8 @@
  * status.c - what `coschedctl status [--json]` shows: the agent, its
  * mechanism and overhead, and per job step the mode, the processes and
  * the boosts given (PB and SY boosts by the state S1-S4 of the process
- * boosted), the DCS detection delay and the shim's counters.
+ * boosted), the DCS detection delay, the shim's counters and the
+ * arrivals (same-host, remote, how fast remote ones were noticed).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -61,9 +62,32 @@ static json_object *_counters(const struct agent_counters *c)
 	return o;
 }
 
+/* Arrivals: same-host and remote, and how fast remote ones were seen
+ * (arrivals.c says how the delay is measured). */
+static json_object *_arrivals(const struct agent_step *s)
+{
+	const struct arrivals_stats *st = &s->count.arrivals;
+	json_object *o = json_object_new_object();
+	uint64_t unwatched = 0;
+
+	for (size_t i = 0; i < s->nprocs; i++)
+		unwatched += arrivals_unwatched(s->procs[i].arrivals);
+	json_object_object_add(o, "local", json_object_new_int64((int64_t)st->local));
+	json_object_object_add(o, "remote", json_object_new_int64((int64_t)st->remote));
+	json_object_object_add(o, "detect_us_median",
+			       json_object_new_int64(arrivals_delay_median_us(st)));
+	json_object_object_add(o, "detect_us_max",
+			       json_object_new_int64(st->delay_us_max));
+	json_object_object_add(o, "detect_samples", json_object_new_int64(st->ndelays));
+	json_object_object_add(o, "unwatched", json_object_new_int64((int64_t)unwatched));
+	json_object_object_add(o, "noticed_ns", json_object_new_int64((int64_t)st->noticed_ns));
+	return o;
+}
+
 static json_object *_step(const struct agent_step *s, bool ended)
 {
 	json_object *o = json_object_new_object(), *procs;
+	json_object *boosts = _counters(&s->count);
 
 	json_object_object_add(o, "job", json_object_new_int64(s->job));
 	json_object_object_add(o, "step", json_object_new_int64(s->step));
@@ -90,10 +114,15 @@ static json_object *_step(const struct agent_step *s, bool ended)
 		json_object_object_add(po, "cpu_share", _num(p->cpu_share));
 		if (p->energy >= 0)
 			json_object_object_add(po, "energy", _num(p->energy));
+		json_object_object_add(po, "sockets_watched",
+				       json_object_new_int64(arrivals_watched(p->arrivals)));
+		json_object_object_add(po, "sockets_unwatched",
+				       json_object_new_int64(arrivals_unwatched(p->arrivals)));
 		json_object_array_add(procs, po);
 	}
 	json_object_object_add(o, "procs", procs);
-	json_object_object_add(o, "boosts", _counters(&s->count));
+	json_object_object_add(boosts, "arrivals", _arrivals(s));
+	json_object_object_add(o, "boosts", boosts);
 	if (s->mb)
 		json_object_object_add(o, "membus", agent_membus_step_status(s));
 	return o;
@@ -282,6 +311,7 @@ static char *_text(json_object *o)
 			json_object *b = json_object_object_get(s, "boosts");
 			json_object *by = json_object_object_get(b, "by_state");
 			json_object *sh = json_object_object_get(b, "shim");
+			json_object *ar = json_object_object_get(b, "arrivals");
 
 			PUT("job %s.%s %s mode %s (wait %s, react %s, pb %s) procs %zu\n",
 			    json_object_get_string(json_object_object_get(s, "job")),
@@ -310,6 +340,13 @@ static char *_text(json_object *o)
 			    json_object_get_string(json_object_object_get(sh, "blocks")),
 			    json_object_get_string(json_object_object_get(sh, "yields")),
 			    json_object_get_double(json_object_object_get(b, "dcs_detect_us_mean")));
+			PUT("  arrivals: local %s remote %s; remote detection %s us median, %s us max (of the last %s); %s sockets unwatched\n",
+			    json_object_get_string(json_object_object_get(ar, "local")),
+			    json_object_get_string(json_object_object_get(ar, "remote")),
+			    json_object_get_string(json_object_object_get(ar, "detect_us_median")),
+			    json_object_get_string(json_object_object_get(ar, "detect_us_max")),
+			    json_object_get_string(json_object_object_get(ar, "detect_samples")),
+			    json_object_get_string(json_object_object_get(ar, "unwatched")));
 		}
 	}
 	if (_membus_text(json_object_object_get(o, "membus"), &buf, &cap, &used))

@@ -8,7 +8,8 @@
 # job runs at least once in every 4 quanta, the jobs that do not run are
 # frozen (cgroup freezer).  A message a user forges is refused.  Killing
 # any agent (here n2) and then the coordinator (n1) thaws everything and
-# the jobs finish normally.
+# the jobs finish normally.  Each node is a host of its own
+# (slurm-cluster --hosts): the agents talk over the nodes' addresses.
 source "$(dirname "$0")/lib/tap.sh"
 
 MEMBENCH=$REPO/build/release/bin/membench
@@ -27,13 +28,13 @@ OFFSET=50	# membus port = slurmd port + 50: inside this test's ports
 # the cluster lives under /tmp (build/test/16-membus links to it),
 # removed when every test passed.
 FREEZER=/sys/fs/cgroup/freezer/coschedd
-rm -rf "$TEST_DIR"
+cluster_clear
 mkdir -p "$(dirname "$TEST_DIR")"
 ln -sfn "$(mktemp -d /tmp/16-membus.XXXXXX)" "$TEST_DIR"
 TEST_DIR=$(readlink "$TEST_DIR")
 chmod 755 "$TEST_DIR"
 cluster_start --sites 2 --nodes-per-site 1 --select coalloc --matrix local \
-	--mpl 4 --cpus 2 --cosched-args \
+	--mpl 4 --cpus 2 --hosts --cosched-args \
 	"membus_quantum_ms=$QUANTUM_MS membus_mem=1G membus_net=1G membus_port_offset=$OFFSET"
 _remove_tmp() {
 	local rc=$?
@@ -144,8 +145,10 @@ before=$(refused)
 port=$(( PORT_BASE + 1 + OFFSET ))	# n1's slurmd listens on PORT_BASE + 1
 cred=$(runuser -u nobody -- munge -S "$(sed -n 's/^AuthInfo=socket=//p' "$TEST_DIR/cluster/etc/slurm.conf")" \
 	-s '{"t":"decision","q":99999999999,"from":"n1","order":[],"forced":[]}' 2>/dev/null)
-echo "$cred" > "/dev/udp/127.0.0.1/$port"
-echo "not a credential" > "/dev/udp/127.0.0.1/$port"
+# n1's agent listens on n1's own address (its NodeAddr, in its namespace)
+n1_addr=$(scontrol show node n1 | tr ' ' '\n' | sed -n 's/^NodeAddr=//p')
+echo "$cred" > "/dev/udp/$n1_addr/$port"
+echo "not a credential" > "/dev/udp/$n1_addr/$port"
 more_refused() { (( $(refused) >= before + 2 )); }
 wait_until 5 more_refused
 ok $? "a decision munged by nobody and a datagram without credential are refused ($before -> $(refused))"

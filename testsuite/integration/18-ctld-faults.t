@@ -26,13 +26,6 @@ ESP=$REPO/contribs/esp/esp
 [[ -x $REPO/build/release/bin/esp-driver && -x $REPO/build/release/bin/esp-work ]] ||
 	skip_all "esp-driver or esp-work is missing: run make"
 
-# A known failure, reported but not counted (TAP's TODO).
-todo() {	# status description reason
-	_tap_n=$((_tap_n + 1))
-	if [[ $1 == 0 ]]; then echo "ok $_tap_n - $2 # TODO $3"
-	else echo "not ok $_tap_n - $2 # TODO $3"; fi
-}
-
 TS=5	# the gang TimeSlice, seconds
 MPL=2
 cluster_start --select coalloc --matrix gang --mpl $MPL --time-slice $TS --preempt

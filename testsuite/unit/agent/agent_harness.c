@@ -5,9 +5,11 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +21,68 @@
 #include <unistd.h>
 
 #include "agent_harness.h"
+#include "cosched/shm.h"
 #include "cosched_proto/client.h"
 
 #define START_WAIT_MS 5000	/* generous: a loaded 2-core machine */
 #define POLL_MS 20
+
+/* what a test started, stopped at exit, and its run directory */
+static pid_t kept[16];
+static size_t nkept;
+static char kept_dir[256];
+
+static void _at_exit(void)
+{
+	char cmd[sizeof(kept_dir) + 32];
+
+	for (size_t i = 0; i < nkept; i++)
+		kill(kept[i], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	if (kept_dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", kept_dir);
+		(void)!system(cmd);
+	}
+}
+
+int harness_private_run_dir(char *tmpl, char *buf, size_t len)
+{
+	if (!mkdtemp(tmpl) || chmod(tmpl, 0755) ||
+	    (size_t)snprintf(kept_dir, sizeof(kept_dir), "%s", tmpl) >=
+	    sizeof(kept_dir))
+		return -1;
+	snprintf(buf, len, "%s", tmpl);
+	atexit(_at_exit);
+	return 0;
+}
+
+pid_t harness_keep(pid_t pid)
+{
+	if (pid > 0 && nkept < sizeof(kept) / sizeof(kept[0]))
+		kept[nkept++] = pid;
+	return pid;
+}
+
+void harness_bail_out(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("Bail out! ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	exit(1);
+}
+
+uint64_t harness_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 void harness_sleep_ms(int ms)
 {
@@ -122,6 +182,23 @@ static pid_t looping_child(bool spin)
 	return pid;
 }
 
+bool harness_stop_agent(pid_t agent, int ms, int *status)
+{
+	pid_t got = 0;
+
+	*status = -1;
+	kill(agent, SIGTERM);
+	for (int waited = 0; waited < ms && !got; waited += POLL_MS) {
+		got = waitpid(agent, status, WNOHANG);
+		if (!got)
+			harness_sleep_ms(POLL_MS);
+	}
+	if (got == agent)
+		return true;
+	harness_reap(agent);
+	return false;
+}
+
 pid_t harness_spinner(void)
 {
 	return looping_child(true);
@@ -195,6 +272,31 @@ int harness_write_file(const char *path, const char *text)
 		return -1;
 	rc = fputs(text, f) < 0 ? -1 : 0;
 	return fclose(f) ? -1 : rc;
+}
+
+int harness_write_page(const char *path, pid_t pid, int rank, uint32_t job,
+		       uint32_t step, size_t size)
+{
+	struct cosched_shm page;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	int rc = 0;
+
+	if (fd < 0)
+		return -1;
+	memset(&page, 0, sizeof(page));
+	page.magic = COSCHED_SHM_MAGIC;
+	page.version = COSCHED_SHM_VERSION;
+	page.size = sizeof(page);
+	page.pid = pid;
+	page.rank = rank;
+	page.job_id = job;
+	page.step_id = step;
+	page.start_ns = harness_now_ns();
+	if (write(fd, &page, sizeof(page)) != (ssize_t)sizeof(page) ||
+	    ftruncate(fd, (off_t)size))
+		rc = -1;
+	close(fd);
+	return rc;
 }
 
 int harness_mkdir_p(const char *path)

@@ -11,8 +11,28 @@
 #ifndef AGENT_HARNESS_H
 #define AGENT_HARNESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
+
+/*
+ * A private run directory from tmpl ("/tmp/NAME.XXXXXX", mkdtemp, mode
+ * 0755 so that nobody else may write in it) into buf.  It is removed at
+ * exit, after the children given to harness_keep() were killed and
+ * reaped, whatever happens.  Returns 0 or -1.
+ */
+int harness_private_run_dir(char *tmpl, char *buf, size_t len);
+
+/* Remember pid (a child of ours) for the exit; returns pid. */
+pid_t harness_keep(pid_t pid);
+
+/* "Bail out! ..." (TAP) and exit 1. */
+void harness_bail_out(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* CLOCK_MONOTONIC in ns (the agent's clock). */
+uint64_t harness_now_ns(void);
 
 /* Sleep ms milliseconds (the polling step of the waits in these tests). */
 void harness_sleep_ms(int ms);
@@ -46,6 +66,11 @@ pid_t harness_start_agent(char *const argv[], const char *sock);
 pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
 				   int (*prepare)(void *arg), void *arg);
 
+/* SIGTERM to the agent, a child of ours, and wait ms for it to exit:
+ * true with its wait status in *status; false (then it is killed and
+ * reaped) when it did not exit in time. */
+bool harness_stop_agent(pid_t agent, int ms, int *status);
+
 /* A child spinning on a CPU (ends itself after 120 s). */
 pid_t harness_spinner(void);
 
@@ -66,6 +91,11 @@ const char *harness_cpu_cgroup(pid_t pid);
 
 /* A free UDP port on loopback (bound, read, released), or -1. */
 int harness_free_udp_port(void);
+
+/* A shim page (cosched/shm.h) as the shim fills it at creation, size
+ * bytes long, at path (created, never followed); 0 or -1. */
+int harness_write_page(const char *path, pid_t pid, int rank, uint32_t job,
+		       uint32_t step, size_t size);
 
 /* Write text to path (created or truncated); 0 or -1. */
 int harness_write_file(const char *path, const char *text);

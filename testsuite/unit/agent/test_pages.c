@@ -54,52 +54,6 @@ static char coschedd[PATH_MAX];
 static char run_dir[256], node[32], sock[PATH_MAX + 64];
 static char reply[REPLY_LEN];
 static uint32_t job;		/* this run's job ids: job, job + 1, ... */
-/* what this test started, stopped at exit whatever happens */
-static pid_t started[16];
-static size_t nstarted;
-
-static void cleanup(void)
-{
-	char cmd[PATH_MAX + 32];
-
-	for (size_t i = 0; i < nstarted; i++)
-		kill(started[i], SIGKILL);
-	while (wait(NULL) > 0)
-		;
-	if (run_dir[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_dir);
-		(void)!system(cmd);
-	}
-}
-
-static pid_t keep(pid_t pid)
-{
-	if (pid > 0 && nstarted < sizeof(started) / sizeof(started[0]))
-		started[nstarted++] = pid;
-	return pid;
-}
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void BAIL_OUT(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("Bail out! ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	exit(1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int request(const char *line)
 {
 	return harness_request(sock, line, reply, sizeof(reply));
@@ -115,13 +69,13 @@ static pid_t start_agent(void)
 	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
 			 "--tick-us", "1000", NULL };
 
-	return keep(harness_start_agent(argv, sock));
+	return harness_keep(harness_start_agent(argv, sock));
 }
 
 /* A registered "MPI process": sleeps until killed. */
 static pid_t sleeper(void)
 {
-	return keep(harness_sleeper());
+	return harness_keep(harness_sleeper());
 }
 
 static bool register_proc(uint32_t j, uint32_t step, pid_t pid, int rank)
@@ -210,7 +164,7 @@ static bool shim_stays(uint32_t j, uint32_t step, int rank, int want, int ms)
 static void step_dir(uint32_t j, uint32_t step, char *buf, size_t len)
 {
 	if (cosched_page_dir_path(run_dir, j, step, buf, len))
-		BAIL_OUT("run dir too long");
+		harness_bail_out("run dir too long");
 }
 
 static void page_path(uint32_t j, uint32_t step, const char *name, char *buf,
@@ -220,33 +174,7 @@ static void page_path(uint32_t j, uint32_t step, const char *name, char *buf,
 
 	step_dir(j, step, dir, sizeof(dir));
 	if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
-		BAIL_OUT("page path too long");
-}
-
-/* A page as the shim fills it, size bytes long, at path; 0 or -1. */
-static int write_page(const char *path, pid_t pid, int rank, uint32_t j,
-		      uint32_t step, size_t size)
-{
-	struct cosched_shm page;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-	int rc = 0;
-
-	if (fd < 0)
-		return -1;
-	memset(&page, 0, sizeof(page));
-	page.magic = COSCHED_SHM_MAGIC;
-	page.version = COSCHED_SHM_VERSION;
-	page.size = sizeof(page);
-	page.pid = pid;
-	page.rank = rank;
-	page.job_id = j;
-	page.step_id = step;
-	page.start_ns = now_ns();
-	if (write(fd, &page, sizeof(page)) != (ssize_t)sizeof(page) ||
-	    ftruncate(fd, (off_t)size))
-		rc = -1;
-	close(fd);
-	return rc;
+		harness_bail_out("page path too long");
 }
 
 /* Run fn(arg) in a child as nobody: its exit status, or -1. */
@@ -320,11 +248,11 @@ static void test_directory(void)
 	       "  and the agent reads no page there");
 	chmod(run_dir, 0755);
 	if (chown(pages, NOBODY, 0))
-		BAIL_OUT("chown %s", pages);
+		harness_bail_out("chown %s", pages);
 	ok(cosched_pages_create(run_dir, job + 6, 0, 0, err, sizeof(err)),
 	   "RUN_DIR/pages of another user is refused (%s)", err);
 	if (chown(pages, 0, 0))
-		BAIL_OUT("chown %s", pages);
+		harness_bail_out("chown %s", pages);
 
 	/* squatting: nobody can make neither a step's directory nor a page */
 	step_dir(job + 8, 0, path, sizeof(path));
@@ -337,10 +265,10 @@ static void test_directory(void)
 	/* a link in the place of a step's directory: replaced, not followed */
 	snprintf(outside, sizeof(outside), "%s/outside", run_dir);
 	if (mkdir(outside, 0755))
-		BAIL_OUT("mkdir %s", outside);
+		harness_bail_out("mkdir %s", outside);
 	step_dir(job + 7, 0, path, sizeof(path));
 	if (symlink(outside, path))
-		BAIL_OUT("symlink %s", path);
+		harness_bail_out("symlink %s", path);
 	is_int(cosched_pages_open(run_dir, job + 7, 0, 0), -1,
 	       "the agent does not open a step directory that is a symlink");
 	ok(!cosched_pages_create(run_dir, job + 7, 0, NOBODY, err, sizeof(err)) &&
@@ -349,12 +277,12 @@ static void test_directory(void)
 
 	/* removal: what the user left goes, links are not followed */
 	snprintf(path, sizeof(path), "%s/file", outside);
-	if (write_page(path, 1, 0, 0, 0, 10))
-		BAIL_OUT("write %s", path);
+	if (harness_write_page(path, 1, 0, 0, 0, 10))
+		harness_bail_out("write %s", path);
 	page_path(job + 7, 0, "link", dir, sizeof(dir));
 	page_path(job + 7, 0, "sub", pages, sizeof(pages));
 	ok(!symlink(outside, dir) && !mkdir(pages, 0700) &&
-	   !write_page(strcat(pages, "/x"), 1, 0, 0, 0, 1), "the user leaves a link, a directory and files");
+	   !harness_write_page(strcat(pages, "/x"), 1, 0, 0, 0, 1), "the user leaves a link, a directory and files");
 	ok(!cosched_pages_remove(run_dir, job + 7, 0, err, sizeof(err)),
 	   "the step's directory is removed (%s)", err);
 	step_dir(job + 7, 0, dir, sizeof(dir));
@@ -372,7 +300,7 @@ static void test_truncate(pid_t agent, pid_t proc)
 
 	ok(register_proc(job, 0, proc, 0), "a process is registered (%s)", reply);
 	page_path(job, 0, "0", path, sizeof(path));
-	ok(!write_page(path, proc, 0, job, 0, sizeof(struct cosched_shm)),
+	ok(!harness_write_page(path, proc, 0, job, 0, sizeof(struct cosched_shm)),
 	   "its page is written");
 	ok(shim_becomes(job, 0, 0, 1, 2000), "the agent reads a valid page");
 	ok(!truncate(path, 0), "the user truncates the page to 0 bytes");
@@ -418,22 +346,22 @@ static void test_hostile(pid_t procs[5])
 	   "a third step's directory (%s)", err);
 	for (int r = 0; r < 5; r++)
 		if (!register_proc(j, 0, procs[r], r))
-			BAIL_OUT("register rank %d: %s", r, reply);
+			harness_bail_out("register rank %d: %s", r, reply);
 	page_path(j, 0, "0", path, sizeof(path));
-	ok(!write_page(path, procs[0], 0, j, 0, size), "rank 0: a valid page");
+	ok(!harness_write_page(path, procs[0], 0, j, 0, size), "rank 0: a valid page");
 	page_path(j, 0, "1", path, sizeof(path));
-	ok(!write_page(path, procs[1], 1, j, 0, size) &&
+	ok(!harness_write_page(path, procs[1], 1, j, 0, size) &&
 	   !chown(path, NOBODY, NOBODY), "rank 1: a page of another user");
 	page_path(j, 0, "2", path, sizeof(path));
-	ok(!write_page(path, procs[2], 2, j, 0, size + 1),
+	ok(!harness_write_page(path, procs[2], 2, j, 0, size + 1),
 	   "rank 2: a page one byte too long");
 	page_path(j, 0, "3", path, sizeof(path));
 	page_path(j, 0, "3.elsewhere", other, sizeof(other));
-	ok(!write_page(other, procs[3], 3, j, 0, size) && !link(other, path),
+	ok(!harness_write_page(other, procs[3], 3, j, 0, size) && !link(other, path),
 	   "rank 3: a page with a second link");
 	page_path(j, 0, "4", path, sizeof(path));
 	page_path(j, 0, "4.target", other, sizeof(other));
-	ok(!write_page(other, procs[4], 4, j, 0, size) && !symlink(other, path),
+	ok(!harness_write_page(other, procs[4], 4, j, 0, size) && !symlink(other, path),
 	   "rank 4: a symbolic link to a page");
 	ok(shim_becomes(j, 0, 0, 1, 2000), "the valid page is read");
 	for (int r = 1; r < 5; r++)
@@ -466,7 +394,7 @@ static void test_squat(pid_t proc)
 	is_int(as_nobody(try_create, path), 1,
 	       "  and the other user cannot squat the name there");
 	ok(register_proc(j, 0, proc, 0) &&
-	   !write_page(path, proc, 0, j, 0, sizeof(struct cosched_shm)),
+	   !harness_write_page(path, proc, 0, j, 0, sizeof(struct cosched_shm)),
 	   "the rank registers and writes its page");
 	ok(shim_becomes(j, 0, 0, 1, 2000), "the rank is coordinated (page read)");
 	unlink(old);
@@ -475,28 +403,18 @@ static void test_squat(pid_t proc)
 /* SIGTERM stops the agent within 2 s, FIFO and all. */
 static void test_sigterm(pid_t agent)
 {
-	int status = -1;
-	pid_t got = 0;
+	int status;
+	bool stopped = harness_stop_agent(agent, 2000, &status);
 
-	kill(agent, SIGTERM);
-	for (int waited = 0; waited < 2000 && !got; waited += 20) {
-		got = waitpid(agent, &status, WNOHANG);
-		if (!got)
-			harness_sleep_ms(20);
-	}
-	ok(got == agent && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	ok(stopped && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "SIGTERM stops the agent within 2 s (status 0x%x)", status);
-	if (got != agent) {
-		kill(agent, SIGKILL);
-		waitpid(agent, NULL, 0);
-	}
 }
 
 /* Reading the CPU time of BENCH_PAGES processes, as a tick does: ns. */
 static uint64_t schedstat_ns(void)
 {
 	char buf[128];
-	uint64_t t0 = now_ns();
+	uint64_t t0 = harness_now_ns();
 
 	for (int n = 0; n < BENCH_ROUNDS / 10; n++)
 		for (int i = 0; i < BENCH_PAGES; i++) {
@@ -507,7 +425,7 @@ static uint64_t schedstat_ns(void)
 			if (fd >= 0)
 				close(fd);
 		}
-	return (now_ns() - t0) / (BENCH_ROUNDS / 10);
+	return (harness_now_ns() - t0) / (BENCH_ROUNDS / 10);
 }
 
 /*
@@ -525,21 +443,21 @@ static void bench(void)
 
 	for (int i = 0; i < BENCH_PAGES; i++) {
 		snprintf(path, sizeof(path), "%s/bench.%d", run_dir, i);
-		fine = fine && !write_page(path, 1, i, 1, 0, sizeof(copy[0]));
+		fine = fine && !harness_write_page(path, 1, i, 1, 0, sizeof(copy[0]));
 		fds[i] = open(path, O_RDONLY);
 		maps[i] = mmap(NULL, sizeof(copy[0]), PROT_READ, MAP_SHARED,
 			       fds[i], 0);
 		fine = fine && fds[i] >= 0 && maps[i] != MAP_FAILED;
 	}
 	if (!fine)
-		BAIL_OUT("bench pages");
-	t0 = now_ns();
+		harness_bail_out("bench pages");
+	t0 = harness_now_ns();
 	for (int n = 0; n < BENCH_ROUNDS; n++)
 		for (int i = 0; i < BENCH_PAGES; i++)
 			fine = fine && pread(fds[i], &copy[i], sizeof(copy[i]), 0) ==
 				       (ssize_t)sizeof(copy[i]);
-	t_pread = (now_ns() - t0) / BENCH_ROUNDS;
-	t0 = now_ns();
+	t_pread = (harness_now_ns() - t0) / BENCH_ROUNDS;
+	t0 = harness_now_ns();
 	for (int n = 0; n < BENCH_ROUNDS; n++)
 		for (int i = 0; i < BENCH_PAGES; i++) {
 			const struct cosched_shm *m = maps[i];
@@ -549,7 +467,7 @@ static void bench(void)
 			       cosched_shm_pending(m) + atomic_load(&m->heartbeat_ns) +
 			       atomic_load(&m->msgs_received) + atomic_load(&m->bytes_received);
 		}
-	t_map = (now_ns() - t0) / BENCH_ROUNDS;
+	t_map = (harness_now_ns() - t0) / BENCH_ROUNDS;
 	diag("for scale, what a tick reads per process anyway: %.1f us for %d "
 	     "/proc/PID/schedstat", (double)schedstat_ns() / 1e3, BENCH_PAGES);
 	ok(fine && t_pread < 1000000,
@@ -570,11 +488,8 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
-	if (!mkdtemp(tmpl))
+	if (harness_private_run_dir(tmpl, run_dir, sizeof(run_dir)))
 		return 1;
-	chmod(tmpl, 0755);	/* as a run dir: nobody may pass through */
-	snprintf(run_dir, sizeof(run_dir), "%s", tmpl);
-	atexit(cleanup);
 	snprintf(node, sizeof(node), "p%d", (int)getpid());
 	cosched_socket_path(run_dir, node, sock, sizeof(sock));
 	job = 900000000u + (uint32_t)getpid() % 1000000u * 10u;
@@ -583,7 +498,7 @@ int main(int argc, char **argv)
 	agent = start_agent();
 	ok(agent > 0, "the agent starts and answers ping");
 	if (agent < 0)
-		BAIL_OUT("no agent");
+		harness_bail_out("no agent");
 	test_truncate(agent, sleeper());
 	test_fifo(sleeper());
 	for (int r = 0; r < 5; r++)

@@ -235,7 +235,7 @@ static int run(void)
 	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
 			 "--tick-us", "1000", NULL };
 	pid_t agent, child;
-	char cmd[PATH_MAX + 32];
+	int status;
 
 	agent = harness_start_agent(argv, sock);
 	if (!ok(agent > 0, "the agent starts in the namespace"))
@@ -246,15 +246,13 @@ static int run(void)
 	test_reused_pid();
 	request("end job=60 step=0");
 	request("end job=62 step=0");
-	kill(agent, SIGTERM);
-	waitpid(agent, NULL, 0);
+	ok(harness_stop_agent(agent, 10000, &status) && WIFEXITED(status) &&
+	   !WEXITSTATUS(status), "the agent stops on SIGTERM");
 	harness_reap(child);
 	/* the guardian, ours since the agent died: reap everything */
 	for (int ms = 0; ms < 5000 && waitpid(-1, NULL, WNOHANG) != -1;
 	     ms += 20)
 		harness_sleep_ms(20);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_dir);
-	(void)!system(cmd);
 	return done_testing();
 }
 
@@ -311,10 +309,8 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
-	if (!mkdtemp(tmpl))
+	if (harness_private_run_dir(tmpl, run_dir, sizeof(run_dir)))
 		return 1;
-	chmod(tmpl, 0755);
-	snprintf(run_dir, sizeof(run_dir), "%s", tmpl);
 	snprintf(node, sizeof(node), "r%d", (int)getpid());
 	snprintf(state, sizeof(state), "%s/%s.state", run_dir, node);
 	cosched_socket_path(run_dir, node, sock, sizeof(sock));

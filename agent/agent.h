@@ -2,8 +2,11 @@
  * agent.h - what the files of the node agent coschedd share.
  *
  *   coschedd.c  main: options, start-up and teardown in reverse
- *   conf.c      command-line options, strictly parsed, defaults in one place
+ *   conf.c      command-line options, strictly parsed; the defaults and
+ *               limits the plugin shares: lib/cosched_proto/settings.c
  *   server.c    the UNIX socket: peer credentials, requests, replies
+ *               (the requests' text: lib/cosched_proto, shared with the
+ *               plugin, with the client and the settings' limits)
  *   jobs.c      registered job steps and processes; the state file
  *   sched.c     the tick: sample processes, decide (lib/cosched), apply
  *   status.c    status as text or JSON
@@ -35,12 +38,14 @@
 #include "boost.h"
 #include "bw.h"
 #include "freeze.h"
-#include "client.h"
 #include "cosched/mode.h"
 #include "cosched/pb.h"
 #include "cosched/shm.h"
 #include "cosched/tick.h"
 #include "cosched_opts/cosched_opts.h"
+#include "cosched_proto/client.h"
+#include "cosched_proto/proto.h"
+#include "cosched_proto/settings.h"
 #include "membus/membus.h"
 #include "proc.h"
 
@@ -235,10 +240,6 @@ void agent_conn_serve(struct agent *a, const struct pollfd *fds, size_t n);
 int agent_conn_timeout_ms(const struct agent *a, int max_ms);
 
 /* jobs.c */
-/* The value of KEY in a request "verb k=v k=v", into buf: 0, or -1 when
- * absent or longer than len - 1. */
-int agent_request_word(const char *line, const char *key, char *buf,
-		       size_t len);
 /* The live step job.step, or NULL. */
 struct agent_step *agent_find_step(struct agent *a, uint32_t job,
 				   uint32_t step);

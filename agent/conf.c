@@ -1,7 +1,8 @@
 /*
  * conf.c - coschedd's command-line options, with their defaults in one
- * place (_defaults) and strict parsing: a bad value stops the agent at
- * start-up with a message naming the option.
+ * place (_defaults; those the plugin shares, and their limits, in
+ * lib/cosched_proto/settings.c) and strict parsing: a bad value stops the
+ * agent at start-up with a message naming the option.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -72,11 +73,17 @@ static void _defaults(struct agent_conf *conf)
 {
 	memset(conf, 0, sizeof(*conf));
 	conf->boost = BOOST_AUTO;
-	conf->tick_us = 1000;
+	conf->tick_us = (uint32_t)cosched_setting(COSCHED_SET_TICK_US)->dflt;
+	/* started by hand or a service manager, it stays (the plugin passes
+	 * its idle_exit) */
 	conf->idle_exit = 0;
 	conf->tick = cosched_tick_defaults();
-	conf->membus_quantum_ms = 500;	/* q of the paper */
-	conf->membus_window = 2;	/* w of the paper */
+	conf->membus_quantum_ms =
+		(uint32_t)cosched_setting(COSCHED_SET_MEMBUS_QUANTUM_MS)->dflt;
+	conf->membus_window =
+		(uint32_t)cosched_setting(COSCHED_SET_MEMBUS_WINDOW)->dflt;
+	conf->membus_mem = (double)cosched_setting(COSCHED_SET_MEMBUS_MEM)->dflt;
+	conf->membus_net = (double)cosched_setting(COSCHED_SET_MEMBUS_NET)->dflt;
 	conf->freeze = FREEZE_AUTO;
 }
 
@@ -93,12 +100,32 @@ static int _fail(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
-static int _rate(const char *opt, const char *text, double *out, char *err,
-		 size_t len)
+/* A node's bandwidth, within the setting id's limits. */
+static int _rate(const char *opt, const char *text, enum cosched_setting_id id,
+		 double *out, char *err, size_t len)
 {
-	if (num_parse_rate(text, out))
-		return _fail(err, len, "--%s '%s': expected bytes per second, e.g. 600M",
+	double v;
+
+	if (num_parse_rate(text, &v) || v > (double)cosched_setting(id)->hi)
+		return _fail(err, len, "--%s '%s': expected bytes per second, e.g. 600M, at most 1000T",
 			     opt, text);
+	*out = v;
+	return 0;
+}
+
+/* A whole number within the shared setting id's limits. */
+static int _setting(const char *opt, const char *text,
+		    enum cosched_setting_id id, uint32_t *out, char *err,
+		    size_t len)
+{
+	const struct cosched_setting *s = cosched_setting(id);
+	uint64_t v;
+
+	if (num_parse_range(text, s->lo, s->hi, &v))
+		return _fail(err, len, "--%s '%s': expected a whole number from %llu to %llu",
+			     opt, text, (unsigned long long)s->lo,
+			     (unsigned long long)s->hi);
+	*out = (uint32_t)v;
 	return 0;
 }
 
@@ -173,19 +200,15 @@ static int _option(int c, const char *arg, struct agent_conf *conf,
 		snprintf(conf->log, sizeof(conf->log), "%s", arg);
 		return 0;
 	case OPT_TICK:
-		if (_long(name, arg, 10, 10000000, &v, err, len))
-			return -1;
-		conf->tick_us = (uint32_t)v;
-		return 0;
+		return _setting(name, arg, COSCHED_SET_TICK_US, &conf->tick_us,
+				err, len);
 	case OPT_BOOST:
 		if (boost_kind_parse(arg, &conf->boost))
 			return _fail(err, len, "--boost '%s': expected auto, cgroup, cgroup2 or nice", arg);
 		return 0;
 	case OPT_IDLE:
-		if (_long(name, arg, 0, 86400L * 365, &v, err, len))
-			return -1;
-		conf->idle_exit = (uint32_t)v;
-		return 0;
+		return _setting(name, arg, COSCHED_SET_IDLE_EXIT, &conf->idle_exit,
+				err, len);
 	case OPT_ALLOW:
 		return _user(arg, conf, err, len);
 	case OPT_DETACH:
@@ -216,19 +239,17 @@ static int _option(int c, const char *arg, struct agent_conf *conf,
 	case OPT_EPSILON:
 		return _double(name, arg, &conf->tick.energy.epsilon, err, len);
 	case OPT_MB_QUANTUM:
-		if (_long(name, arg, 50, 60000, &v, err, len))
-			return -1;
-		conf->membus_quantum_ms = (uint32_t)v;
-		return 0;
+		return _setting(name, arg, COSCHED_SET_MEMBUS_QUANTUM_MS,
+				&conf->membus_quantum_ms, err, len);
 	case OPT_MB_WINDOW:
-		if (_long(name, arg, 1, MEMBUS_WINDOW_MAX, &v, err, len))
-			return -1;
-		conf->membus_window = (uint32_t)v;
-		return 0;
+		return _setting(name, arg, COSCHED_SET_MEMBUS_WINDOW,
+				&conf->membus_window, err, len);
 	case OPT_MB_MEM:
-		return _rate(name, arg, &conf->membus_mem, err, len);
+		return _rate(name, arg, COSCHED_SET_MEMBUS_MEM, &conf->membus_mem,
+			     err, len);
 	case OPT_MB_NET:
-		return _rate(name, arg, &conf->membus_net, err, len);
+		return _rate(name, arg, COSCHED_SET_MEMBUS_NET, &conf->membus_net,
+			     err, len);
 	case OPT_CPUS:
 		if (_long(name, arg, 1, 65536, &v, err, len))
 			return -1;

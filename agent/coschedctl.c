@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "cosched_proto/client.h"
 
 #define REPLY_LEN (1 << 20)
 
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	if (!node)
 		node = _default_node(host, sizeof(host));
 	if (!run_dir || !*run_dir)
-		run_dir = "/run/coschedd";
+		run_dir = COSCHED_RUN_DIR_DEFAULT;
 	if (!node || !cosched_node_name_ok(node) ||
 	    cosched_socket_path(run_dir, node, path, sizeof(path))) {
 		fprintf(stderr, "coschedctl: bad node name or run directory\n");

@@ -12,17 +12,19 @@ AGENT_FREEZE_LDLIBS := -lcgroup
 
 # Forks spinning children and freezes them; the cgroup part is skipped
 # where the freezer hierarchy is not writable.
-# (agent_harness.c for its small file helpers.)
-FREEZE_TEST_HELPERS := testsuite/unit/agent/agent_harness.c agent/client.c
-$(eval $(call unit_test,agent/test_freeze,testsuite/unit/agent/test_freeze.c agent/proc.c $(AGENT_FREEZE_SRCS) $(FREEZE_TEST_HELPERS),$(O)/lib/libcosched_opts.a,$(AGENT_FREEZE_LDLIBS)))
+# (agent_harness.c for its small file helpers, lib/cosched_proto for its
+# client.)
+FREEZE_TEST_HELPERS := testsuite/unit/agent/agent_harness.c
+FREEZE_TEST_LIBS := $(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS)
+$(eval $(call unit_test,agent/test_freeze,testsuite/unit/agent/test_freeze.c agent/proc.c $(AGENT_FREEZE_SRCS) $(FREEZE_TEST_HELPERS),$(FREEZE_TEST_LIBS),$(AGENT_FREEZE_LDLIBS)))
 
 # The cgroup v2 mechanisms of freeze.c and boost.c: freezing for real on
 # a cgroup2 mount the test makes (root, a private mount namespace), and
 # cpu.weight against a directory tree that mimics cgroupfs.
-$(eval $(call unit_test,agent/test_cgroup2,testsuite/unit/agent/test_cgroup2.c agent/proc.c agent/boost.c $(AGENT_FREEZE_SRCS) $(FREEZE_TEST_HELPERS),$(O)/lib/libcosched_opts.a,$(AGENT_FREEZE_LDLIBS) -pthread))
+$(eval $(call unit_test,agent/test_cgroup2,testsuite/unit/agent/test_cgroup2.c agent/proc.c agent/boost.c $(AGENT_FREEZE_SRCS) $(FREEZE_TEST_HELPERS),$(FREEZE_TEST_LIBS),$(AGENT_FREEZE_LDLIBS) -pthread))
 
 # The guardian's promise on v2: a membus agent killed mid-quantum is
 # thawed, an in-place weight put back (root; a cgroup2 mount of its own;
 # runs the coschedd built here).
-$(eval $(call unit_test,agent/test_guardian_v2,testsuite/unit/agent/test_guardian_v2.c $(FREEZE_TEST_HELPERS),$(O)/lib/libcosched_opts.a,))
+$(eval $(call unit_test,agent/test_guardian_v2,testsuite/unit/agent/test_guardian_v2.c $(FREEZE_TEST_HELPERS),$(FREEZE_TEST_LIBS),))
 $(O)/tests/agent/test_guardian_v2.t: | $(COSCHEDD)

@@ -26,38 +26,7 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "num/num.h"
 #include "state.h"
-
-int agent_request_word(const char *line, const char *key, char *buf,
-		       size_t len)
-{
-	size_t klen = strlen(key);
-
-	for (const char *p = strchr(line, ' '); p; p = strchr(p + 1, ' ')) {
-		const char *w = p + 1;
-		size_t vlen;
-
-		if (strncmp(w, key, klen) || w[klen] != '=')
-			continue;
-		vlen = strcspn(w + klen + 1, " ");
-		if (vlen >= len)
-			return -1;
-		memcpy(buf, w + klen + 1, vlen);
-		buf[vlen] = '\0';
-		return 0;
-	}
-	return -1;
-}
-
-static int _u64(const char *line, const char *key, uint64_t max, uint64_t *out)
-{
-	char buf[32];
-
-	if (agent_request_word(line, key, buf, sizeof(buf)))
-		return -1;
-	return num_parse_range(buf, 0, max, out);
-}
 
 struct agent_step *agent_find_step(struct agent *a, uint32_t job,
 				   uint32_t step)
@@ -170,74 +139,12 @@ static void _retire(struct agent *a, struct agent_step *s)
 	a->last_job_ns = agent_now_ns();
 }
 
-/* The parsed fields of a register request. */
-struct reg {
-	uint64_t job, step, uid, pid, rank, tick_us, spin_ns;
-	double bw_mem, bw_net;		/* membus hints, < 0: none */
-	enum cosched_mode mode;
-	struct cosched_pb_rule pb;
-};
-
-/* bw_mem=N bw_net=N: what a membus job declared, bytes/s per process */
-static int _parse_hints(const char *line, struct reg *r, char *why, size_t len)
-{
-	const char *keys[] = { "bw_mem", "bw_net" };
-	double *vals[] = { &r->bw_mem, &r->bw_net };
-	char word[32];
-	uint64_t v;
-
-	for (size_t i = 0; i < 2; i++) {
-		*vals[i] = -1;
-		if (agent_request_word(line, keys[i], word, sizeof(word)))
-			continue;
-		if (num_parse_u64(word, &v)) {
-			snprintf(why, len, "register: %s must be whole bytes per second",
-				 keys[i]);
-			return -1;
-		}
-		*vals[i] = (double)v;
-	}
-	return 0;
-}
-
-static int _parse_register(const char *line, struct reg *r, char *why,
-			   size_t len)
-{
-	char word[32], err[COSCHED_ERR_LEN];
-
-	memset(r, 0, sizeof(*r));
-	if (_u64(line, "job", UINT32_MAX, &r->job) ||
-	    _u64(line, "step", UINT32_MAX, &r->step) ||
-	    _u64(line, "uid", UINT32_MAX - 1, &r->uid) ||
-	    _u64(line, "pid", INT32_MAX, &r->pid) || r->pid < 2 ||
-	    _u64(line, "rank", INT32_MAX, &r->rank)) {
-		snprintf(why, len, "register needs job, step, uid, pid (>1) and rank");
-		return -1;
-	}
-	if (agent_request_word(line, "mode", word, sizeof(word)) ||
-	    cosched_parse_mode(word, &r->mode, err, sizeof(err))) {
-		snprintf(why, len, "register: bad or missing mode");
-		return -1;
-	}
-	r->pb.heuristic = COSCHED_PB_D;
-	if (!agent_request_word(line, "pb", word, sizeof(word)) &&
-	    cosched_pb_parse(word, &r->pb, err, sizeof(err))) {
-		snprintf(why, len, "register: %.200s", err);
-		return -1;
-	}
-	if (_u64(line, "tick_us", 10000000, &r->tick_us))
-		r->tick_us = 0;
-	if (_u64(line, "spin_ns", UINT64_MAX, &r->spin_ns))
-		r->spin_ns = 0;
-	return _parse_hints(line, r, why, len);
-}
-
 /*
  * Is id (r->pid) the job's: a descendant of the caller, with the job's
  * uid.  Each check re-reads id's start time after it, so a pid recycled
  * since proc_identify() is refused rather than proven.
  */
-static int _prove(const struct reg *r, const struct proc_id *id, pid_t peer,
+static int _prove(const struct cosched_register *r, const struct proc_id *id, pid_t peer,
 		  char *why, size_t len)
 {
 	uid_t uid;
@@ -255,7 +162,20 @@ static int _prove(const struct reg *r, const struct proc_id *id, pid_t peer,
 	return 0;
 }
 
-static int _fill_step(struct agent_step *s, const struct reg *r,
+/* The tick a register asks for: its own, else the agent's. */
+static uint32_t _tick_us(const struct cosched_register *r,
+			 const struct agent_conf *conf)
+{
+	return r->tick_us ? r->tick_us : conf->tick_us;
+}
+
+/*
+ * A step's settings come with its first process; a later register (the
+ * step's other tasks, or a replay) must repeat them, or a forged or
+ * replayed line would change how the processes already held are
+ * treated (and a step is gang-switched whole or not at all).
+ */
+static int _fill_step(struct agent_step *s, const struct cosched_register *r,
 		      const struct agent_conf *conf, char *why, size_t len)
 {
 	if (s->nprocs && s->uid != (uid_t)r->uid) {
@@ -263,29 +183,74 @@ static int _fill_step(struct agent_step *s, const struct reg *r,
 			 s->job, s->step, (unsigned)s->uid);
 		return -1;
 	}
-	if (s->nprocs && (s->mode == COSCHED_MODE_MEMBUS) !=
-			 (r->mode == COSCHED_MODE_MEMBUS)) {
-		/* a step is gang-switched whole or not at all */
-		snprintf(why, len, "job %u step %u is registered with mode %s",
-			 s->job, s->step, cosched_mode_name(s->mode));
+	if (s->nprocs && (s->mode != r->mode ||
+			  s->pb.heuristic != r->pb.heuristic ||
+			  s->pb.fair != r->pb.fair ||
+			  s->tick_us != _tick_us(r, conf) ||
+			  s->spin_ns != r->spin_ns)) {
+		snprintf(why, len, "job %u step %u is registered with mode %s pb %s tick_us %u spin_ns %llu: its other processes must say the same",
+			 s->job, s->step, cosched_mode_name(s->mode),
+			 cosched_pb_name(&s->pb), s->tick_us,
+			 (unsigned long long)s->spin_ns);
 		return -1;
 	}
 	s->uid = (uid_t)r->uid;
 	s->mode = r->mode;
 	(void)cosched_mode_split(r->mode, &s->parts);
 	s->pb = r->pb;
-	s->tick_us = r->tick_us ? (uint32_t)r->tick_us : conf->tick_us;
+	s->tick_us = _tick_us(r, conf);
 	s->spin_ns = r->spin_ns;
+	return 0;
+}
+
+/* Drop process i of s (released, the state file not yet rewritten). */
+static void _drop_proc(struct agent_step *s, size_t i)
+{
+	_release(s, &s->procs[i]);
+	s->procs[i] = s->procs[--s->nprocs];
+}
+
+/*
+ * Where id's pid is held already.  The same process in another step is
+ * refused (two steps would boost and restore it against each other); the
+ * same process in this step is a replay: 1, nothing to do.  A process
+ * held under the same pid but another start time is gone, its pid
+ * reused: it is dropped, and id is added as new.
+ */
+static int _held(struct agent *a, struct agent_step *in,
+		 const struct proc_id *id, char *why, size_t len)
+{
+	for (struct agent_step *s = a->steps; s; s = s->next) {
+		for (size_t i = 0; i < s->nprocs; i++) {
+			const struct proc_id *held = &s->procs[i].id;
+
+			if (held->pid != id->pid)
+				continue;
+			if (held->start_ticks != id->start_ticks) {
+				agent_log("job %u step %u: pid %d was reused: dropped the process that had it",
+					  s->job, s->step, (int)id->pid);
+				_drop_proc(s, i);
+				return 0;
+			}
+			if (s == in)
+				return 1;
+			snprintf(why, len, "pid %d is registered with job %u step %u",
+				 (int)id->pid, s->job, s->step);
+			return -1;
+		}
+	}
 	return 0;
 }
 
 /* The membus part of adding p: the step's scheduling, its freezer. */
 static int _membus_add(struct agent *a, struct agent_step *s,
-		       struct agent_proc *p, const struct reg *r, char *why,
+		       struct agent_proc *p, const struct cosched_register *r, char *why,
 		       size_t len)
 {
-	if (!s->mb && agent_membus_step_init(a, s, r->bw_mem, r->bw_net, why,
-					     len))
+	if (!s->mb && agent_membus_step_init(a, s,
+					     r->bw.mem_set ? r->bw.mem : -1,
+					     r->bw.net_set ? r->bw.net : -1,
+					     why, len))
 		return -1;
 	if (s->mb->freeze)
 		freeze_group_set_persist(s->mb->freeze, _persist, a);
@@ -304,26 +269,26 @@ static int _record(struct agent *a, const struct agent_proc *p, char *why,
 }
 
 /*
- * Add (or find) pid in step.  With record, the state file lists it
- * before and after anything is applied, else it is refused and undone
- * (recovery passes false: the old file still lists what it adopts, and
- * is rewritten once at the end).
+ * Add pid to its step: 0, 1 when it is there already (a replay), -1.
+ * With record, the state file lists it before and after anything is
+ * applied, else it is refused and undone (recovery passes false: the old
+ * file still lists what it adopts, and is rewritten once at the end).
  */
-static int _add(struct agent *a, const struct reg *r, const struct proc_id *id,
-		bool record, char *why, size_t len)
+static int _add(struct agent *a, const struct cosched_register *r,
+		const struct proc_id *id, bool record, char *why, size_t len)
 {
-	struct agent_step *s = agent_find_step(a, (uint32_t)r->job,
-				     (uint32_t)r->step);
+	struct agent_step *s = agent_find_step(a, r->job, r->step);
 	struct agent_proc *p;
 	bool fresh = !s;
+	int held;
 
-	if (!s && !(s = _new_step(a, (uint32_t)r->job, (uint32_t)r->step)))
+	if (!s && !(s = _new_step(a, r->job, r->step)))
 		goto nomem;
 	if (_fill_step(s, r, &a->conf, why, len))
 		return -1;
-	for (size_t i = 0; i < s->nprocs; i++)
-		if (s->procs[i].id.pid == id->pid)
-			return 0;	/* again: nothing to do */
+	held = _held(a, s, id, why, len);
+	if (held)
+		goto held;
 	p = _add_proc(s);
 	if (!p)
 		goto nomem;
@@ -354,9 +319,10 @@ static int _add(struct agent *a, const struct reg *r, const struct proc_id *id,
 	return 0;
 undo:
 	s->nprocs--;
+held:
 	if (fresh && !s->nprocs)
 		_retire(a, s);
-	return -1;
+	return held > 0 ? 1 : -1;
 nomem:
 	snprintf(why, len, "out of memory");
 	return -1;
@@ -367,9 +333,10 @@ int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 {
 	char why[AGENT_ERR_LEN];
 	struct proc_id id;
-	struct reg r;
+	struct cosched_register r;
+	int added;
 
-	if (_parse_register(request, &r, why, sizeof(why)))
+	if (cosched_register_parse(request, &r, why, sizeof(why)))
 		goto fail;
 	if (r.mode == COSCHED_MODE_NONE) {
 		snprintf(why, sizeof(why), "mode %s has nothing for this agent to do",
@@ -380,14 +347,18 @@ int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 		snprintf(why, sizeof(why), "no process %u", (unsigned)r.pid);
 		goto fail;
 	}
-	if (_prove(&r, &id, peer_pid, why, sizeof(why)) ||
-	    _add(a, &r, &id, true, why, sizeof(why)))
+	if (_prove(&r, &id, peer_pid, why, sizeof(why)))
 		goto fail;
-	agent_log("job %u step %u: registered pid %u rank %u, mode %s",
-		  (unsigned)r.job, (unsigned)r.step, (unsigned)r.pid,
-		  (unsigned)r.rank, cosched_mode_name(r.mode));
-	snprintf(reply, len, "ok registered job=%u step=%u pid=%u\n",
-		 (unsigned)r.job, (unsigned)r.step, (unsigned)r.pid);
+	added = _add(a, &r, &id, true, why, sizeof(why));
+	if (added < 0)
+		goto fail;
+	agent_log("job %u step %u: %s pid %u rank %u, mode %s",
+		  (unsigned)r.job, (unsigned)r.step,
+		  added ? "registered again (nothing to do)" : "registered",
+		  (unsigned)r.pid, (unsigned)r.rank, cosched_mode_name(r.mode));
+	snprintf(reply, len, "ok registered job=%u step=%u pid=%u%s\n",
+		 (unsigned)r.job, (unsigned)r.step, (unsigned)r.pid,
+		 added ? " already" : "");
 	return 0;
 fail:
 	agent_log("refused registration: %s", why);
@@ -397,15 +368,15 @@ fail:
 
 int agent_end(struct agent *a, const char *request, char *reply, size_t len)
 {
-	uint64_t job, step;
+	char why[AGENT_ERR_LEN];
+	uint32_t job, step;
 	struct agent_step *s;
 
-	if (_u64(request, "job", UINT32_MAX, &job) ||
-	    _u64(request, "step", UINT32_MAX, &step)) {
-		snprintf(reply, len, "error: end needs job and step\n");
+	if (cosched_end_parse(request, &job, &step, why, sizeof(why))) {
+		snprintf(reply, len, "error: %s\n", why);
 		return -1;
 	}
-	s = agent_find_step(a, (uint32_t)job, (uint32_t)step);
+	s = agent_find_step(a, job, step);
 	if (!s) {
 		snprintf(reply, len, "ok not registered\n");
 		return 0;
@@ -561,9 +532,9 @@ static int _adopt(const struct state_entry *e, void *arg)
 {
 	struct recovery *rec = arg;
 	char why[AGENT_ERR_LEN];
-	struct reg r = {
+	struct cosched_register r = {
 		.job = e->job, .step = e->step, .uid = e->uid, .pid = e->id.pid,
-		.rank = (uint64_t)e->rank, .tick_us = e->tick_us,
+		.rank = (uint32_t)e->rank, .tick_us = e->tick_us,
 		.spin_ns = e->spin_ns, .mode = e->mode, .pb = e->pb,
 	};
 
@@ -580,7 +551,7 @@ static int _adopt(const struct state_entry *e, void *arg)
 			  (int)e->id.pid);
 		return 0;
 	}
-	if (_add(rec->a, &r, &e->id, false, why, sizeof(why)))
+	if (_add(rec->a, &r, &e->id, false, why, sizeof(why)) < 0)
 		agent_log("recovery: pid %d not re-adopted: %s",
 			  (int)e->id.pid, why);
 	return 0;

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "client.h"		/* COSCHED_NODE_NAME_LEN */
+#include "cosched_proto/client.h"	/* COSCHED_NODE_NAME_LEN */
 #include "membus/membus.h"	/* MEMBUS_ID_LEN */
 
 #define MBMSG_APPS_MAX 256	/* entries of apps, order and forced */

@@ -35,7 +35,6 @@
 
 #include "agent.h"
 #include "mbmsg.h"
-#include "num/num.h"
 #include "peer.h"
 
 #define CANDIDATES_MAX 16
@@ -373,34 +372,24 @@ static uint32_t _recall_span(const struct agent_membus *m, uint32_t job,
 int agent_membus_request(struct agent *a, const char *request, char *reply,
 			 size_t len)
 {
-	char why[AGENT_ERR_LEN], self[PEER_ADDR_TEXT_LEN], coord[1024], num[32];
-	uint64_t job, step, nnodes;
+	struct cosched_membus req;
+	char why[AGENT_ERR_LEN];
 	struct agent_membus *m;
 	struct agent_step *s;
 
-	if (agent_request_word(request, "job", num, sizeof(num)) ||
-	    num_parse_range(num, 0, UINT32_MAX, &job) ||
-	    agent_request_word(request, "step", num, sizeof(num)) ||
-	    num_parse_range(num, 0, UINT32_MAX, &step) ||
-	    agent_request_word(request, "nnodes", num, sizeof(num)) ||
-	    num_parse_range(num, 1, UINT32_MAX, &nnodes) ||
-	    agent_request_word(request, "self", self, sizeof(self)) ||
-	    agent_request_word(request, "coord", coord, sizeof(coord))) {
-		snprintf(why, sizeof(why), "membus needs job, step, nnodes (>0), self and coord");
+	if (cosched_membus_parse(request, &req, why, sizeof(why)))
 		goto fail;
-	}
 	if (!(m = _membus(a, why, sizeof(why))) ||
-	    _bind_self(a, m, self, why, sizeof(why)) ||
-	    _add_candidates(m, coord, why, sizeof(why)))
+	    _bind_self(a, m, req.self, why, sizeof(why)) ||
+	    _add_candidates(m, req.coord, why, sizeof(why)))
 		goto fail;
-	s = agent_find_step(a, (uint32_t)job, (uint32_t)step);
+	s = agent_find_step(a, req.job, req.step);
 	if (s && s->mb)
-		s->mb->nnodes = (uint32_t)nnodes;
+		s->mb->nnodes = req.nnodes;
 	else
-		_remember_span(m, (uint32_t)job, (uint32_t)step,
-			       (uint32_t)nnodes);
+		_remember_span(m, req.job, req.step, req.nnodes);
 	snprintf(reply, len, "ok membus job=%u step=%u nnodes=%u\n",
-		 (unsigned)job, (unsigned)step, (unsigned)nnodes);
+		 (unsigned)req.job, (unsigned)req.step, (unsigned)req.nnodes);
 	return 0;
 fail:
 	agent_log("refused membus request: %s", why);

@@ -8,17 +8,17 @@ CFLAGS_agent := $(JSONC_CFLAGS)
 
 COSCHEDD := $(O)/sbin/coschedd
 COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
-	state.c sched.c status.c guardian.c proc.c boost.c client.c membus.c \
+	state.c sched.c status.c guardian.c proc.c boost.c membus.c \
 	peer.c mbmsg.c bw.c freeze.c cgroup.c arrivals.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.
-COSCHEDD_LIBS := $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
+COSCHEDD_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
 	$(O)/lib/libcosched_opts.a $(LIBNUM)
 $(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS),-lcgroup -lmunge -pthread $(JSONC_LIBS) -lm))
 TARGETS += $(COSCHEDD)
 INSTALL_SBINS += $(COSCHEDD)
 
 COSCHEDCTL := $(O)/bin/coschedctl
-$(eval $(call program,$(COSCHEDCTL),agent/coschedctl.c agent/client.c,$(O)/lib/libcosched_opts.a,))
+$(eval $(call program,$(COSCHEDCTL),agent/coschedctl.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
 TARGETS += $(COSCHEDCTL)
 INSTALL_BINS += $(COSCHEDCTL)
 
@@ -29,41 +29,47 @@ INSTALL_MAN += doc/man/coschedd.8 doc/man/coschedctl.1
 
 # The tests that run the coschedd built here (they need root) share
 # testsuite/unit/agent/agent_harness.c: finding, starting and asking it.
-AGENT_HARNESS := testsuite/unit/agent/agent_harness.c agent/client.c
+AGENT_HARNESS := testsuite/unit/agent/agent_harness.c
+AGENT_HARNESS_LIBS := $(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS)
 
 # The agent as a program.
-$(eval $(call unit_test,agent/test_coschedd,testsuite/unit/agent/test_coschedd.c $(AGENT_HARNESS),$(O)/lib/libcosched_opts.a,))
+$(eval $(call unit_test,agent/test_coschedd,testsuite/unit/agent/test_coschedd.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),))
 $(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)
 
 # The state file under faults: a full run directory (a tmpfs of its own
 # in a private mount namespace), a corrupt file, what signals stopped
 # (needs root; it runs the coschedd built here).
-$(eval $(call unit_test,agent/test_state,testsuite/unit/agent/test_state.c $(AGENT_HARNESS) agent/proc.c,$(O)/lib/libcosched_opts.a,))
+$(eval $(call unit_test,agent/test_state,testsuite/unit/agent/test_state.c $(AGENT_HARNESS) agent/proc.c,$(AGENT_HARNESS_LIBS),))
 $(O)/tests/agent/test_state.t: | $(COSCHEDD)
+
+# Forged and replayed registrations, a reused pid (needs root; runs the
+# coschedd built here in a PID namespace of its own).
+$(eval $(call unit_test,agent/test_register,testsuite/unit/agent/test_register.c $(AGENT_HARNESS) agent/proc.c,$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
+$(O)/tests/agent/test_register.t: | $(COSCHEDD)
 
 # The guardian outlives a Slurm-shaped step group and is replaced when it
 # dies (needs root and cgroup v1 freezer, pids and cpu; runs coschedd).
-$(eval $(call unit_test,agent/test_guardian,testsuite/unit/agent/test_guardian.c $(AGENT_HARNESS),$(O)/lib/libcosched_opts.a,))
+$(eval $(call unit_test,agent/test_guardian,testsuite/unit/agent/test_guardian.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),))
 $(O)/tests/agent/test_guardian.t: | $(COSCHEDD)
 # The shim's pages as the agent meets them: FIFO, truncation, other users
 # (needs root; it runs the coschedd built here).
-$(eval $(call unit_test,agent/test_pages,testsuite/unit/agent/test_pages.c $(AGENT_HARNESS),$(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a,$(JSONC_LIBS)))
+$(eval $(call unit_test,agent/test_pages,testsuite/unit/agent/test_pages.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
 $(O)/tests/agent/test_pages.t: | $(COSCHEDD)
 CFLAGS_testsuite/unit/agent += $(JSONC_CFLAGS)
 
 # Arrivals from other hosts: TCP connections of registered children
 # watched by epoll, counted, never kept open (needs root; runs coschedd).
-$(eval $(call unit_test,agent/test_arrivals,testsuite/unit/agent/test_arrivals.c $(AGENT_HARNESS),$(O)/lib/libcosched.a $(O)/lib/libcosched_opts.a,$(JSONC_LIBS)))
+$(eval $(call unit_test,agent/test_arrivals,testsuite/unit/agent/test_arrivals.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
 $(O)/tests/agent/test_arrivals.t: | $(COSCHEDD)
 
 # The MemBUS messages' parser and formatter, alone: for the unit test and
 # a fuzz harness.  Link $(MBMSG_LIBS) $(MBMSG_LDLIBS) and call
 # mbmsg_roundtrip(data, len) (mbmsg.h: < 0 is a bug); a harness that
 # compiles its own objects (-fsanitize=fuzzer) takes MBMSG_SRCS plus the
-# sources of libcosched_opts and libnum (client.c's dependencies).
-MBMSG_SRCS := agent/mbmsg.c agent/client.c
+# sources of libcosched_proto and what it needs (cosched_node_name_ok).
+MBMSG_SRCS := agent/mbmsg.c
 LIBMBMSG := $(O)/lib/libmbmsg.a
-MBMSG_LIBS := $(LIBMBMSG) $(O)/lib/libcosched_opts.a $(LIBNUM)
+MBMSG_LIBS := $(LIBMBMSG) $(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS)
 MBMSG_LDLIBS := $(JSONC_LIBS)
 $(eval $(call static_lib,$(LIBMBMSG),$(MBMSG_SRCS)))
 $(eval $(call unit_test,agent/test_mbmsg,testsuite/unit/agent/test_mbmsg.c,$(MBMSG_LIBS),$(MBMSG_LDLIBS)))

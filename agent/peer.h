@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#include "client.h"
+#include "cosched_proto/client.h"
 
 #define PEER_ADDR_TEXT_LEN 320
 

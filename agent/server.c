@@ -146,13 +146,6 @@ static void _drop(struct agent_conn *c, const char *reply, const char *why)
 	_conn_close(c);
 }
 
-static bool _verb(const char *line, const char *verb)
-{
-	size_t n = strlen(verb);
-
-	return !strncmp(line, verb, n) && (line[n] == '\0' || line[n] == ' ');
-}
-
 static char *_status(struct agent *a, const char *line)
 {
 	bool json = !strcmp(line, "status json");
@@ -168,17 +161,18 @@ static char *_status(struct agent *a, const char *line)
 /* The reply to the line c has read (allocated; NULL: out of memory). */
 static char *_answer(struct agent *a, struct agent_conn *c)
 {
-	char reply[REPLY_LEN], why[AGENT_ERR_LEN], quoted[AGENT_LOG_QUOTE_LEN];
+	char reply[REPLY_LEN], quoted[AGENT_LOG_QUOTE_LEN];
 	const char *line = c->line;
 
 	if (!c->cred_ok)
 		return strdup("error: cannot read your credentials\n");
 	if (!strcmp(line, "ping"))
 		return strdup("ok coschedd\n");
-	if (_verb(line, "status"))
+	if (cosched_request_is(line, "status"))
 		return _status(a, line);
-	if (!_verb(line, "register") && !_verb(line, "end") &&
-	    !_verb(line, "membus"))
+	if (!cosched_request_is(line, "register") &&
+	    !cosched_request_is(line, "end") &&
+	    !cosched_request_is(line, "membus"))
 		return strdup("error: unknown request (ping, register, membus, end, status)\n");
 	if (!_privileged(a, c)) {
 		if (agent_log_allow(&refused_log))
@@ -188,12 +182,10 @@ static char *_answer(struct agent *a, struct agent_conn *c)
 				  (unsigned)c->cred.uid, (int)c->cred.pid);
 		return strdup("error: permission denied: only root or SlurmUser may register or end jobs\n");
 	}
-	/* every request word at most once, whichever verb reads it */
-	if (cosched_request_keys_once(line, why, sizeof(why)))
-		snprintf(reply, sizeof(reply), "error: %s\n", why);
-	else if (_verb(line, "register"))
+	/* each parser checks the whole line (lib/cosched_proto) */
+	if (cosched_request_is(line, "register"))
 		(void)agent_register(a, line, c->cred.pid, reply, sizeof(reply));
-	else if (_verb(line, "membus"))
+	else if (cosched_request_is(line, "membus"))
 		(void)agent_membus_request(a, line, reply, sizeof(reply));
 	else
 		(void)agent_end(a, line, reply, sizeof(reply));

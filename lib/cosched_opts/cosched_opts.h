@@ -115,17 +115,6 @@ const char *cosched_mode_name(enum cosched_mode mode);
 /* Every mode name, comma-separated, in enum order (for help texts). */
 const char *cosched_mode_names(void);
 
-/* ---- requests to the node agent ---- */
-
-/*
- * A request line to the node agent (agent/client.h): a verb, then
- * KEY=VALUE words separated by blanks.  Each key may appear once: the
- * agent reads a key's first value, so "pid=A ... pid=B" would mean A to
- * the agent and maybe B to whoever checked the line before.  Returns 0,
- * or -1 with "request: key 'K' given twice" in err.
- */
-int cosched_request_keys_once(const char *line, char *err, size_t err_len);
-
 /* ---- --cosched-bw (cosched_bw.c; its users link lib/num too) ---- */
 
 /*

@@ -12,6 +12,8 @@
 #include <strings.h>
 
 #include "args.h"
+#include "cosched_proto/client.h"
+#include "cosched_proto/settings.h"
 #include "num/num.h"
 
 /* Arguments are quoted in messages cut to this length (with "..."). */
@@ -23,7 +25,6 @@
 #ifndef COSCHED_SHIM_DEFAULT
 #define COSCHED_SHIM_DEFAULT "/usr/local/lib/coalloc/libcosched_mpi.so"
 #endif
-#define COSCHED_RUN_DIR_DEFAULT "/run/coschedd"
 
 typedef int (*arg_setter)(struct cosched_args *args, const char *key,
 			  const char *value, char *err, size_t err_len);
@@ -33,8 +34,14 @@ struct arg_key {
 	arg_setter set;
 	size_t offset;		/* of the field set (for the generic setters) */
 	size_t size;		/* of a string field */
-	uint32_t min, max;	/* of a whole-number field */
+	enum cosched_setting_id setting;	/* of a number's default, limits */
 };
+
+/* The shared setting id's default (lib/cosched_proto/settings.c). */
+static uint64_t _dflt(enum cosched_setting_id id)
+{
+	return cosched_setting(id)->dflt;
+}
 
 void cosched_args_defaults(struct cosched_args *args)
 {
@@ -47,17 +54,18 @@ void cosched_args_defaults(struct cosched_args *args)
 	args->allowed_modes = (1u << COSCHED_MODE_COUNT) - 1;
 	args->default_pb.heuristic = COSCHED_PB_D;
 	args->default_pb.fair = false;
-	args->tick_us = 1000;
-	args->min_tick_us = 100;
-	args->max_tick_us = 100000;
-	args->max_spin_us = 10000;
+	args->tick_us = (uint32_t)_dflt(COSCHED_SET_TICK_US);
+	args->min_tick_us = (uint32_t)_dflt(COSCHED_SET_MIN_TICK_US);
+	args->max_tick_us = (uint32_t)_dflt(COSCHED_SET_MAX_TICK_US);
+	args->max_spin_us = (uint32_t)_dflt(COSCHED_SET_MAX_SPIN_US);
 	snprintf(args->boost, sizeof(args->boost), "auto");
-	args->idle_exit = 600;
-	args->membus_quantum_ms = 500;
-	args->membus_window = 2;
-	args->membus_mem = 0;		/* the agent measures it */
-	args->membus_net = 0;		/* the agent finds or probes it */
-	args->membus_port_offset = 1000;
+	args->idle_exit = (uint32_t)_dflt(COSCHED_SET_IDLE_EXIT);
+	args->membus_quantum_ms = (uint32_t)_dflt(COSCHED_SET_MEMBUS_QUANTUM_MS);
+	args->membus_window = (uint32_t)_dflt(COSCHED_SET_MEMBUS_WINDOW);
+	args->membus_mem = (double)_dflt(COSCHED_SET_MEMBUS_MEM);
+	args->membus_net = (double)_dflt(COSCHED_SET_MEMBUS_NET);
+	args->membus_port_offset =
+		(uint32_t)_dflt(COSCHED_SET_MEMBUS_PORT_OFFSET);
 	snprintf(args->freeze, sizeof(args->freeze), "auto");
 	args->munge_socket[0] = '\0';	/* munge's default socket */
 }
@@ -84,15 +92,17 @@ static int _set_u32(struct cosched_args *args, const char *key,
 		    const char *value, char *err, size_t err_len)
 {
 	const struct arg_key *k = _key(key);
+	const struct cosched_setting *s = cosched_setting(k->setting);
 	uint64_t v;
 
-	if (!num_parse_range(value, k->min, k->max, &v)) {
+	if (!num_parse_range(value, s->lo, s->hi, &v)) {
 		*(uint32_t *)((char *)args + k->offset) = (uint32_t)v;
 		return 0;
 	}
 	cosched_set_err(err, err_len,
-			"plugstack.conf: %s='%.*s': expected a whole number from %u to %u",
-			key, QUOTE_ARG_MAX, value, k->min, k->max);
+			"plugstack.conf: %s='%.*s': expected a whole number from %llu to %llu",
+			key, QUOTE_ARG_MAX, value, (unsigned long long)s->lo,
+			(unsigned long long)s->hi);
 	return -1;
 }
 
@@ -103,7 +113,8 @@ static int _set_rate(struct cosched_args *args, const char *key,
 	const struct arg_key *k = _key(key);
 	double v;
 
-	if (!num_parse_rate(value, &v) && v <= COSCHED_BW_MAX) {
+	if (!num_parse_rate(value, &v) &&
+	    v <= (double)cosched_setting(k->setting)->hi) {
 		/* whole bytes: the agent gets it as an integer (<= 1e15) */
 		*(double *)((char *)args + k->offset) = (double)(uint64_t)(v + 0.5);
 		return 0;
@@ -215,34 +226,32 @@ static int _set_user(struct cosched_args *args, const char *key,
 }
 
 #define PATH_KEY(n) { #n, _set_path, offsetof(struct cosched_args, n), \
-		      sizeof(((struct cosched_args *)0)->n), 0, 0 }
-#define U32_KEY(n, lo, hi) { #n, _set_u32, offsetof(struct cosched_args, n), \
-			     0, lo, hi }
-#define RATE_KEY(n) { #n, _set_rate, offsetof(struct cosched_args, n), 0, 0, 0 }
+		      sizeof(((struct cosched_args *)0)->n), 0 }
+#define U32_KEY(n, id) { #n, _set_u32, offsetof(struct cosched_args, n), 0, id }
+#define RATE_KEY(n, id) { #n, _set_rate, offsetof(struct cosched_args, n), 0, id }
 
 static const struct arg_key arg_keys[] = {
 	PATH_KEY(agent),
 	PATH_KEY(shim),
 	PATH_KEY(run_dir),
-	{ "default_mode", _set_mode, 0, 0, 0, 0 },
-	{ "allowed_modes", _set_allowed, 0, 0, 0, 0 },
-	{ "default_pb", _set_pb, 0, 0, 0, 0 },
-	U32_KEY(tick_us, 10, 10000000),
-	U32_KEY(min_tick_us, 10, 10000000),
-	U32_KEY(max_tick_us, 10, 10000000),
-	U32_KEY(max_spin_us, 1, 1000000),
-	{ "boost", _set_boost, 0, 0, 0, 0 },
-	U32_KEY(idle_exit, 0, 86400 * 365),
-	{ "allow_user", _set_user, 0, 0, 0, 0 },
-	U32_KEY(membus_quantum_ms, 50, 60000),
-	U32_KEY(membus_window, 1, 64),
-	RATE_KEY(membus_mem),
-	RATE_KEY(membus_net),
-	/* slurmd's port + offset must stay a port; checked per node too */
-	U32_KEY(membus_port_offset, 1, 64511),
-	{ "freeze", _set_freeze, 0, 0, 0, 0 },
+	{ "default_mode", _set_mode, 0, 0, 0 },
+	{ "allowed_modes", _set_allowed, 0, 0, 0 },
+	{ "default_pb", _set_pb, 0, 0, 0 },
+	U32_KEY(tick_us, COSCHED_SET_TICK_US),
+	U32_KEY(min_tick_us, COSCHED_SET_MIN_TICK_US),
+	U32_KEY(max_tick_us, COSCHED_SET_MAX_TICK_US),
+	U32_KEY(max_spin_us, COSCHED_SET_MAX_SPIN_US),
+	{ "boost", _set_boost, 0, 0, 0 },
+	U32_KEY(idle_exit, COSCHED_SET_IDLE_EXIT),
+	{ "allow_user", _set_user, 0, 0, 0 },
+	U32_KEY(membus_quantum_ms, COSCHED_SET_MEMBUS_QUANTUM_MS),
+	U32_KEY(membus_window, COSCHED_SET_MEMBUS_WINDOW),
+	RATE_KEY(membus_mem, COSCHED_SET_MEMBUS_MEM),
+	RATE_KEY(membus_net, COSCHED_SET_MEMBUS_NET),
+	U32_KEY(membus_port_offset, COSCHED_SET_MEMBUS_PORT_OFFSET),
+	{ "freeze", _set_freeze, 0, 0, 0 },
 	PATH_KEY(munge_socket),
-	{ NULL, NULL, 0, 0, 0, 0 },
+	{ NULL, NULL, 0, 0, 0 },
 };
 _Static_assert(sizeof(arg_keys) / sizeof(arg_keys[0]) <= 33,
 	       "a bit per key in _parse_one's seen");

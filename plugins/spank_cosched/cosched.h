@@ -8,7 +8,6 @@
  *   stepd.c     slurmstepd: the node agent and the MPI shim for the step
  *   preload.c   slurmstepd tasks: the shim in LD_PRELOAD (preload_value.h)
  *   peers.c     slurmstepd: a membus step's nodes and their agents' ports
- *   membus_req.c  the membus requests' text (membus_req.h, no Slurm header)
  *   layout.c    slurmstepd tasks: SLURM_COALLOC_LAYOUT
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -82,7 +81,7 @@ int cosched_stepd_exit(spank_t sp);
 
 /*
  * peers.c: the membus join request of step job.step for this node, self
- * (see membus_req.h), from the step's node list and slurmctld's node
+ * (see lib/cosched_proto/proto.h), from the step's node list and slurmctld's node
  * records.  Returns 0, or -1 with why in err.
  */
 int cosched_peers_request(spank_t sp, uint32_t job, uint32_t step,

@@ -10,11 +10,11 @@
 
 SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
 	cosched.c args.c options.c submit.c stepd.c layout.c peers.c \
-	membus_req.c preload.c preload_value.c) agent/client.c
+	preload.c preload_value.c)
 SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
 SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
 
-SPANK_COSCHED_LIBS := $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) \
+SPANK_COSCHED_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) \
 	$(LIBCOALLOC_CONF) $(COALLOC_LIB) $(LIBNUM)
 
 # Where the agent and the shim will be installed: the defaults of the
@@ -37,9 +37,7 @@ INSTALL_PLUGINS += $(SPANK_COSCHED_SO)
 INSTALL_MAN += doc/man/cosched.8
 
 # The plugstack.conf argument parser has no Slurm dependency: tested alone.
-$(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,$(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) $(LIBNUM),))
-# So is the text of the membus requests (membus_req.c).
-$(eval $(call unit_test,cosched_opts/test_membus_req,testsuite/unit/cosched_opts/test_membus_req.c plugins/spank_cosched/membus_req.c agent/client.c,$(LIBCOSCHED_OPTS),))
+$(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,$(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) $(LIBNUM),))
 # And LD_PRELOAD's composition (preload_value.c).
 $(eval $(call unit_test,cosched_opts/test_preload,testsuite/unit/cosched_opts/test_preload.c plugins/spank_cosched/preload_value.c,,))
 CFLAGS_testsuite/unit/cosched_opts := -Iplugins/spank_cosched

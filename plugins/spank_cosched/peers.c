@@ -12,7 +12,7 @@
  * Only Slurm's public API: the step's layout from slurmctld (its node
  * list: the job's environment is the user's), the hostlist functions of
  * <slurm/slurm.h> and one slurm_load_node_single() RPC per node named.
- * The text itself is built by membus_req.c.
+ * The text itself is built by lib/cosched_proto (membus_req.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -22,9 +22,8 @@
 
 #include <slurm/slurm.h>
 
-#include "../../agent/client.h"
 #include "cosched.h"
-#include "membus_req.h"
+#include "cosched_proto/proto.h"
 
 /* Large enough for the node list of any step (Slurm compresses it). */
 #define NODELIST_LEN 65536

@@ -40,9 +40,8 @@
 #include "cosched.h"
 #include "cosched/mode.h"
 #include "cosched/pages.h"
-#include "membus_req.h"
+#include "cosched_proto/proto.h"
 #include "num/num.h"
-#include "../../agent/client.h"
 
 #define AGENT_TIMEOUT_MS 3000
 #define REPLY_LEN 512
@@ -313,7 +312,7 @@ static bool _agent(void)
 		return false;
 	}
 	if (!cosched_agent_request(step.socket, "ping", reply, sizeof(reply), 1000) &&
-	    !strncmp(reply, "ok", 2))
+	    cosched_reply_ok(reply))
 		goto up;
 	(void)_agent_argv(node, &num, argv);
 	if (cosched_agent_start(argv, step.socket, AGENT_TIMEOUT_MS, err,
@@ -355,7 +354,7 @@ static bool _membus_joined(spank_t sp)
 			    step.job, strerror(errno));
 		return false;
 	}
-	if (strncmp(reply, "ok", 2)) {
+	if (!cosched_reply_ok(reply)) {
 		reply[strcspn(reply, "\n")] = '\0';
 		slurm_error("cosched: job %u: membus: node agent: %s: running without coscheduling",
 			    step.job, reply);
@@ -371,19 +370,17 @@ static bool _membus_joined(spank_t sp)
 /* The register request of task pid, rank into buf: 0, or -1 (too long). */
 static int _register_request(pid_t pid, uint32_t rank, char *buf, size_t len)
 {
-	char bw[64];
-	int n;
+	struct cosched_register r = {
+		.job = step.job, .step = step.step, .uid = (uint32_t)step.uid,
+		.pid = (int32_t)pid, .rank = rank, .mode = step.mode,
+		.pb = step.pb, .tick_us = step.tick_us,
+		.spin_ns = (uint64_t)step.spin_us * 1000ull,
+	};
 
-	if (cosched_bw_words(step.mode == COSCHED_MODE_MEMBUS ? &step.bw : NULL,
-			     bw, sizeof(bw)))
-		return -1;
-	n = snprintf(buf, len,
-		     "register job=%u step=%u uid=%u mode=%s pb=%s tick_us=%u spin_ns=%llu pid=%d rank=%u%s",
-		     step.job, step.step, (unsigned)step.uid,
-		     cosched_mode_name(step.mode), cosched_pb_name(&step.pb),
-		     step.tick_us, (unsigned long long)step.spin_us * 1000ull,
-		     (int)pid, rank, bw);
-	return n < 0 || (size_t)n >= len ? -1 : 0;
+	/* the declared bandwidth counts for membus only */
+	if (step.mode == COSCHED_MODE_MEMBUS)
+		r.bw = step.bw;
+	return cosched_register_format(&r, buf, len);
 }
 
 int cosched_stepd_task_post_fork(spank_t sp)
@@ -416,7 +413,7 @@ int cosched_stepd_task_post_fork(spank_t sp)
 		step.agent_failed = true;
 		return 0;
 	}
-	if (strncmp(reply, "ok", 2)) {
+	if (!cosched_reply_ok(reply)) {
 		reply[strcspn(reply, "\n")] = '\0';
 		slurm_error("cosched: job %u task %u: node agent: %s",
 			    step.job, rank, reply);
@@ -436,10 +433,9 @@ int cosched_stepd_exit(spank_t sp)
 	/* a membus step the agent knows of ends even without tasks */
 	if (!step.registered && !step.membus_joined)
 		return 0;
-	snprintf(request, sizeof(request), "end job=%u step=%u", step.job,
-		 step.step);
-	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
-			    AGENT_TIMEOUT_MS))
+	if (cosched_end_format(step.job, step.step, request, sizeof(request)) ||
+	    cosched_agent_request(step.socket, request, reply, sizeof(reply),
+				  AGENT_TIMEOUT_MS))
 		slurm_error("cosched: job %u: could not end the step at the node agent (it restores exited processes itself): %s",
 			    step.job, strerror(errno));
 	step.registered = 0;

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "agent_harness.h"
-#include "client.h"
 #include "cosched/shm.h"
+#include "cosched_proto/client.h"
 
 #define START_WAIT_MS 5000	/* generous: a loaded 2-core machine */
 #define POLL_MS 20

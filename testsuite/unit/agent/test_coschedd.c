@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "agent_harness.h"
-#include "client.h"
+#include "cosched_proto/client.h"
 #include "tap.h"
 
 #define REPLY_LEN 65536

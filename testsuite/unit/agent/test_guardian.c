@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "agent_harness.h"
-#include "client.h"
+#include "cosched_proto/client.h"
 #include "tap.h"
 
 #define CG "/sys/fs/cgroup"

@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "agent_harness.h"
-#include "client.h"
+#include "cosched_proto/client.h"
 #include "cosched/pages.h"
 #include "cosched/shm.h"
 #include "tap.h"

@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "agent_harness.h"
-#include "client.h"
+#include "cosched_proto/client.h"
 #include "proc.h"
 #include "tap.h"
 

@@ -237,33 +237,6 @@ static void test_mode_rejections(void)
 	}
 }
 
-/* A request line's keys: each once (the agent reads the first one). */
-static void test_request_keys(void)
-{
-	is_int(cosched_request_keys_once("register job=1 step=0 uid=5 mode=dcs pb=D tick_us=0 spin_ns=0 pid=42 rank=0",
-					 err, sizeof(err)), 0,
-	       "request: distinct keys accepted");
-	is_int(cosched_request_keys_once("ping", err, sizeof(err)), 0,
-	       "request: a verb alone accepted");
-	is_int(cosched_request_keys_once("register job=1 step=0 pid=42 rank=0 pid=7",
-					 err, sizeof(err)), -1,
-	       "request: pid twice refused");
-	is_str(err, "request: key 'pid' given twice", "  naming the key");
-	is_int(cosched_request_keys_once("end job=1 job=2 step=0", err,
-					 sizeof(err)), -1,
-	       "request: job twice refused");
-	is_str(err, "request: key 'job' given twice", "  naming the key");
-	is_int(cosched_request_keys_once("end job=1 jobs=1 step=0 s=1 step_x=2",
-					 err, sizeof(err)), 0,
-	       "request: a key that begins another is a different key");
-	is_int(cosched_request_keys_once("end job=1 job= ", err, sizeof(err)),
-	       -1, "request: an empty second value counts too");
-	is_int(cosched_request_keys_once("end job=1  x=2 x=3", err,
-					 sizeof(err)), -1,
-	       "request: found across a double blank");
-	is_str(err, "request: key 'x' given twice", "  naming the key");
-}
-
 int main(void)
 {
 	test_valid_sizes();
@@ -274,6 +247,5 @@ int main(void)
 	test_format();
 	test_modes();
 	test_mode_rejections();
-	test_request_keys();
 	return done_testing();
 }

@@ -1,5 +1,7 @@
 /*
  * client.c - requests to a node agent, and starting one (see client.h).
+ * Moved here from agent/ so that the plugin does not reach into the agent's
+ * tree.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -20,6 +22,7 @@
 
 #include "client.h"
 #include "cosched_opts/cosched_opts.h"
+#include "proto.h"
 
 
 int cosched_node_name_ok(const char *node)
@@ -274,7 +277,7 @@ int cosched_agent_start(char *const argv[], const char *path, int timeout_ms,
 		int wait = _left_ms(deadline) < 500 ? _left_ms(deadline) : 500;
 
 		if (!cosched_agent_request(path, "ping", reply, sizeof(reply), wait) &&
-		    !strncmp(reply, "ok", 2))
+		    cosched_reply_ok(reply))
 			return 0;
 		_sleep_ms(_left_ms(deadline) < 20 ? _left_ms(deadline) : 20);
 	}

@@ -1,6 +1,5 @@
 /*
- * membus_req.c - the text of the membus and register requests of a
- * membus step (see membus_req.h).
+ * membus_req.c - the membus request and its PEERs (see proto.h).
  *
  * Every snprintf is checked: a request cut short would reach the agent as
  * a different, valid-looking request (a coordinator list missing a digit
@@ -14,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../agent/client.h"
-#include "membus_req.h"
+#include "num/num.h"
+#include "proto.h"
 
 #define ADDR_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
 		   "0123456789.-_:%"
@@ -109,22 +108,32 @@ int cosched_membus_request(char *buf, size_t len, uint32_t job, uint32_t step,
 	return named;
 }
 
-int cosched_bw_words(const struct cosched_bw *bw, char *buf, size_t len)
+int cosched_membus_parse(const char *line, struct cosched_membus *out,
+			 char *err, size_t err_len)
 {
-	size_t used = 0;
+	struct cosched_membus m;
+	char num[32];
+	uint64_t job, step, nnodes;
 
-	if (!buf || !len)
+	memset(&m, 0, sizeof(m));
+	if (cosched_request_check(line, "membus", err, err_len))
 		return -1;
-	buf[0] = '\0';
-	if (!bw)
-		return 0;
-	if (bw->mem_set && !(bw->mem >= 0 && bw->mem <= COSCHED_BW_MAX))
+	if (cosched_request_word(line, "job", num, sizeof(num)) ||
+	    num_parse_range(num, 0, UINT32_MAX, &job) ||
+	    cosched_request_word(line, "step", num, sizeof(num)) ||
+	    num_parse_range(num, 0, UINT32_MAX, &step) ||
+	    cosched_request_word(line, "nnodes", num, sizeof(num)) ||
+	    num_parse_range(num, 1, UINT32_MAX, &nnodes) ||
+	    cosched_request_word(line, "self", m.self, sizeof(m.self)) ||
+	    cosched_request_word(line, "coord", m.coord, sizeof(m.coord)) ||
+	    !m.self[0] || !m.coord[0]) {
+		cosched_set_err(err, err_len,
+				"membus needs job, step, nnodes (>0), self and coord");
 		return -1;
-	if (bw->net_set && !(bw->net >= 0 && bw->net <= COSCHED_BW_MAX))
-		return -1;
-	if (bw->mem_set && !_append(buf, len, &used, " bw_mem=%.0f", bw->mem))
-		return _fail(buf, len);
-	if (bw->net_set && !_append(buf, len, &used, " bw_net=%.0f", bw->net))
-		return _fail(buf, len);
+	}
+	m.job = (uint32_t)job;
+	m.step = (uint32_t)step;
+	m.nnodes = (uint32_t)nnodes;
+	*out = m;
 	return 0;
 }

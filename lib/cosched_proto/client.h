@@ -1,28 +1,23 @@
 /*
  * client.h - talking to a node agent (coschedd) over its UNIX socket:
- * used by the cosched SPANK plugin in slurmstepd and by coschedctl.
+ * used by the cosched SPANK plugin in slurmstepd, by coschedctl and the
+ * tests.  The transport only: one request line per connection, the
+ * reply read until the agent closes.  What the lines say is in proto.h.
  *
- * The protocol is one request line per connection and a reply read until
- * the agent closes: "ok ...", "error: why", or the status text/JSON.
- * Requests (KEY=VALUE words after the verb):
- *   ping
- *   register job=J step=S uid=U mode=M pb=H tick_us=T spin_ns=N pid=P rank=R
- *   end job=J step=S
- *   status [json]
- * register and end are refused unless the caller (SO_PEERCRED) is root or
- * the agent's allowed user, and register only accepts a pid that descends
- * from the caller and belongs to uid.
- *
- * No Slurm header: linked into the plugin, coschedctl and the tests.
+ * No Slurm header (lib/cosched_proto).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef COSCHEDD_CLIENT_H
-#define COSCHEDD_CLIENT_H
+#ifndef COSCHED_PROTO_CLIENT_H
+#define COSCHED_PROTO_CLIENT_H
 
 #include <stddef.h>
 
 #define COSCHED_NODE_NAME_LEN 64
+
+/* Where the agents' sockets, pid and state files are by default (the
+ * plugin's run_dir=, coschedctl's --run-dir). */
+#define COSCHED_RUN_DIR_DEFAULT "/run/coschedd"
 #define COSCHED_REQUEST_LEN 512
 
 /* Node names as slurmd -N takes them, safe in file names. */
@@ -53,4 +48,4 @@ int cosched_agent_request(const char *path, const char *request, char *reply,
 int cosched_agent_start(char *const argv[], const char *path, int timeout_ms,
 			char *err, size_t err_len);
 
-#endif /* COSCHEDD_CLIENT_H */
+#endif /* COSCHED_PROTO_CLIENT_H */

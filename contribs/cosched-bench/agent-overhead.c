@@ -38,7 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "cosched_proto/client.h"
 #include "cosched/mode.h"
 #include "cosched/pages.h"
 #include "cosched/shm.h"

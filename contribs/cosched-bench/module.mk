@@ -16,7 +16,7 @@
 COSCHED_BENCH_MPI_CFLAGS := $(shell pkg-config --cflags ompi 2>/dev/null)
 COSCHED_BENCH_MPI_LIBS := $(shell pkg-config --libs ompi 2>/dev/null || echo -lmpi)
 
-CFLAGS_contribs/cosched-bench := $(COSCHED_BENCH_MPI_CFLAGS) -Iagent
+CFLAGS_contribs/cosched-bench := $(COSCHED_BENCH_MPI_CFLAGS)
 
 COSCHED_BENCH := $(O)/bin/cosched-bench
 COSCHED_BENCH_SRCS := contribs/cosched-bench/cosched-bench.c \
@@ -29,7 +29,7 @@ INSTALL_BINS += $(COSCHED_BENCH)
 # agent-overhead: the node agent's CPU use per mode, one or more coschedd
 # builds side by side (doc/bench-cosched.md, "Agent overhead").
 AGENT_OVERHEAD := $(O)/bin/agent-overhead
-$(eval $(call program,$(AGENT_OVERHEAD),contribs/cosched-bench/agent-overhead.c agent/client.c,$(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) $(LIBNUM),))
+$(eval $(call program,$(AGENT_OVERHEAD),contribs/cosched-bench/agent-overhead.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
 TARGETS += $(AGENT_OVERHEAD)
 
 # Unit tests: the plan (options, sizing, skew, spin and I/O arithmetic)

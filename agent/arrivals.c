@@ -83,6 +83,7 @@
 
 #include "agent.h"
 #include "arrivals.h"
+#include "cosched/sockets.h"
 
 #define SCAN_FIRST_NS 100000000ull	/* look for new sockets: 100 ms */
 #define SCAN_MAX_NS 1000000000ull	/* backing off to 1 s */
@@ -374,14 +375,6 @@ static int _ctl(const struct arrivals_proc *w, int op, int got, uint64_t ino)
 	return rc;
 }
 
-static int _sockopt(int fd, int level, int name)
-{
-	int v = -1;
-	socklen_t len = sizeof(v);
-
-	return getsockopt(fd, level, name, &v, &len) ? -1 : v;
-}
-
 enum verdict { WATCH, IGNORE, LATER };
 
 /* A connected TCP stream socket is watched; one connecting, later. */
@@ -389,12 +382,8 @@ static enum verdict _judge(int got)
 {
 	struct tcp_info info;
 	socklen_t len = sizeof(info);
-	int domain = _sockopt(got, SOL_SOCKET, SO_DOMAIN);
 
-	if ((domain != AF_INET && domain != AF_INET6) ||
-	    _sockopt(got, SOL_SOCKET, SO_TYPE) != SOCK_STREAM ||
-	    _sockopt(got, SOL_SOCKET, SO_PROTOCOL) != IPPROTO_TCP ||
-	    _sockopt(got, SOL_SOCKET, SO_ACCEPTCONN) != 0)
+	if (!cosched_sock_is_tcp_stream(got))
 		return IGNORE;
 	memset(&info, 0, sizeof(info));
 	if (getsockopt(got, IPPROTO_TCP, TCP_INFO, &info, &len))

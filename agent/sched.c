@@ -235,10 +235,11 @@ static bool _grow(size_t n)
 static void _sample_sockets(const struct agent_step *s, struct agent_proc *p,
 			    uint64_t now)
 {
-	if (arrivals_complete(p->arrivals))
+	if (arrivals_complete(p->arrivals)) {
 		p->rx_bytes = 0;
-	if (s->parts.react == COSCHED_REACT_NONE || now < p->next_rx_ns ||
-	    arrivals_complete(p->arrivals))
+		return;
+	}
+	if (s->parts.react == COSCHED_REACT_NONE || now < p->next_rx_ns)
 		return;
 	if (proc_socket_rx_bytes(p->id.pid, &p->rx_bytes))
 		p->rx_bytes = 0;

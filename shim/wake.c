@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "cosched/pages.h"
+#include "cosched/sockets.h"
 #include "shim.h"
 
 /*
@@ -169,14 +170,6 @@ void shim_wake_fini(void)
 	wake.ntcp = 0;
 }
 
-static bool sock_opt_is(int fd, int opt, int want)
-{
-	int value = -1;
-	socklen_t len = sizeof(value);
-
-	return !getsockopt(fd, SOL_SOCKET, opt, &value, &len) && value == want;
-}
-
 /* fd is a connected (not listening) TCP socket over IPv4 or IPv6. */
 static bool is_tcp_conn(int fd)
 {
@@ -185,10 +178,7 @@ static bool is_tcp_conn(int fd)
 	if (fd == wake.sock || fd == wake.epfd || fstat(fd, &st) ||
 	    !S_ISSOCK(st.st_mode))
 		return false;
-	return (sock_opt_is(fd, SO_DOMAIN, AF_INET) ||
-		sock_opt_is(fd, SO_DOMAIN, AF_INET6)) &&
-	       sock_opt_is(fd, SO_PROTOCOL, IPPROTO_TCP) &&
-	       sock_opt_is(fd, SO_ACCEPTCONN, 0);
+	return cosched_sock_is_tcp_stream(fd);
 }
 
 static bool fd_in(const int *fds, int n, int fd)

@@ -9,7 +9,7 @@
 LIBCOSCHED := $(O)/lib/libcosched.a
 LIBCOSCHED_SRCS := lib/cosched/mode.c lib/cosched/pb.c \
 	lib/cosched/energy.c lib/cosched/spin.c lib/cosched/tick.c \
-	lib/cosched/pages.c
+	lib/cosched/pages.c lib/cosched/sockets.c
 $(eval $(call static_lib,$(LIBCOSCHED),$(LIBCOSCHED_SRCS)))
 TARGETS += $(LIBCOSCHED)
 

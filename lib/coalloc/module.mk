@@ -7,7 +7,7 @@
 COALLOC_LIB := $(O)/lib/libcoalloc.a
 COALLOC_SRCS := lib/coalloc/rng.c lib/coalloc/idmap.c lib/coalloc/policy.c \
 	lib/coalloc/placement.c lib/coalloc/engine.c lib/coalloc/matrix.c \
-	lib/coalloc/statefile.c
+	lib/coalloc/statefile.c lib/coalloc/resend.c
 
 $(eval $(call static_lib,$(COALLOC_LIB),$(COALLOC_SRCS)))
 TARGETS += $(COALLOC_LIB)
@@ -17,4 +17,5 @@ $(eval $(call unit_test,coalloc/test_engine,testsuite/unit/coalloc/test_engine.c
 $(eval $(call unit_test,coalloc/test_matrix,testsuite/unit/coalloc/test_matrix.c,$(COALLOC_LIB),-lm))
 # statefile.c reads numbers with lib/num: its users link $(LIBNUM) after.
 $(eval $(call unit_test,coalloc/test_statefile,testsuite/unit/coalloc/test_statefile.c,$(COALLOC_LIB) $(LIBNUM),))
+$(eval $(call unit_test,coalloc/test_resend,testsuite/unit/coalloc/test_resend.c,$(COALLOC_LIB),))
 $(eval $(call unit_test,coalloc/test_props,testsuite/unit/coalloc/test_props.c,$(COALLOC_LIB),-lm))

@@ -19,6 +19,13 @@
  * job of the matrix the suspend or resume its row calls for, even one
  * slurmctld believes already there (slurmd takes both twice harmlessly).
  *
+ * A suspend and the resume that follows it can also reach a node in the
+ * other order (each goes in an agent thread of its own), and the node
+ * then keeps the job stopped while slurmctld has it running.  So every
+ * suspend or resume is sent again twice, 3 s and 11 s later, if slurmctld
+ * and the matrix still agree on it (lib/coalloc/resend.h): the last word
+ * each node hears is the newest.
+ *
  * Locks, in the order every path takes them: slurmctld's (job and node
  * write, as for a suspend RPC), then the matrix mutex.  The matrix mutex
  * is dropped before job_suspend(), which calls back into
@@ -31,6 +38,7 @@
 #include <time.h>
 
 #include "select_coalloc.h"
+#include "coalloc/resend.h"
 #include "src/common/xmalloc.h"
 #include "src/common/node_conf.h"
 #include "src/slurmctld/agent.h"
@@ -57,18 +65,30 @@ static pthread_cond_t ts_cond = PTHREAD_COND_INITIALIZER;
 static pthread_t ts_thread;
 static bool ts_running, ts_stop, ts_kicked;
 static bool ts_reassert = true;	/* first pass of this slurmctld to come */
+static struct coalloc_resend ts_resend;	/* the thread's own */
 
 /* With nothing to rotate the thread still wakes now and then, to catch a
  * job state it could not change the first time. */
 #define IDLE_CHECK 10
 
 struct todo {
+	time_t now;
+	size_t cap;		/* of each array */
 	uint32_t *suspend, *resume;
 	size_t nsuspend, nresume;
 	bool reassert;		/* the state slurmctld believes too */
 	uint32_t *again_suspend, *again_resume;
 	size_t nagain_suspend, nagain_resume;
 };
+
+/* Every operation sent is sent again later (see the top of this file). */
+static void _note(struct todo *t, uint32_t job_id, enum coalloc_resend_op op)
+{
+	if (coalloc_resend_note(&ts_resend, job_id, op, t->now))
+		error("%s: JobId=%u: no memory to send its %s again",
+		      plugin_type, job_id,
+		      op == COALLOC_RESEND_SUSPEND ? "suspend" : "resume");
+}
 
 static int _compare_job(void *x, void *arg)
 {
@@ -89,7 +109,43 @@ static int _compare_job(void *x, void *arg)
 		t->again_suspend[t->nagain_suspend++] = job_ptr->job_id;
 	else if (t->reassert && IS_JOB_RUNNING(job_ptr) && runs)
 		t->again_resume[t->nagain_resume++] = job_ptr->job_id;
+	else
+		return 0;
+	_note(t, job_ptr->job_id,
+	      runs ? COALLOC_RESEND_RESUME : COALLOC_RESEND_SUSPEND);
 	return 0;
+}
+
+/*
+ * The resends due now, for the jobs slurmctld and the matrix still agree
+ * on: a job whose state changed since (it ended, an admin suspended it, or
+ * this pass changes it) is left out.  With both locks held.
+ */
+static void _add_due_resends(struct todo *t)
+{
+	size_t used = MAX(t->nagain_suspend, t->nagain_resume);
+	size_t room = t->cap - used, n;
+	struct coalloc_resend_item *due;
+
+	if (!room || !coalloc_resend_count(&ts_resend))
+		return;
+	due = xcalloc(room, sizeof(*due));
+	n = coalloc_resend_due(&ts_resend, t->now, due, room);
+	for (size_t i = 0; i < n; i++) {
+		job_record_t *job_ptr = find_job_record(due[i].job);
+		bool runs;
+
+		if (!job_ptr || !node_usage_has_job(due[i].job))
+			continue;
+		runs = node_usage_job_runs(due[i].job);
+		if (due[i].op == COALLOC_RESEND_SUSPEND &&
+		    IS_JOB_SUSPENDED(job_ptr) && !runs)
+			t->again_suspend[t->nagain_suspend++] = due[i].job;
+		else if (due[i].op == COALLOC_RESEND_RESUME &&
+			 IS_JOB_RUNNING(job_ptr) && runs)
+			t->again_resume[t->nagain_resume++] = due[i].job;
+	}
+	xfree(due);
 }
 
 /*
@@ -97,7 +153,7 @@ static int _compare_job(void *x, void *arg)
  * has it in (job_suspend() refuses those): no accounting changes, only the
  * nodes brought in line.  Best effort, as slurmctld's own (no retry).
  */
-static void _suspend_again(uint32_t job_id, uint16_t op)
+static void _suspend_again(uint32_t job_id, uint16_t op, const char *why)
 {
 	job_record_t *job_ptr = find_job_record(job_id);
 	suspend_int_msg_t *msg;
@@ -131,9 +187,9 @@ static void _suspend_again(uint32_t job_id, uint16_t op)
 	args->msg_args = msg;
 	set_agent_arg_r_uid(args, SLURM_AUTH_UID_ANY);
 	agent_queue_request(args);
-	log_flag(SELECT_TYPE, "%s: %s JobId=%u again (after a restart)",
+	log_flag(SELECT_TYPE, "%s: %s JobId=%u again (%s)",
 		 plugin_type, op == SUSPEND_JOB ? "suspended" : "resumed",
-		 job_id);
+		 job_id, why);
 }
 
 /*
@@ -167,7 +223,8 @@ static bool _apply(bool slice_over)
 {
 	slurmctld_lock_t lock = {
 		.job = WRITE_LOCK, .node = WRITE_LOCK, .fed = READ_LOCK };
-	struct todo t = { 0 };
+	struct todo t = { .now = time(NULL) };
+	const char *why = ts_reassert ? "after a restart" : "in case the last was overtaken";
 	bool rotated, shared;
 	size_t cap;
 
@@ -177,7 +234,7 @@ static bool _apply(bool slice_over)
 	if (!shared)	/* one row: nothing to rotate, suspend or resume */
 		return false;
 	lock_slurmctld(lock);
-	cap = job_list ? list_count(job_list) + 1 : 1;
+	t.cap = cap = job_list ? list_count(job_list) + 1 : 1;
 	t.suspend = xcalloc(cap, sizeof(uint32_t));
 	t.resume = xcalloc(cap, sizeof(uint32_t));
 	t.again_suspend = xcalloc(cap, sizeof(uint32_t));
@@ -191,16 +248,17 @@ static bool _apply(bool slice_over)
 			 node_usage_active_row());
 	if (job_list)
 		list_for_each(job_list, _compare_job, &t);
+	_add_due_resends(&t);
 	node_usage_unlock();
 	/* stop the leaving row first: the nodes are never oversubscribed */
 	for (size_t i = 0; i < t.nagain_suspend; i++)
-		_suspend_again(t.again_suspend[i], SUSPEND_JOB);
+		_suspend_again(t.again_suspend[i], SUSPEND_JOB, why);
 	for (size_t i = 0; i < t.nsuspend; i++)
 		_suspend_op(t.suspend[i], SUSPEND_JOB);
 	for (size_t i = 0; i < t.nresume; i++)
 		_suspend_op(t.resume[i], RESUME_JOB);
 	for (size_t i = 0; i < t.nagain_resume; i++)
-		_suspend_again(t.again_resume[i], RESUME_JOB);
+		_suspend_again(t.again_resume[i], RESUME_JOB, why);
 	unlock_slurmctld(lock);
 	if (t.nsuspend || t.nresume) {
 		schedule_job_save();
@@ -217,14 +275,24 @@ static bool _apply(bool slice_over)
 	return rotated || t.nsuspend || t.nresume;
 }
 
+/* The next slice, or an earlier resend. */
+static time_t _wake_at(time_t now, time_t next_slice)
+{
+	int64_t wait = coalloc_resend_wait(&ts_resend, now);
+
+	return (wait >= 0 && now + wait < next_slice) ? now + wait : next_slice;
+}
+
 static void *_timeslice_main(void *arg)
 {
 	time_t next_slice = 0;
 
 	(void) arg;
+	if (coalloc_resend_init(&ts_resend))
+		fatal("%s: no memory for the time-slicing thread", plugin_type);
 	slurm_mutex_lock(&ts_mutex);
 	while (!ts_stop) {
-		time_t now = time(NULL);
+		time_t now = time(NULL), wake;
 		bool sliced, slice_over;
 		unsigned slice;
 
@@ -234,8 +302,9 @@ static void *_timeslice_main(void *arg)
 		node_usage_unlock();
 		if (!next_slice || !sliced)
 			next_slice = now + (sliced ? slice : IDLE_CHECK);
-		if (!ts_kicked && now < next_slice) {
-			struct timespec until = { .tv_sec = next_slice };
+		wake = _wake_at(now, next_slice);
+		if (!ts_kicked && now < wake) {
+			struct timespec until = { .tv_sec = wake };
 
 			pthread_cond_timedwait(&ts_cond, &ts_mutex, &until);
 			continue;
@@ -249,6 +318,7 @@ static void *_timeslice_main(void *arg)
 			next_slice = time(NULL) + slice;
 	}
 	slurm_mutex_unlock(&ts_mutex);
+	coalloc_resend_free(&ts_resend);
 	return NULL;
 }
 

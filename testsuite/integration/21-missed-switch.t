@@ -1,0 +1,89 @@
+#!/bin/bash
+# A gang switch a node missed is repaired well before the next one.
+# select/coalloc, Matrix=gang MPL=2, 2 sites x 1 node, TimeSlice 25 s, two
+# all-node ticking jobs A and B.  Node n2's slurmd is stopped over one
+# switch for longer than slurmctld retries a refused connection (about
+# 11 s), so the suspend and the resume of that switch never reach it (as
+# with a suspend overtaken by the resume after it): n2 goes on running the
+# leaving job and keeps the entering one stopped.  The plugin sends every
+# suspend and resume again 3 s and 11 s later (lib/coalloc/resend.h); the
+# second resend is still being retried when n2's slurmd is back, and the
+# node follows the matrix again within seconds, not at the next switch.
+# Judged from the jobs' own ticks on n2; n1 is the control.
+source "$(dirname "$0")/lib/tap.sh"
+source "$(dirname "$0")/lib/overlap.sh"
+
+TS=25
+DOWN=15		# seconds n2's slurmd stays down after the switch
+REPAIR=$((DOWN + 4))	# its start, and the resend's next connect
+# the plugin's SelectType lines are at verbose
+SLURM_CLUSTER_DEBUG=verbose cluster_start --select coalloc --sites 2 --nodes-per-site 1 \
+	--matrix gang --mpl 2 --time-slice $TS --debug-flags SelectType
+LOG=$TEST_DIR/cluster/log/slurmctld.log
+
+started() { [[ $(job_state "$1") =~ ^(RUNNING|SUSPENDED)$ ]]; }
+changed() { [[ $(job_state "$a") != "$1" ]]; }
+a=$(ticker 3000 -p grid --coalloc=1,1)
+b=$(ticker 3000 -p grid --coalloc=1,1)
+wait_until 30 started "$a" && wait_until 30 started "$b"
+ok $? "two all-node ticking jobs start ($(job_state "$a") $(job_state "$b"))"
+
+# The phase of the rotation: a switch seen now, the next due TS later.
+was=$(job_state "$a")
+wait_until $((2 * TS)) changed "$was"
+ok $? "the rows switch (A: $was -> $(job_state "$a"))"
+sleep $((TS - 5))
+
+was=$(job_state "$a")
+cluster stop-slurmd 2 > stop-n2.log 2>&1
+ok $? "n2's slurmd is stopped before the next switch (A $was)"
+wait_until $((TS + 5)) changed "$was"
+ok $? "the rows switch while it is down (A: $was -> $(job_state "$a"))"
+t2=$EPOCHREALTIME
+if [[ $(job_state "$a") == RUNNING ]]; then run=$a stop=$b; else run=$b stop=$a; fi
+sleep $DOWN
+cluster start-slurmd 2 > start-n2.log 2>&1
+ok $? "n2's slurmd is started again, $DOWN s after the switch"
+
+# A suspended job's srun (on n1) forwards its tasks' output only once it
+# runs again: the ticks are read after the next switch, and only those
+# before it count.
+wait_until $((TS + 5)) changed "$(job_state "$a")"
+ok $? "the next switch comes on time"
+sleep 6
+cutoff=$(awk -v t2="$t2" -v ts="$TS" 'BEGIN { printf "%.6f", t2 + ts - 2 }')
+
+# first_tick / last_tick NODE JOB: seconds after the switch of the job's
+# first (last) tick on the node before the cutoff, or "none".
+ticks_between() {
+	awk -v n="$1" -v j="$2" -v t2="$t2" -v c="$cutoff" \
+		'$1 == n && $2 == j && $3 == "tick" && $4 > t2 && $4 < c { print $4 - t2 }' tick-*.log
+}
+first_tick() { ticks_between "$@" | sort -n | head -n1 | grep . || echo none; }
+last_tick() { ticks_between "$@" | sort -n | tail -n1 | grep . || echo none; }
+within() { [[ $1 != none ]] && awk -v v="$1" -v lim="$2" 'BEGIN { exit !(v <= lim) }'; }
+before() { [[ $1 == none ]] || awk -v v="$1" -v lim="$2" 'BEGIN { exit !(v <= lim) }'; }
+
+r1=$(first_tick n1 "$run") s1=$(last_tick n1 "$stop")
+within "$r1" 3
+ok $? "n1 (control): the entering job ticks within 3 s of the switch ($r1 s)"
+before "$s1" 3
+ok $? "n1 (control): the leaving job stops within 3 s (last tick: $s1 s)"
+r2=$(first_tick n2 "$run") s2=$(last_tick n2 "$stop")
+within "$r2" $REPAIR
+ok $? "n2, which missed the switch: the entering job ticks within $REPAIR s ($r2 s; without the resends: at the next switch, $TS s)"
+[[ $s2 != none ]] && ! before "$s2" 3
+ok $? "n2 missed the switch: the leaving job ran on past it (last tick: $s2 s)"
+before "$s2" $REPAIR
+ok $? "n2: and stops within $REPAIR s"
+n=$(grep -c 'again (in case the last was overtaken)' "$LOG")
+ok $((n > 0 ? 0 : 1)) "slurmctld's log shows the resends ($n)"
+
+overlaps=$(real_overlaps <(tick_records tick-*.log) |
+	awk -v t="$t2" -v r="$REPAIR" '$6 > t + r')
+is "$overlaps" "" "after the repair no node ran A and B at once"
+scancel "$a" "$b"
+wait_until 30 queue_empty
+ok $? "the jobs are cancelled"
+
+done_testing

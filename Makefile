@@ -23,6 +23,7 @@ SHELL := /bin/bash
 BUILD ?= build
 DEBUG ?= 0
 
+include mk/slurm-version.mk
 include mk/flags.mk
 
 # Lists the module.mk files append to.
@@ -57,7 +58,7 @@ $(O)/%.o: %.c
 
 # Objects that include Slurm's internal headers wait for the configured
 # source tree (order-only: its timestamp must not force rebuilds).
-$(NEEDS_SLURM_SRC): | $(SLURM_CONFIG_H)
+$(NEEDS_SLURM_SRC): | $(SLURM_READY)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 

@@ -11,13 +11,13 @@ BASE_CFLAGS := -std=gnu11 -g -fPIC -fstack-protector-strong $(WARNINGS)
 BASE_LDFLAGS := -Wl,-z,relro -Wl,-z,now
 
 ifeq ($(DEBUG),1)
-O := $(BUILD)/debug
+O := $(BUILD)/debug$(SLURM_TREE_SUFFIX)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	     -fno-omit-frame-pointer
 OPT_CFLAGS := -O1 $(SAN_FLAGS)
 OPT_LDFLAGS := $(SAN_FLAGS)
 else
-O := $(BUILD)/release
+O := $(BUILD)/release$(SLURM_TREE_SUFFIX)
 OPT_CFLAGS := -O2 -D_FORTIFY_SOURCE=2
 OPT_LDFLAGS :=
 endif

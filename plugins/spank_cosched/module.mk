@@ -13,13 +13,16 @@ SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
 	preload.c preload_value.c)
 SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
 SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
+# <slurm/spank.h> of the Slurm built for (SLURM=); the installed one's is
+# in /usr/include.
+NEEDS_SLURM_SRC += $(SPANK_COSCHED_OBJS)
 
 SPANK_COSCHED_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) \
 	$(LIBCOALLOC_CONF) $(COALLOC_LIB) $(LIBNUM)
 
 # Where the agent and the shim will be installed: the defaults of the
 # agent= and shim= arguments (plugstack.conf may say otherwise).
-CFLAGS_plugins/spank_cosched = \
+CFLAGS_plugins/spank_cosched = $(SLURM_PUBLIC_CPPFLAGS) \
 	-DCOSCHED_AGENT_DEFAULT='"$(PREFIX)/sbin/coschedd"' \
 	-DCOSCHED_SHIM_DEFAULT='"$(PREFIX)/lib/coalloc/libcosched_mpi.so"'
 

@@ -281,7 +281,7 @@ static void _restore_disabled_locked(void)
 	ndisabled = 0;
 }
 
-int coalloc_queues_reset(List jobs)
+int coalloc_queues_reset(list_t *jobs)
 {
 	struct coalloc_config cfg;
 	struct active_jobs active = { 0 };
@@ -398,7 +398,7 @@ static int _withdraw_gone(void *x, void *arg)
 	return 0;
 }
 
-static void _submit_in_order(List fresh)
+static void _submit_in_order(list_t *fresh)
 {
 	job_record_t *job_ptr;
 
@@ -433,7 +433,7 @@ static void _expire_grants(time_t now)
 
 static void _sync_locked(time_t now)
 {
-	List fresh;
+	list_t *fresh;
 
 	int count;
 
@@ -494,11 +494,11 @@ static void _set_reason(job_record_t *job_ptr, time_t now)
 	job_ptr->state_desc = xstrdup_printf("coalloc: %s", text);
 	xfree(text);
 	/*
-	 * The one reason slurmctld leaves to the select plugin (its other
+	 * The reason slurmctld leaves to the select plugin (its other
 	 * reasons would overwrite our text): squeue and scontrol show the
-	 * text, not the reason's name.
+	 * text, not the reason's name.  Not kept by 24.11 (slurm_compat.h).
 	 */
-	job_ptr->state_reason = WAIT_BLOCK_D_ACTION;
+	job_ptr->state_reason = COALLOC_WAIT_SELECT;
 }
 
 int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start)

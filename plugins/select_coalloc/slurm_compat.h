@@ -4,7 +4,9 @@
  * 24.11; see doc/porting.md).  The topic files include select_coalloc.h,
  * which includes this, and use only the neutral names defined here: the
  * 24.11 spelling where 24.11 renamed something (list_t, list_itr_t), a
- * coalloc_ name where the two differ in more than a name.
+ * coalloc_ name where the two differ in more than a name.  Hostlists are
+ * 'struct hostlist *' in both (22.05's hostlist_t is that pointer, 24.11's
+ * the struct).
  *
  * The select_p_* symbols whose signature or presence differs between the
  * releases are defined in slurm_compat.c, each calling a topic file.
@@ -44,13 +46,6 @@ typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
 /* 22.05 has the struct only. */
 typedef struct job_details job_details_t;
-#endif
-
-/* A hostlist handle: 22.05's hostlist_t is a pointer, 24.11's the struct. */
-#if COALLOC_SLURM_INTERFACES
-typedef hostlist_t *coalloc_hostlist_t;
-#else
-typedef hostlist_t coalloc_hostlist_t;
 #endif
 
 /* SelectTypeParameters of layered select plugins (gone with Cray in 23.02). */

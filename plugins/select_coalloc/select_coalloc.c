@@ -116,6 +116,18 @@ extern int select_p_node_init(void)
 	return _rebuild(NULL);
 }
 
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     list_t *preemptee_candidates,
+			     list_t **preemptee_job_list,
+			     COALLOC_JOB_TEST_UNUSED_ARGS)
+{
+	return coalloc_job_test(job_ptr, bitmap, min_nodes, max_nodes,
+				req_nodes, mode, preemptee_candidates,
+				preemptee_job_list);
+}
+
 /*
  * 'scontrol show job' shows the layout as SystemComment=coalloc:...
  * (the field Slurm keeps for its own notes; the job's processes get it as

@@ -6,8 +6,8 @@
  *    as soon as the plugin is mapped, so that a build for the other
  *    release fails with a message naming both (Slurm's own check only
  *    names the plugin's version);
- *  - the select_p_* symbols whose signature changed (job_test,
- *    get_info_from_plugin) or that only 22.05 looks up (job_signal,
+ *  - the select_p_* symbols whose body differs (get_info_from_plugin)
+ *    or that only 22.05 looks up (job_signal,
  *    jobinfo_sprint, jobinfo_xstrdup, update_node_config, resv_test):
  *    Slurm's loader fails on a missing symbol, so each release gets
  *    exactly the set its node_select_syms[] lists.
@@ -71,23 +71,6 @@ __attribute__((constructor)) static void _check_slurm_version(void)
 
 #if COALLOC_SLURM_INTERFACES
 
-/* resv_exc_ptr: cores are never shared (whole nodes); will_run_ptr: a
- * backfill hint (earliest start, latest end) we may ignore. */
-extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     list_t *preemptee_candidates,
-			     list_t **preemptee_job_list,
-			     resv_exc_t *resv_exc_ptr,
-			     will_run_data_t *will_run_ptr)
-{
-	(void) resv_exc_ptr;
-	(void) will_run_ptr;
-	return coalloc_job_test(job_ptr, bitmap, min_nodes, max_nodes,
-				req_nodes, mode, preemptee_candidates,
-				preemptee_job_list);
-}
-
 /*
  * 24.11 has no SELECT_SINGLE_JOB_TEST: slurmctld offers the node sets
  * (one per NodeName line and weight) growing, and takes the first set
@@ -103,19 +86,6 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 }
 
 #else /* Slurm 22.05 */
-
-extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     list_t *preemptee_candidates,
-			     list_t **preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
-{
-	(void) exc_core_bitmap;	/* cores are never shared: whole nodes */
-	return coalloc_job_test(job_ptr, bitmap, min_nodes, max_nodes,
-				req_nodes, mode, preemptee_candidates,
-				preemptee_job_list);
-}
 
 extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 					 job_record_t *job_ptr, void *data)
@@ -140,7 +110,8 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 
 /*
  * Called for pending jobs too: a SIGKILL there is scancel.  (24.11 does
- * not call it; queues.c withdraws cancelled jobs at its next sync.)
+ * not call it; queues.c withdraws cancelled jobs at its next sync, or
+ * when the engine grants them.)
  */
 extern int select_p_job_signal(job_record_t *job_ptr, int signal)
 {

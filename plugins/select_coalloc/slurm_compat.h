@@ -8,7 +8,7 @@
  * 'struct hostlist *' in both (22.05's hostlist_t is that pointer, 24.11's
  * the struct).
  *
- * The select_p_* symbols whose signature or presence differs between the
+ * The select_p_* symbols whose body or presence differs between the
  * releases are defined in slurm_compat.c, each calling a topic file.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -78,6 +78,20 @@ typedef struct job_details job_details_t;
 #else
 #define coalloc_job_suspend(sus_ptr) \
 	job_suspend((sus_ptr), 0, -1, false, NO_VAL16)
+#endif
+
+/*
+ * select_p_job_test()'s arguments after preemptee_job_list, none of which
+ * whole nodes need: 22.05's cores to exclude; 24.11's resources to exclude
+ * and a backfill hint (earliest start, latest end) we may ignore.
+ */
+#if COALLOC_SLURM_INTERFACES
+#define COALLOC_JOB_TEST_UNUSED_ARGS \
+	resv_exc_t *resv_exc_ptr __attribute__((unused)), \
+	will_run_data_t *will_run_ptr __attribute__((unused))
+#else
+#define COALLOC_JOB_TEST_UNUSED_ARGS \
+	bitstr_t *exc_core_bitmap __attribute__((unused))
 #endif
 
 /* REQUEST_SUSPEND_INT carries the job's core spec only up to 23.02. */

@@ -20,7 +20,11 @@
 
 #include "slurm/slurm_version.h"	/* SLURM_VERSION_NUMBER, no types */
 
-/* Slurm 23.02 moved the plugin interfaces to src/interfaces/. */
+/*
+ * The plugin interfaces in src/interfaces/ (Slurm 23.02 and later): the
+ * switch between the 22.05 and 24.11 APIs below.  Releases between the
+ * two were never built here (doc/porting.md).
+ */
 #define COALLOC_SLURM_INTERFACES \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
 
@@ -41,14 +45,14 @@
 #include "src/slurmctld/slurmctld.h"
 
 #if !COALLOC_SLURM_INTERFACES
-/* 23.02 replaced the pointer typedefs List and ListIterator. */
+/* 22.05 has only the pointer typedefs List and ListIterator. */
 typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
 /* 22.05 has the struct only. */
 typedef struct job_details job_details_t;
 #endif
 
-/* SelectTypeParameters of layered select plugins (gone with Cray in 23.02). */
+/* SelectTypeParameters of layered select plugins (removed by 24.11). */
 #ifdef CR_OTHER_CONS_TRES
 #define COALLOC_CR_LAYERED (CR_OTHER_CONS_RES | CR_OTHER_CONS_TRES)
 #else
@@ -94,7 +98,7 @@ typedef struct job_details job_details_t;
 	bitstr_t *exc_core_bitmap __attribute__((unused))
 #endif
 
-/* REQUEST_SUSPEND_INT carries the job's core spec only up to 23.02. */
+/* REQUEST_SUSPEND_INT carries the job's core spec in 22.05, not in 24.11. */
 static inline void coalloc_suspend_int_core_spec(suspend_int_msg_t *msg,
 						 uint16_t core_spec)
 {

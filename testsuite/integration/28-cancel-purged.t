@@ -21,13 +21,19 @@ ok $? "slurm.conf: MinJobAge=2"
 cluster restart-ctld > restart.log 2>&1
 ok $? "slurmctld restarted with it"
 
-# The global queue (grid): one job on all nodes, a second one waiting.
-first=$(submit -p grid -N 16 -o /dev/null --wrap 'sleep 600')
+# The global queue (grid): a job on three sites, then one that needs all
+# four waits; slurmctld asks the plugin about it (site4 is idle), so it
+# joins the policy's queue.
+ALL=--coalloc=4,4,4,4	# every node of the 4 sites
+STATUS=$TEST_DIR/cluster/state/coalloc_status.json
+queued() { grep -Eq '"pending": *1[,} ]' "$STATUS"; }
+first=$(submit -p grid --coalloc=4,4,4 -o /dev/null --wrap 'sleep 600')
 wait_until 30 running "$first"
-is "$(job_state "$first")" RUNNING "a 16-node job of the global queue runs"
-gone=$(submit -p grid -N 16 -o /dev/null --wrap 'sleep 1')
-sleep 5	# a scheduling pass puts it in the policy's queue
-is "$(job_state "$gone")" PENDING "a second one waits in the queue"
+is "$(job_state "$first")" RUNNING "a job of the global queue on three sites runs"
+gone=$(submit -p grid $ALL -o /dev/null --wrap 'sleep 1')
+wait_until 60 queued
+ok $? "a job on all four sites waits in the policy's queue"
+is "$(job_state "$gone")" PENDING "  pending in slurmctld"
 
 # Cancelled while nothing else waits: no job_test call until it is purged.
 scancel "$gone"
@@ -37,7 +43,7 @@ ok $? "the cancelled job is purged from slurmctld"
 scancel "$first"
 wait_until 60 all_idle
 is "$(nodes_in idle)" 16 "all nodes free again"
-next=$(submit -p grid -N 16 -o /dev/null --wrap 'sleep 1')
+next=$(submit -p grid $ALL -o /dev/null --wrap 'sleep 1')
 wait_until 30 started "$next"
 like "$(job_state "$next")" "^(RUNNING|COMPLETED)$" \
      "the next job of the queue starts within 30 s (not after a 60 s grant timeout)"

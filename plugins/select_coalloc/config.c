@@ -8,7 +8,6 @@
 
 #include "select_coalloc.h"
 #include "src/common/xstring.h"
-#include "src/common/slurm_selecttype_info.h"
 
 /*
  * SelectTypeParameters bits that only make sense for consumable-resource
@@ -16,9 +15,9 @@
  * accepting them would silently ignore what the admin asked for.
  */
 #define CONS_TRES_ONLY_PARAMS (CR_CPU | CR_SOCKET | CR_CORE | CR_BOARD | \
-			       CR_OTHER_CONS_RES | CR_ONE_TASK_PER_CORE | \
-			       CR_PACK_NODES | CR_OTHER_CONS_TRES |      \
-			       CR_CORE_DEFAULT_DIST_BLOCK | CR_LLN)
+			       COALLOC_CR_LAYERED | CR_ONE_TASK_PER_CORE | \
+			       CR_PACK_NODES | CR_CORE_DEFAULT_DIST_BLOCK | \
+			       CR_LLN)
 
 int coalloc_check_slurm_conf(void)
 {

@@ -19,7 +19,6 @@
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
-#include "src/slurmctld/preempt.h"
 
 /* The arrays nodepick reads, sized to slurmctld's node table. */
 struct pick_arrays {
@@ -53,7 +52,7 @@ static void _arrays_free(struct pick_arrays *a)
 /* CPUs of node i the job can use: all, unless it limits tasks per node. */
 static uint32_t _usable_cpus(job_record_t *job_ptr, int i)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	uint32_t cpus = coalloc_node_cpus(i);
 	uint32_t per_task = (d->cpus_per_task && d->cpus_per_task != NO_VAL16) ?
 			    d->cpus_per_task : 1;
@@ -68,7 +67,7 @@ static uint32_t _usable_cpus(job_record_t *job_ptr, int i)
 static void _fill_arrays(job_record_t *job_ptr, bitstr_t *bitmap,
 			 const uint32_t *held, struct pick_arrays *a)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 
 	for (int i = 0; i < node_record_count; i++) {
 		if (!node_record_table_ptr[i])
@@ -254,7 +253,7 @@ static int _coalloc_request(job_record_t *job_ptr, struct cosched_sizes *sizes)
 /* Nodes a job without --coalloc needs: -N, or its CPUs on the largest nodes. */
 static uint32_t _single_size(job_record_t *job_ptr)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	uint32_t max_cpus = 1, need;
 
 	for (int i = 0; i < node_record_count; i++)
@@ -324,7 +323,7 @@ static bool _runs_at_once(job_record_t *job_ptr, int row, bitstr_t *bitmap)
  */
 static int _pick_turn(job_record_t *job_ptr, bitstr_t *bitmap)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	struct nodepick_request single = {
 		.min_cpus = d->min_cpus, .contiguous = d->contiguous,
 	};
@@ -398,7 +397,7 @@ static int _test_managed(job_record_t *job_ptr, bitstr_t *bitmap)
 static int _pick(job_record_t *job_ptr, bitstr_t *bitmap, const uint32_t *held,
 		 uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	struct nodepick_request req = {
 		.min_nodes = min_nodes, .max_nodes = max_nodes,
 		.want_nodes = req_nodes, .min_cpus = d->min_cpus,
@@ -492,10 +491,10 @@ static int _release_each(void *x, void *arg)
 }
 
 /* List the candidates whose nodes the job would take. */
-static void _list_preemptees(bitstr_t *bitmap, List candidates,
-			     List *preemptee_job_list)
+static void _list_preemptees(bitstr_t *bitmap, list_t *candidates,
+			     list_t **preemptee_job_list)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *cand;
 
 	if (!preemptee_job_list)
@@ -515,8 +514,8 @@ static void _list_preemptees(bitstr_t *bitmap, List candidates,
 /* Try with the candidates' nodes freed; on success name the preemptees. */
 static int _pick_with_preemption(job_record_t *job_ptr, bitstr_t *bitmap,
 				 uint32_t min_nodes, uint32_t max_nodes,
-				 uint32_t req_nodes, List candidates,
-				 List *preemptee_job_list)
+				 uint32_t req_nodes, list_t *candidates,
+				 list_t **preemptee_job_list)
 {
 	uint32_t *held;
 	int rc;
@@ -539,7 +538,7 @@ static int _pick_with_preemption(job_record_t *job_ptr, bitstr_t *bitmap,
 
 static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		    uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes,
-		    List candidates, List *preemptee_job_list)
+		    list_t *candidates, list_t **preemptee_job_list)
 {
 	bitstr_t *orig = bit_copy(bitmap);
 	bool managed = coalloc_queues_manage(job_ptr);
@@ -600,12 +599,12 @@ static void _set_total_cpus(job_record_t *job_ptr, bitstr_t *bitmap)
  */
 static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes,
-		     List candidates, List *preemptee_job_list)
+		     list_t *candidates, list_t **preemptee_job_list)
 {
 	bitstr_t *orig = bit_copy(bitmap);
 	time_t now = time(NULL);
 	uint32_t *held;
-	List active;
+	list_t *active;
 	job_record_t *next;
 	int rc, first, last, later;
 
@@ -663,7 +662,7 @@ done:
 int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t min_nodes, uint32_t max_nodes,
 		     uint32_t req_nodes, uint16_t mode,
-		     List preemptee_candidates, List *preemptee_job_list)
+		     list_t *preemptee_candidates, list_t **preemptee_job_list)
 {
 	int rc;
 

@@ -5,7 +5,8 @@
 
 SELECT_COALLOC_SRCS := $(addprefix plugins/select_coalloc/,\
 	select_coalloc.c config.c job_resources.c job_test.c node_usage.c \
-	nodeinfo.c queues.c sites.c state.c status.c timeslice.c)
+	nodeinfo.c queues.c sites.c slurm_compat.c state.c status.c \
+	timeslice.c)
 SELECT_COALLOC_OBJS := $(patsubst %.c,$(O)/%.o,$(SELECT_COALLOC_SRCS))
 SELECT_COALLOC_SO   := $(O)/plugins/select_coalloc.so
 
@@ -18,7 +19,10 @@ SELECT_COALLOC_LIBS := $(LIBNODEPICK) $(LIBCOALLOC_CONF) $(COALLOC_LIB) \
 $(SELECT_COALLOC_SO): $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) \
 		plugins/select_coalloc/select_coalloc.map
 	@mkdir -p $(@D)
-	$(CC) -shared $(ALL_LDFLAGS) \
+	@# -z lazy (after ALL_LDFLAGS' -z now): a build for another Slurm
+	@# release must load far enough for slurm_compat.c's constructor to
+	@# name both releases; Slurm's loader uses RTLD_LAZY for the same reason
+	$(CC) -shared $(ALL_LDFLAGS) -Wl,-z,lazy \
 		-Wl,--version-script=plugins/select_coalloc/select_coalloc.map \
 		-o $@.tmp $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) $(JSONC_LIBS)
 	@# rename, never overwrite: running daemons have the old file mapped

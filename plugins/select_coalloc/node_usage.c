@@ -389,7 +389,7 @@ static struct coalloc_matrix *_create(void)
 	return m;
 }
 
-int node_usage_reset(List jobs)
+int node_usage_reset(list_t *jobs)
 {
 	node_usage_lock();
 	_save_current_locked();

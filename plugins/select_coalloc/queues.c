@@ -35,6 +35,7 @@
 #include "src/common/xstring.h"
 
 extern time_t last_job_update __attribute__((weak));
+#pragma weak find_job_record	/* slurmctld's: weak, as in timeslice.c */
 
 /* A granted job not begun after this long gives its grant back. */
 #define GRANT_TIMEOUT 60
@@ -68,15 +69,54 @@ static void _drop_grant(struct grant *g)
 	*g = grants[--ngrants];
 }
 
-static void _add_grants(const struct coalloc_start *starts, size_t n,
-			time_t now)
+/* Still waiting in slurmctld: its record kept, pending, not held. */
+static bool _still_waiting(uint32_t id)
 {
-	grants = xrecalloc(grants, ngrants + n, sizeof(*grants));
-	for (size_t i = 0; i < n; i++) {
-		grants[ngrants].when = now;
-		grants[ngrants].start = starts[i];
-		ngrants++;
-	}
+	job_record_t *job_ptr;
+
+	if (!find_job_record)	/* not slurmctld: nothing to ask */
+		return true;
+	job_ptr = find_job_record(id);
+	return job_ptr && IS_JOB_PENDING(job_ptr) && job_ptr->priority;
+}
+
+/*
+ * One decision pass of the engine; its starts become grants.  A job it
+ * chose that slurmctld no longer has waiting leaves at once and the pass
+ * runs again for the nodes it held: a pending job cancelled and purged
+ * (MinJobAge) before a sync saw it, which Slurm 24.11 does not tell us
+ * (no select_p_job_signal).  Each round removes a job: it ends.
+ * Returns how many jobs the pass granted or removed.
+ */
+static size_t _grant_pass(time_t now)
+{
+	size_t changed = 0, ngone;
+
+	do {
+		const struct coalloc_start *starts;
+		size_t n = coalloc_engine_schedule(engine, now, &starts);
+		uint32_t *gone = xcalloc(n ? n : 1, sizeof(*gone));
+
+		ngone = 0;
+		grants = xrecalloc(grants, ngrants + n, sizeof(*grants));
+		for (size_t i = 0; i < n; i++) {
+			if (!_still_waiting(starts[i].id)) {
+				gone[ngone++] = starts[i].id;
+				continue;
+			}
+			grants[ngrants].when = now;
+			grants[ngrants].start = starts[i];
+			ngrants++;
+		}
+		for (size_t i = 0; i < ngone; i++) {
+			debug("%s: JobId=%u is gone from slurmctld: it leaves the policy engine",
+			      plugin_type, gone[i]);
+			coalloc_engine_depart(engine, gone[i]);
+		}
+		xfree(gone);
+		changed += n;
+	} while (ngone);
+	return changed;
 }
 
 /*
@@ -281,7 +321,7 @@ static void _restore_disabled_locked(void)
 	ndisabled = 0;
 }
 
-int coalloc_queues_reset(List jobs)
+int coalloc_queues_reset(list_t *jobs)
 {
 	struct coalloc_config cfg;
 	struct active_jobs active = { 0 };
@@ -398,7 +438,7 @@ static int _withdraw_gone(void *x, void *arg)
 	return 0;
 }
 
-static void _submit_in_order(List fresh)
+static void _submit_in_order(list_t *fresh)
 {
 	job_record_t *job_ptr;
 
@@ -433,7 +473,7 @@ static void _expire_grants(time_t now)
 
 static void _sync_locked(time_t now)
 {
-	List fresh;
+	list_t *fresh;
 
 	int count;
 
@@ -494,11 +534,11 @@ static void _set_reason(job_record_t *job_ptr, time_t now)
 	job_ptr->state_desc = xstrdup_printf("coalloc: %s", text);
 	xfree(text);
 	/*
-	 * The one reason slurmctld leaves to the select plugin (its other
+	 * The reason slurmctld leaves to the select plugin (its other
 	 * reasons would overwrite our text): squeue and scontrol show the
-	 * text, not the reason's name.
+	 * text, not the reason's name.  Not kept by 24.11 (slurm_compat.h).
 	 */
-	job_ptr->state_reason = WAIT_BLOCK_D_ACTION;
+	job_ptr->state_reason = COALLOC_WAIT_SELECT;
 }
 
 int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start)
@@ -512,11 +552,7 @@ int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start)
 		goto done;
 	_sync_locked(now);
 	if (!(g = _find_grant(job_ptr->job_id))) {
-		const struct coalloc_start *starts;
-		size_t n = coalloc_engine_schedule(engine, now, &starts);
-
-		_add_grants(starts, n, now);
-		if (n)
+		if (_grant_pass(now))
 			coalloc_status_changed();
 		g = _find_grant(job_ptr->job_id);
 	}

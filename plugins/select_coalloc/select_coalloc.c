@@ -1,7 +1,9 @@
 /*
  * select_coalloc.c - entry file of the select/coalloc plugin: the symbols
- * Slurm 22.05 loads from a select plugin, each a thin call into a topic
- * file (job_test.c, node_usage.c, job_resources.c, nodeinfo.c, config.c).
+ * Slurm loads from a select plugin that are the same in 22.05 and 24.11,
+ * each a thin call into a topic file (job_test.c, node_usage.c,
+ * job_resources.c, nodeinfo.c, config.c); those that differ are in
+ * slurm_compat.c.
  *
  * Nodes are allocated whole; the matrix (node_usage.c) decides how many
  * jobs share a node and which of them run (timeslice.c).
@@ -12,8 +14,6 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <signal.h>
-
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
 #include "src/common/run_in_daemon.h"
@@ -79,7 +79,7 @@ extern int select_p_state_restore(char *dir_name)
 }
 
 /* The matrix first: the policy engine counts running jobs in its rows. */
-static int _rebuild(List jobs)
+static int _rebuild(list_t *jobs)
 {
 	if (node_usage_reset(jobs) != SLURM_SUCCESS ||
 	    coalloc_queues_reset(jobs) != SLURM_SUCCESS)
@@ -97,7 +97,7 @@ static int _rebuild(List jobs)
  * select_p_reconfigure(), which slurmctld calls at the end of the same
  * read_slurm_conf(), under the same locks, with every bitmap built.
  */
-extern int select_p_job_init(List job_list_arg)
+extern int select_p_job_init(list_t *job_list_arg)
 {
 	(void) job_list_arg;
 	return SLURM_SUCCESS;
@@ -119,11 +119,10 @@ extern int select_p_node_init(void)
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
+			     list_t *preemptee_candidates,
+			     list_t **preemptee_job_list,
+			     COALLOC_JOB_TEST_UNUSED_ARGS)
 {
-	(void) exc_core_bitmap;	/* cores are never shared: whole nodes */
 	return coalloc_job_test(job_ptr, bitmap, min_nodes, max_nodes,
 				req_nodes, mode, preemptee_candidates,
 				preemptee_job_list);
@@ -200,14 +199,6 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 	node_usage_lock();
 	node_usage_remove_node(job_ptr, node_ptr->index);
 	node_usage_unlock();
-	return SLURM_SUCCESS;
-}
-
-/* Called for pending jobs too: a SIGKILL there is scancel. */
-extern int select_p_job_signal(job_record_t *job_ptr, int signal)
-{
-	if (IS_JOB_PENDING(job_ptr) && signal == SIGKILL)
-		coalloc_queues_withdraw(job_ptr);
 	return SLURM_SUCCESS;
 }
 
@@ -371,66 +362,10 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 	return SLURM_SUCCESS;
 }
 
-extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
-					    char *buf, size_t size, int mode)
-{
-	(void) jobinfo;
-	(void) mode;
-	if (!buf || !size)
-		return NULL;
-	buf[0] = '\0';
-	return buf;
-}
-
-extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
-					     int mode)
-{
-	(void) jobinfo;
-	(void) mode;
-	return NULL;
-}
-
-extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
-					 job_record_t *job_ptr, void *data)
-{
-	(void) job_ptr;
-	switch (dinfo) {
-	case SELECT_CR_PLUGIN:	/* not a consumable-resource plugin */
-		*(uint32_t *) data = 0;
-		return SLURM_SUCCESS;
-	case SELECT_SINGLE_JOB_TEST:
-		/*
-		 * Otherwise slurmctld offers the nodes one NodeName line at a
-		 * time and takes the first set that fits, while Worst Fit
-		 * across sites must see every free node at once.
-		 */
-		*(uint32_t *) data = 1;
-		return SLURM_SUCCESS;
-	default:
-		return SLURM_SUCCESS;
-	}
-}
-
-extern int select_p_update_node_config(int index)
-{
-	(void) index;
-	return SLURM_SUCCESS;
-}
-
 /* Nodes may have been added or removed: rebuild from the job records. */
 extern int select_p_reconfigure(void)
 {
 	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
 		error("%s: keeping the running configuration", plugin_type);
 	return _rebuild(job_list);
-}
-
-/* A reservation of whole nodes: any node_cnt of the available ones. */
-extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
-				    uint32_t node_cnt, bitstr_t *avail_bitmap,
-				    bitstr_t **core_bitmap)
-{
-	(void) resv_desc_ptr;
-	(void) core_bitmap;
-	return bit_pick_cnt(avail_bitmap, node_cnt);
 }

@@ -8,20 +8,11 @@
 #ifndef SELECT_COALLOC_H
 #define SELECT_COALLOC_H
 
-#include "config.h"
+#include "slurm_compat.h"	/* Slurm's headers, for 22.05 and 24.11 */
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-
-#include "src/common/slurm_xlator.h"	/* must come before Slurm headers */
-#include "slurm/slurm.h"
-#include "slurm/slurm_errno.h"
-#include "src/common/bitstring.h"
-#include "src/common/list.h"
-#include "src/common/log.h"
-#include "src/common/select.h"
-#include "src/slurmctld/slurmctld.h"
 
 #include "coalloc/policy.h"
 #include "coalloc/statefile.h"
@@ -40,8 +31,8 @@ extern const char plugin_type[];
 
 /* Slurmctld-only globals: weak, so that Slurm's commands, which load every
  * select plugin in PluginDir, can load us too. */
-extern List job_list __attribute__((weak));
-extern List part_list __attribute__((weak));
+extern list_t *job_list __attribute__((weak));
+extern list_t *part_list __attribute__((weak));
 
 /* ---- config.c: SelectTypeParameters and other slurm.conf checks ---- */
 int coalloc_check_slurm_conf(void);
@@ -72,7 +63,7 @@ char *coalloc_job_layout(job_record_t *job_ptr);
 
 /* ---- queues.c: the queue-priority policy engine ---- */
 struct coalloc_start;
-int coalloc_queues_reset(List jobs);
+int coalloc_queues_reset(list_t *jobs);
 void coalloc_queues_save(FILE *fp);
 void coalloc_queues_restore(const struct coalloc_statefile *st);
 void coalloc_queues_fini(void);
@@ -97,7 +88,7 @@ void coalloc_queues_json(struct json_object *root);	/* queues.c */
 /* ---- node_usage.c: the matrix of jobs x nodes ---- */
 /* Build the matrix from coalloc.conf and these jobs (or none), keeping
  * the rows jobs had before (reconfigure) or saved (start-up). */
-int node_usage_reset(List jobs);
+int node_usage_reset(list_t *jobs);
 void node_usage_fini(void);
 void node_usage_lock(void);
 void node_usage_unlock(void);
@@ -147,7 +138,7 @@ int coalloc_job_components(job_record_t *job_ptr,
 int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t min_nodes, uint32_t max_nodes,
 		     uint32_t req_nodes, uint16_t mode,
-		     List preemptee_candidates, List *preemptee_job_list);
+		     list_t *preemptee_candidates, list_t **preemptee_job_list);
 
 /* ---- job_resources.c: the job_resources_t Slurm expects ---- */
 void coalloc_build_job_resources(job_record_t *job_ptr, bitstr_t *nodes);

@@ -95,7 +95,7 @@ static int _claim_all(struct sites *s, int si, char *err, size_t len)
 static int _claim_nodes(struct sites *s, int si, char *err, size_t len)
 {
 	const struct coalloc_conf_site *site = &s->conf.sites[si];
-	hostlist_t hl;
+	struct hostlist *hl;
 	char *host;
 	int rc = 0;
 
@@ -441,7 +441,7 @@ char *coalloc_job_layout(job_record_t *job_ptr)
 	nsites = current->conf.nsites;
 	hosts = xcalloc(nsites, sizeof(*hosts));
 	for (size_t s = 0; s < nsites; s++) {
-		hostlist_t hl = hostlist_create(NULL);
+		struct hostlist *hl = hostlist_create(NULL);
 
 		for (int i = 0; i < current->node_count; i++)
 			if (current->node_site[i] == (int) s &&

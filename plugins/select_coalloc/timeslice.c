@@ -183,7 +183,7 @@ static void _suspend_again(uint32_t job_id, uint16_t op, const char *why)
 	msg = xmalloc(sizeof(*msg));
 	msg->job_id = job_id;
 	msg->op = op;
-	msg->job_core_spec = job_ptr->details->core_spec;
+	coalloc_suspend_int_core_spec(msg, job_ptr->details->core_spec);
 	args->msg_args = msg;
 	set_agent_arg_r_uid(args, SLURM_AUTH_UID_ANY);
 	agent_queue_request(args);
@@ -204,7 +204,7 @@ static void _suspend_op(uint32_t job_id, uint16_t op)
 	suspend_msg_t msg = { .job_id = job_id, .op = op };
 	job_record_t *job_ptr = find_job_record(job_id);
 	time_t last_active = job_ptr ? job_ptr->time_last_active : 0;
-	int rc = job_suspend(&msg, 0, -1, false, NO_VAL16);
+	int rc = coalloc_job_suspend(&msg);
 
 	if (job_ptr && (job_ptr = find_job_record(job_id)))
 		job_ptr->time_last_active = last_active;

@@ -1,0 +1,121 @@
+/*
+ * slurm_compat.h - the one place where select/coalloc meets the
+ * differences between the Slurm releases it builds against (22.05 and
+ * 24.11; see doc/porting.md).  The topic files include select_coalloc.h,
+ * which includes this, and use only the neutral names defined here: the
+ * 24.11 spelling where 24.11 renamed something (list_t, list_itr_t), a
+ * coalloc_ name where the two differ in more than a name.  Hostlists are
+ * 'struct hostlist *' in both (22.05's hostlist_t is that pointer, 24.11's
+ * the struct).
+ *
+ * The select_p_* symbols whose body or presence differs between the
+ * releases are defined in slurm_compat.c, each calling a topic file.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SELECT_COALLOC_SLURM_COMPAT_H
+#define SELECT_COALLOC_SLURM_COMPAT_H
+
+#include "config.h"
+
+#include "slurm/slurm_version.h"	/* SLURM_VERSION_NUMBER, no types */
+
+/*
+ * The plugin interfaces in src/interfaces/ (Slurm 23.02 and later): the
+ * switch between the 22.05 and 24.11 APIs below.  Releases between the
+ * two were never built here (doc/porting.md).
+ */
+#define COALLOC_SLURM_INTERFACES \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
+
+#include "src/common/slurm_xlator.h"	/* must come before Slurm headers */
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#if COALLOC_SLURM_INTERFACES
+#include "src/interfaces/preempt.h"
+#include "src/interfaces/select.h"
+#else
+#include "src/common/select.h"
+#include "src/common/slurm_selecttype_info.h"
+#include "src/slurmctld/preempt.h"
+#endif
+#include "src/slurmctld/slurmctld.h"
+
+#if !COALLOC_SLURM_INTERFACES
+/* 22.05 has only the pointer typedefs List and ListIterator. */
+typedef struct xlist list_t;
+typedef struct listIterator list_itr_t;
+/* 22.05 has the struct only. */
+typedef struct job_details job_details_t;
+#endif
+
+/* SelectTypeParameters of layered select plugins (removed by 24.11). */
+#ifdef CR_OTHER_CONS_TRES
+#define COALLOC_CR_LAYERED (CR_OTHER_CONS_RES | CR_OTHER_CONS_TRES)
+#else
+#define COALLOC_CR_LAYERED 0
+#endif
+
+/*
+ * The pending reason a select plugin sets with its own text in
+ * state_desc.  22.05's select_nodes() keeps WAIT_BLOCK_D_ACTION and its
+ * text; 24.11 has no such reason and replaces any reason a failed
+ * job_test leaves by WAIT_RESOURCES, dropping the text (doc/porting.md).
+ */
+#if COALLOC_SLURM_INTERFACES
+#define COALLOC_WAIT_SELECT WAIT_RESOURCES
+#else
+#define COALLOC_WAIT_SELECT WAIT_BLOCK_D_ACTION
+#endif
+
+/*
+ * slurmctld's job_suspend() as uid 0 with no reply: 24.11 passes the
+ * request message (NULL: none) where 22.05 passed a connection (-1).
+ * Macros, so that the callers' #pragma weak applies to the symbol.
+ */
+#if COALLOC_SLURM_INTERFACES
+#define coalloc_job_suspend(sus_ptr) \
+	job_suspend(NULL, (sus_ptr), 0, false, NO_VAL16)
+#else
+#define coalloc_job_suspend(sus_ptr) \
+	job_suspend((sus_ptr), 0, -1, false, NO_VAL16)
+#endif
+
+/*
+ * select_p_job_test()'s arguments after preemptee_job_list, none of which
+ * whole nodes need: 22.05's cores to exclude; 24.11's resources to exclude
+ * and a backfill hint (earliest start, latest end) we may ignore.
+ */
+#if COALLOC_SLURM_INTERFACES
+#define COALLOC_JOB_TEST_UNUSED_ARGS \
+	resv_exc_t *resv_exc_ptr __attribute__((unused)), \
+	will_run_data_t *will_run_ptr __attribute__((unused))
+#else
+#define COALLOC_JOB_TEST_UNUSED_ARGS \
+	bitstr_t *exc_core_bitmap __attribute__((unused))
+#endif
+
+/* REQUEST_SUSPEND_INT carries the job's core spec in 22.05, not in 24.11. */
+static inline void coalloc_suspend_int_core_spec(suspend_int_msg_t *msg,
+						 uint16_t core_spec)
+{
+#if COALLOC_SLURM_INTERFACES
+	(void) msg;
+	(void) core_spec;
+#else
+	msg->job_core_spec = core_spec;
+#endif
+}
+
+/*
+ * The running libslurm against the one we were compiled for: 0 when they
+ * are the same release series, else -1 after logging both versions.
+ * Runs from an ELF constructor, before Slurm's own plugin_version check
+ * (which names only the plugin's version).
+ */
+int coalloc_slurm_version_check(void);
+
+#endif /* SELECT_COALLOC_SLURM_COMPAT_H */

@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE	/* asprintf */
+#include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -77,7 +78,7 @@ static char *_default_path(void)
 
 	if (slurm_load_ctl_conf((time_t) 0, &conf) != SLURM_SUCCESS) {
 		fprintf(stderr, "coalloc-status: cannot ask slurmctld for StateSaveLocation: %s (use --file)\n",
-			slurm_strerror(slurm_get_errno()));
+			slurm_strerror(errno));
 		return NULL;
 	}
 	if (strcmp(conf->select_type, "select/coalloc"))

@@ -6,7 +6,7 @@
 # Both append to one run log, which stays well formed.
 source "$(dirname "$0")/lib/tap.sh"
 
-WORK=$REPO/build/release/bin/esp-work
+WORK=$BUILD_DIR/bin/esp-work
 [[ -x $WORK ]] || skip_all "$WORK is missing: run make"
 
 plan 24

@@ -8,9 +8,9 @@
 # COALLOC_SLURM=SERIES (one of mk/slurm-versions; default: the installed
 # Slurm) runs the same tests against that Slurm release: slurm-cluster
 # starts it (COALLOC_SLURM is its --slurm default, for esp(1) too) and
-# cluster_start puts its commands first in PATH.  BUILD_DIR is our build
-# for that release (build/release for the installed one, else
-# build/release-SERIES).  Test directories are then
+# cluster_start puts its commands and daemons first in PATH.  BUILD_DIR
+# is our build for that release (build/release for the installed one,
+# else build/release-SERIES).  Test directories are then
 # build/test-SERIES/NAME, so that the logs of both runs stay.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later

@@ -21,7 +21,7 @@ ok $? "scontrol reconfigure applies AgingTime=120"
 
 # An invalid one is rejected; running and queued jobs stay.
 run=$(submit -N 4 -o /dev/null --wrap 'sleep 300')
-wait_until 30 test "$(job_state "$run")" = RUNNING
+wait_until 30 eval 'test "$(job_state "$run")" = RUNNING'
 queued=$(submit -N 2 -o /dev/null --wrap 'true')
 printf 'Policy=GS\nColour=blue\nSite=site1 Nodes=n[1-4]\n' > "$ETC/coalloc.conf"
 scontrol reconfigure

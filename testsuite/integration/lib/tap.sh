@@ -133,7 +133,9 @@ cluster_env() {
 	env=$(cluster env) && eval "$env"
 }
 
-# wait_until SECS command...: poll until the command succeeds.
+# wait_until SECS command...: poll until the command succeeds.  Only the
+# command runs again: a "$(...)" among its words is expanded once, before
+# the first poll, so conditions on one go in eval '...' or a function.
 wait_until() {
 	local deadline=$((SECONDS + $1)); shift
 	until "$@"; do

@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE	/* asprintf */
+#include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -69,16 +70,21 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 	return 0;
 }
 
-/* StateSaveLocation/coalloc_status.json, as slurmctld reports it. */
+/*
+ * StateSaveLocation/coalloc_status.json, as slurmctld reports it.  The
+ * library is set up first (slurm_init: Slurm 24.11's RPCs need its
+ * plugins, 22.05 has the call too) and torn down after.
+ */
 static char *_default_path(void)
 {
 	slurm_conf_t *conf = NULL;
 	char *path = NULL;
 
+	slurm_init(NULL);
 	if (slurm_load_ctl_conf((time_t) 0, &conf) != SLURM_SUCCESS) {
 		fprintf(stderr, "coalloc-status: cannot ask slurmctld for StateSaveLocation: %s (use --file)\n",
-			slurm_strerror(slurm_get_errno()));
-		return NULL;
+			slurm_strerror(errno));
+		goto out;
 	}
 	if (strcmp(conf->select_type, "select/coalloc"))
 		fprintf(stderr, "coalloc-status: note: SelectType is %s, not select/coalloc\n",
@@ -87,6 +93,8 @@ static char *_default_path(void)
 		     STATUS_FILE) < 0)
 		path = NULL;
 	slurm_free_ctl_conf(conf);
+out:
+	slurm_fini();
 	return path;
 }
 

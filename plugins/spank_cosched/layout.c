@@ -8,6 +8,9 @@
  * both always agree.  Without a coalloc.conf nothing is set.  Problems are
  * logged and never fail the task.
  *
+ * Hostlists are 'struct hostlist *', which both Slurm 22.05 (hostlist_t
+ * is that pointer) and 24.11 (hostlist_t is the struct) accept.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <libgen.h>
@@ -36,7 +39,7 @@ static void _conf_path(spank_t sp, char *path, size_t len)
 }
 
 /* The site of a host, -1 when none; sites[i] NULL means Nodes=ALL. */
-static int _site_of(hostlist_t *sites, size_t n, const char *host)
+static int _site_of(struct hostlist **sites, size_t n, const char *host)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!sites[i] || slurm_hostlist_find(sites[i], host) >= 0)
@@ -44,13 +47,24 @@ static int _site_of(hostlist_t *sites, size_t n, const char *host)
 	return -1;
 }
 
+/* "n[1-4]" of a hostlist, malloc()ed; NULL if it does not fit (Slurm
+ * 24.11 no longer has slurm_hostlist_ranged_string_malloc). */
+static char *_ranged(struct hostlist *hl)
+{
+	char buf[8192];
+
+	if (slurm_hostlist_ranged_string(hl, sizeof(buf), buf) < 0)
+		return NULL;
+	return strdup(buf);
+}
+
 static int _build(const struct coalloc_conf *conf, const char *nodelist,
 		  char *buf, size_t len)
 {
-	hostlist_t *sites = calloc(conf->nsites, sizeof(*sites));
-	hostlist_t *mine = calloc(conf->nsites, sizeof(*mine));
+	struct hostlist **sites = calloc(conf->nsites, sizeof(*sites));
+	struct hostlist **mine = calloc(conf->nsites, sizeof(*mine));
 	char **hosts = calloc(conf->nsites, sizeof(*hosts));
-	hostlist_t job = slurm_hostlist_create(nodelist);
+	struct hostlist *job = slurm_hostlist_create(nodelist);
 	char *host;
 	int rc = -1;
 
@@ -69,8 +83,9 @@ static int _build(const struct coalloc_conf *conf, const char *nodelist,
 		free(host);
 	}
 	for (size_t i = 0; i < conf->nsites; i++)
-		if (mine[i] && slurm_hostlist_count(mine[i]))
-			hosts[i] = slurm_hostlist_ranged_string_malloc(mine[i]);
+		if (mine[i] && slurm_hostlist_count(mine[i]) &&
+		    !(hosts[i] = _ranged(mine[i])))
+			goto fail;	/* a site dropped would be a wrong layout */
 	rc = coalloc_layout_join(conf, hosts, buf, len);
 fail:
 	for (size_t i = 0; sites && mine && hosts && i < conf->nsites; i++) {

@@ -12,10 +12,13 @@
  * Only Slurm's public API: the step's layout from slurmctld (its node
  * list: the job's environment is the user's), the hostlist functions of
  * <slurm/slurm.h> and one slurm_load_node_single() RPC per node named.
+ * Hostlists are 'struct hostlist *', which both Slurm 22.05 (hostlist_t
+ * is that pointer) and 24.11 (hostlist_t is the struct) accept.
  * The text itself is built by lib/cosched_proto (membus_req.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +54,7 @@ static int _nodelist(uint32_t job, uint32_t step, char *buf, size_t len,
 
 	if (!layout || !layout->node_list || !*layout->node_list)
 		snprintf(err, err_len, "cannot load the layout of step %u.%u from slurmctld: %s",
-			 job, step, slurm_strerror(slurm_get_errno()));
+			 job, step, slurm_strerror(errno));
 	else if (strlen(layout->node_list) >= len)
 		snprintf(err, err_len, "the node list of step %u.%u is longer than %zu bytes",
 			 job, step, len - 1);
@@ -66,7 +69,7 @@ static int _nodelist(uint32_t job, uint32_t step, char *buf, size_t len,
 static int _expand(const char *list, const char *self, struct step_nodes *out,
 		   char *err, size_t err_len)
 {
-	hostlist_t hl = slurm_hostlist_create(list);
+	struct hostlist *hl = slurm_hostlist_create(list);
 	bool bad_name = false;
 	char *host;
 	int count;
@@ -121,7 +124,7 @@ static int _peer(const char *name, uint32_t offset, char *buf, size_t len,
 	if (slurm_load_node_single(&msg, node, SHOW_ALL) != SLURM_SUCCESS ||
 	    !msg || msg->record_count < 1 || !msg->node_array) {
 		snprintf(err, err_len, "cannot load node %s from slurmctld: %s",
-			 name, slurm_strerror(slurm_get_errno()));
+			 name, slurm_strerror(errno));
 		goto fail;
 	}
 	info = &msg->node_array[0];

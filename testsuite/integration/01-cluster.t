@@ -1,12 +1,16 @@
 #!/bin/bash
 # The embedded cluster harness itself: start, status, env, idempotent
 # start/stop, stopping only its own processes, a failed start leaving
-# nothing behind, and the three select plugins it can run.
+# nothing behind, and the three select plugins it can run; the Slurm
+# release it runs (COALLOC_SLURM, --slurm) is the one env's commands are.
 source "$(dirname "$0")/lib/tap.sh"
 
 CDIR=$TEST_DIR/cluster
 CONF=$CDIR/etc/slurm.conf
 ours() { pgrep -f -- "-f $CONF" | paste -sd' '; }
+VERSIONS=$REPO/mk/slurm-versions
+SERIES=${COALLOC_SLURM:-$(awk '/^[0-9]/ && $3 == "installed" { print $1; exit }' "$VERSIONS")}
+UPSTREAM=$(awk -v s="$SERIES" '/^[0-9]/ && $1 "" == s "" { print $2 }' "$VERSIONS")
 
 rm -rf "$TEST_DIR"; mkdir -p "$TEST_DIR"; cd "$TEST_DIR" || exit 1
 _cluster_started=1; trap _cluster_cleanup EXIT
@@ -14,8 +18,12 @@ _cluster_started=1; trap _cluster_cleanup EXIT
 out=$(cluster start --sites 2 --nodes-per-site 3 --port-base "$PORT_BASE" 2>&1)
 ok $? "start 2 sites x 3 nodes"
 like "$out" "6 nodes idle \(2 sites x 3\), select/coalloc" "start reports the layout"
-is "$(cluster env)" "export SLURM_CONF=$CONF" "env prints the SLURM_CONF line"
-export SLURM_CONF=$CONF
+is "$(cluster env | head -n1)" "export SLURM_CONF=$CONF" "env prints the SLURM_CONF line"
+cluster_env
+is "$SLURM_CONF" "$CONF" "... which sets SLURM_CONF"
+# (Debian's says slurm-wlm)
+like "$(sinfo -V)" "^slurm(-wlm)? ${UPSTREAM//./\\.}\$" "env's sinfo is Slurm $UPSTREAM's (series $SERIES)"
+is "$(scontrol show config | sed -n 's/^SLURM_VERSION *= *//p')" "$UPSTREAM" "slurmctld is Slurm $UPSTREAM"
 is "$(nodes_in idle)" 6 "sinfo: 6 idle nodes"
 is "$(cat "$CDIR/etc/sites")" $'site1 n1,n2,n3\nsite2 n4,n5,n6' "site layout recorded"
 is "$(grep -c '^NodeName=n\[' "$CONF")" 2 "one NodeName line per site"
@@ -23,6 +31,16 @@ like "$(grep '^NodeName=n\[4-6\]' "$CONF")" "Port=\[$((PORT_BASE + 4))-$((PORT_B
 cluster status > status.out 2>&1
 ok $? "status succeeds"
 is "$(grep -c '^running: slurmd-' status.out)" 6 "status lists 6 slurmd"
+
+# restart-ctld starts the same release's slurmctld, and status (which
+# checks each recorded PID's program) finds it.
+ctld_exe() { readlink "/proc/$(cat "$CDIR/run/slurmctld.pid")/exe"; }
+is "$(ctld_exe)" "$(readlink -f "$(command -v slurmctld)")" "slurmctld is env's release's"
+cluster restart-ctld > restart.out 2>&1
+ok $? "restart-ctld succeeds"
+is "$(ctld_exe)" "$(readlink -f "$(command -v slurmctld)")" "  the same release's slurmctld runs again"
+cluster status > status.out 2>&1
+is "$(grep -c '^running: slurmctld ' status.out)" 1 "  status finds it"
 
 pids=$(ours)
 out=$(cluster start --sites 2 --nodes-per-site 3 --port-base "$PORT_BASE" 2>&1)
@@ -61,11 +79,18 @@ out=$(cluster start --select bogus 2>&1)
 ok $((! $?)) "an unknown --select is refused"
 like "$out" "--select must be coalloc, linear or cons_tres" "naming the choices"
 
+out=$(cluster start --slurm 23.02 2>&1)
+ok $((! $?)) "an unsupported --slurm is refused"
+is "$out" "slurm-cluster: error: --slurm 23.02 is not supported; supported: $(awk '/^[0-9]/ { print $1 }' "$VERSIONS" | paste -sd' ')" \
+	"naming the supported releases of mk/slurm-versions"
+is "$(ours)" "" "and starts nothing"
+
 # The same harness runs Slurm's own plugins, for side-by-side comparisons.
 for sel in linear cons_tres; do
 	cluster start --sites 1 --nodes-per-site 2 --select "$sel" \
-		--port-base "$PORT_BASE" > "start-$sel.out" 2>&1
-	ok $? "start with select/$sel"
+		--slurm "$SERIES" --port-base "$PORT_BASE" > "start-$sel.out" 2>&1
+	ok $? "start with select/$sel (--slurm $SERIES)"
+	is "$(sed -n 's/^SLURM_SERIES=//p' "$CDIR/etc/cluster.env")" "$SERIES" "  cluster.env records the release"
 	out=$(srun -N 2 hostname 2>&1 | wc -l)
 	is "$out" 2 "  a 2-node step runs"
 	is "$(scontrol show config | sed -n 's/^SelectType *= *//p')" "select/$sel" "  SelectType is select/$sel"

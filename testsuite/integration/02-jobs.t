@@ -38,7 +38,7 @@ like "$out" "submission failed" "with a clear error"
 # A long job holds its nodes: sinfo shows them allocated, scontrol agrees,
 # and an --exclusive job in the same window lands elsewhere.
 long=$(submit -N 4 -o /dev/null --wrap 'sleep 300')
-wait_until 30 test "$(job_state "$long")" = RUNNING
+wait_until 30 eval 'test "$(job_state "$long")" = RUNNING'
 is "$(job_state "$long")" RUNNING "4-node job runs"
 is "$(nodes_in alloc)" 4 "sinfo shows 4 allocated nodes"
 long_nodes=$(job_field "$long" NodeList)
@@ -69,12 +69,12 @@ is "$(cat arr-*.out | sort -n | paste -sd' ')" "1 2 2 2 3 2 4 2 5 2 6 2" "6 elem
 
 scancel "$long"
 wait_until 30 job_done "$long"
-wait_until 30 test "$(nodes_in idle)" = 16
+wait_until 30 eval 'test "$(nodes_in idle)" = 16'
 is "$(nodes_in idle)" 16 "all nodes idle at the end"
 
 # Required nodes (-w) and --contiguous around a busy node.
 hold=$(submit -w n2 -o /dev/null --wrap 'sleep 300')
-wait_until 30 test "$(job_state "$hold")" = RUNNING
+wait_until 30 eval 'test "$(job_state "$hold")" = RUNNING'
 is "$(job_field "$hold" NodeList)" n2 "-w n2 runs on n2"
 id=$(submit -N 3 --contiguous -o /dev/null --wrap 'sleep 1')
 wait_until 30 job_done "$id"

@@ -35,7 +35,7 @@ is "$(cat task-*.log | awk '$3=="start"' | wc -l)" \
 bad=$(task_overlaps task-*.log)
 is "$bad" "" "no node ran tasks of two jobs at once (task records)"
 
-wait_until 20 test "$(grep -c JobId= "$TEST_DIR/cluster/log/jobcomp.log")" -ge 100
+wait_until 20 eval 'test "$(grep -c JobId= "$TEST_DIR/cluster/log/jobcomp.log")" -ge 100'
 is "$(grep -c 'JobState=COMPLETED' "$TEST_DIR/cluster/log/jobcomp.log")" 100 \
    "jobcomp log records 100 completed jobs"
 bad=$(jobcomp_overlaps "$TEST_DIR/cluster/log/jobcomp.log")

@@ -22,7 +22,7 @@ is "$(job_state "$long")" CANCELLED "scancel cancels the running job"
 wait_until 60 job_done "$big"
 is "$(job_state "$big")" COMPLETED "its nodes go to the waiting 16-node job"
 is "$(tr -d ' ' < big.out)" 16 "which ran on all 16 nodes"
-wait_until 30 test "$(idle_nodes)" = 16
+wait_until 30 eval 'test "$(idle_nodes)" = 16'
 is "$(idle_nodes)" 16 "all nodes idle again"
 
 # --- slurmctld restart with a job running

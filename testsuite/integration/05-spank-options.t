@@ -53,7 +53,7 @@ out=$(srun -N 2 --cosched=none bash -c 'echo ok' 2>&1)
 is "$(echo "$out" | grep -c '^ok$')" 2 "srun with --cosched=none runs normally"
 
 # A user's LD_PRELOAD over 2 KiB was dropped for the shim alone.
-SHIM=$REPO/build/release/lib/libcosched_mpi.so
+SHIM=$BUILD_DIR/lib/libcosched_mpi.so
 libm=$(ldconfig -p | awk '/libm\.so\.6 .*x86-64/ { print $NF; exit }')
 user_preload=$(for i in {1..120}; do printf '%s:' "$libm"; done)
 out=$(LD_PRELOAD=$user_preload timeout 60 srun -N 1 --cosched=sb \

@@ -14,7 +14,7 @@ try_params() {	# value: run slurmctld with it; output in ctld-VALUE.out
 	sed "s/^SelectType=select\/coalloc$/&\nSelectTypeParameters=$1/" \
 		"$SLURM_CONF" > "$conf"
 	grep -q "^SelectTypeParameters=$1$" "$conf" || return 99
-	timeout 30 /usr/sbin/slurmctld -D -f "$conf" > "ctld-$1.out" 2>&1
+	timeout 30 slurmctld -D -f "$conf" > "ctld-$1.out" 2>&1
 }
 
 for p in CR_Core CR_CPU_Memory CR_Socket CR_Pack_Nodes; do
@@ -28,7 +28,7 @@ done
 # Slurm's built-in gang scheduling is refused as clearly.
 conf=$TEST_DIR/gang.conf
 sed 's/^SelectType=select\/coalloc$/&\nPreemptMode=GANG/' "$SLURM_CONF" > "$conf"
-timeout 30 /usr/sbin/slurmctld -D -f "$conf" > ctld-gang.out 2>&1
+timeout 30 slurmctld -D -f "$conf" > ctld-gang.out 2>&1
 rc=$?
 ok $((rc == 0 || rc == 124)) "slurmctld refuses PreemptMode=GANG"
 like "$(cat ctld-gang.out)" "select/coalloc: PreemptMode=GANG .* must be off with select/coalloc" \

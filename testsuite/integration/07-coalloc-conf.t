@@ -21,7 +21,7 @@ ok $? "scontrol reconfigure applies AgingTime=120"
 
 # An invalid one is rejected; running and queued jobs stay.
 run=$(submit -N 4 -o /dev/null --wrap 'sleep 300')
-wait_until 30 test "$(job_state "$run")" = RUNNING
+wait_until 30 eval 'test "$(job_state "$run")" = RUNNING'
 queued=$(submit -N 2 -o /dev/null --wrap 'true')
 printf 'Policy=GS\nColour=blue\nSite=site1 Nodes=n[1-4]\n' > "$ETC/coalloc.conf"
 scontrol reconfigure
@@ -43,7 +43,7 @@ wait_until 30 bash -c "! kill -0 $ctld_pid 2>/dev/null"
 
 refused() {	# conf-text expected-message description
 	printf '%b' "$1" > "$ETC/coalloc.conf"
-	out=$(timeout 30 /usr/sbin/slurmctld -D -f "$SLURM_CONF" 2>&1)
+	out=$(timeout 30 slurmctld -D -f "$SLURM_CONF" 2>&1)
 	rc=$?
 	ok $((rc == 0 || rc == 124)) "$3: slurmctld stops"
 	like "$out" "fatal: select/coalloc: $2" "  with: $2"
@@ -66,7 +66,7 @@ refused 'Matrix=gang\nSite=a Nodes=n[1-4]\n' \
 
 # No coalloc.conf at all: one site of every node, and slurmctld runs.
 rm -f "$ETC/coalloc.conf"
-timeout 15 /usr/sbin/slurmctld -D -f "$SLURM_CONF" > nofile.out 2>&1
+timeout 15 slurmctld -D -f "$SLURM_CONF" > nofile.out 2>&1
 like "$(cat nofile.out)" "no coalloc.conf: 1 site, Policy=GS" "without coalloc.conf: one site, GS"
 
 done_testing

@@ -29,7 +29,11 @@ set_policy() {	# policy [aging]
 		for s in 1 2 3 4; do echo "LocalPartition=site$s Site=site$s"; done
 	} > "$ETC/coalloc.conf"
 	scontrol reconfigure
-	wait_until 20 test "$(grep -c "Policy=$1 AgingTime=${2:-3600} " "$LOG")" -gt "$n"
+	# (Slurm 24.11 answers before it reloads: poll the count itself)
+	wait_until 20 policy_logged_more "$1" "${2:-3600}" "$n"
+}
+policy_logged_more() {	# policy aging count
+	(($(grep -c "Policy=$1 AgingTime=$2 " "$LOG") > $3))
 }
 
 reset() {
@@ -44,7 +48,7 @@ busy_one_per_site() {
 	for n in n1 n5 n9 n13; do
 		submit -w "$n" -o /dev/null --wrap 'sleep 300' > /dev/null
 	done
-	wait_until 30 test "$(nodes_in alloc)" = 4
+	wait_until 30 eval 'test "$(nodes_in alloc)" = 4'
 }
 
 # Sites 1-3 full, site 4 empty.
@@ -53,7 +57,7 @@ fill_three_sites() {
 	for s in 1 2 3; do
 		submit -w "n[$(((s-1)*4+1))-$((s*4))]" -o /dev/null --wrap 'sleep 300' > /dev/null
 	done
-	wait_until 30 test "$(nodes_in alloc)" = 12
+	wait_until 30 eval 'test "$(nodes_in alloc)" = 12'
 }
 
 # --- GS: one global FCFS queue; a blocked head stops jobs of any site.

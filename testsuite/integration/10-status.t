@@ -3,7 +3,7 @@
 # nodes, queues with length and state, the job on each node; --json.
 source "$(dirname "$0")/lib/tap.sh"
 cluster_start --select coalloc --policy LS-DO --sites 2 --nodes-per-site 3
-STATUS=$REPO/build/release/bin/coalloc-status
+STATUS=$BUILD_DIR/bin/coalloc-status
 
 running() { test "$(job_state "$1")" = RUNNING; }
 a=$(submit -p site1 -N 2 -o /dev/null --wrap 'sleep 300')

@@ -123,7 +123,7 @@ is "$(job_field "$a" NodeList) $(job_field "$b" NodeList)" "n[1-12] n[1-12]" \
 is "$(job_field "$r" NodeList)" "n[13-16]" "  the 4-node job is on site4"
 # coalloc-status: per node the job of each row; n13 holds r and its replica
 matrix_of() {
-	"$REPO/build/release/bin/coalloc-status" --json | perl -MJSON::PP -e '
+	"$BUILD_DIR/bin/coalloc-status" --json | perl -MJSON::PP -e '
 		my $s = decode_json(join "", <STDIN>);
 		my %n = map { $_->{name} => $_ } @{$s->{nodes}};
 		my $cell = sub { join "/", map { $_->{job} . ($_->{replica} ? "+" : "") }
@@ -133,7 +133,7 @@ matrix_of() {
 matrix_ok() { local m; m=$(matrix_of); [[ $m == "2 $a/$b $r/$r+" || $m == "2 $a/$b $r+/$r" ]]; }
 wait_until 10 matrix_ok
 ok $? "coalloc-status --json: 2 rows, A and B on n1, R and its replica on n13 ($(matrix_of))"
-like "$("$REPO/build/release/bin/coalloc-status")" "ROW 1.*" "  and the text shows the rows"
+like "$("$BUILD_DIR/bin/coalloc-status")" "ROW 1.*" "  and the text shows the rows"
 sample 25 "$a" "$b" "$r" > replica.samples
 is "$(seen replica.samples 3 S)" 0 "replica: the replicated job is never SUSPENDED"
 ok $(( $(seen replica.samples 3 R) > 0 ? 0 : 1 )) "  it is seen RUNNING ($(seen replica.samples 3 R) samples)"

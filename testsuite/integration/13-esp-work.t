@@ -6,7 +6,7 @@
 # Both append to one run log, which stays well formed.
 source "$(dirname "$0")/lib/tap.sh"
 
-WORK=$REPO/build/release/bin/esp-work
+WORK=$BUILD_DIR/bin/esp-work
 [[ -x $WORK ]] || skip_all "$WORK is missing: run make"
 
 plan 24
@@ -42,14 +42,14 @@ sleep 2
 scontrol suspend "$a"
 ok $? "scontrol suspend $a"
 t_susp=$SECONDS
-wait_until 5 test "$(sq_state "$a")" = S
+wait_until 5 eval 'test "$(sq_state "$a")" = S'
 is "$(sq_state "$a")" S "  squeue shows it S"
 rest=$((HOLD - (SECONDS - t_susp)))
 ((rest <= 0)) || sleep "$rest"
 is "$(sq_state "$b")" R "  the control job runs on meanwhile"
 scontrol resume "$a"
 ok $? "scontrol resume $a after ${HOLD} s"
-wait_until 5 test "$(sq_state "$a")" = R
+wait_until 5 eval 'test "$(sq_state "$a")" = R'
 is "$(sq_state "$a")" R "  squeue shows it R again"
 
 wait_until 40 job_done "$a" && wait_until 40 job_done "$b"

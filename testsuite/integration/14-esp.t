@@ -8,7 +8,7 @@
 source "$(dirname "$0")/lib/tap.sh"
 
 ESP=$REPO/contribs/esp/esp
-[[ -x $REPO/build/release/bin/esp-driver && -x $REPO/build/release/bin/esp-work ]] ||
+[[ -x $BUILD_DIR/bin/esp-driver && -x $BUILD_DIR/bin/esp-work ]] ||
 	skip_all "esp-driver or esp-work is missing: run make"
 
 plan 21

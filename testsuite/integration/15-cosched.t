@@ -13,10 +13,10 @@
 # over TCP between the nodes' addresses and see no page of the other node.
 source "$(dirname "$0")/lib/tap.sh"
 
-BENCH=$REPO/build/release/bin/cosched-bench
-CTL=$REPO/build/release/bin/coschedctl
-for f in "$BENCH" "$CTL" "$REPO/build/release/sbin/coschedd" \
-	 "$REPO/build/release/lib/libcosched_mpi.so"; do
+BENCH=$BUILD_DIR/bin/cosched-bench
+CTL=$BUILD_DIR/bin/coschedctl
+for f in "$BENCH" "$CTL" "$BUILD_DIR/sbin/coschedd" \
+	 "$BUILD_DIR/lib/libcosched_mpi.so"; do
 	[[ -x $f || -f $f ]] || skip_all "$f is missing: run make"
 done
 command -v mpicc > /dev/null || skip_all "Open MPI is missing: run make deps"

@@ -12,9 +12,9 @@
 # (slurm-cluster --hosts): the agents talk over the nodes' addresses.
 source "$(dirname "$0")/lib/tap.sh"
 
-MEMBENCH=$REPO/build/release/bin/membench
-CTL=$REPO/build/release/bin/coschedctl
-for f in "$MEMBENCH" "$CTL" "$REPO/build/release/sbin/coschedd"; do
+MEMBENCH=$BUILD_DIR/bin/membench
+CTL=$BUILD_DIR/bin/coschedctl
+for f in "$MEMBENCH" "$CTL" "$BUILD_DIR/sbin/coschedd"; do
 	[[ -x $f ]] || skip_all "$f is missing: run make"
 done
 [[ -w /sys/fs/cgroup/freezer ]] || skip_all "no writable cgroup v1 freezer"

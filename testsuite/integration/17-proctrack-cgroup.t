@@ -14,7 +14,7 @@ source "$(dirname "$0")/lib/tap.sh"
 CG=/sys/fs/cgroup
 [[ $(stat -fc %T "$CG/freezer" 2>/dev/null) == cgroupfs ]] ||
 	skip_all "no cgroup v1 freezer hierarchy at $CG/freezer"
-[[ -x $REPO/build/release/sbin/coschedd ]] || skip_all "coschedd is missing: run make"
+[[ -x $BUILD_DIR/sbin/coschedd ]] || skip_all "coschedd is missing: run make"
 
 cluster_start --sites 1 --nodes-per-site 2 --proctrack cgroup
 GROUP=$CG/freezer/embedded-$PORT_BASE

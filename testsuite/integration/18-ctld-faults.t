@@ -23,7 +23,7 @@ source "$(dirname "$0")/lib/tap.sh"
 source "$(dirname "$0")/lib/overlap.sh"
 
 ESP=$REPO/contribs/esp/esp
-[[ -x $REPO/build/release/bin/esp-driver && -x $REPO/build/release/bin/esp-work ]] ||
+[[ -x $BUILD_DIR/bin/esp-driver && -x $BUILD_DIR/bin/esp-work ]] ||
 	skip_all "esp-driver or esp-work is missing: run make"
 
 TS=5	# the gang TimeSlice, seconds

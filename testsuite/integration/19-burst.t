@@ -23,7 +23,7 @@ awk -v n="$JOBS" 'BEGIN { srand(7); for (i = 1; i <= n; i++)
 if command -v valgrind >/dev/null; then
 	valgrind --quiet --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite,indirect \
-		"$REPO/build/release/bin/coalloc-sim" --swf "$SWF" --sites 4,4,4,4 \
+		"$BUILD_DIR/bin/coalloc-sim" --swf "$SWF" --sites 4,4,4,4 \
 		--policy all --replications 1 --json > "$TEST_DIR/sim.json" 2> "$TEST_DIR/sim.err"
 	rc=$?
 	is "$rc" 0 "coalloc-sim: the $JOBS-job burst under every policy, valgrind finds no leak or error"

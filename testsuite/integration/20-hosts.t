@@ -12,7 +12,7 @@
 # --hosts with --proctrack cgroup runs jobs too.
 source "$(dirname "$0")/lib/tap.sh"
 
-BENCH=$REPO/build/release/bin/cosched-bench
+BENCH=$BUILD_DIR/bin/cosched-bench
 [[ -x $BENCH ]] || skip_all "$BENCH is missing: run make"
 command -v mpicc > /dev/null || skip_all "Open MPI is missing: run make deps"
 for c in ip nsenter unshare ss; do

@@ -5,12 +5,22 @@
 # uses ok/is/like.  Each file gets its own directory under build/test/ and
 # its own ports, derived from the number that starts its file name.
 #
+# COALLOC_SLURM=SERIES (one of mk/slurm-versions; default: the installed
+# Slurm) runs the same tests against that Slurm release: slurm-cluster
+# starts it (COALLOC_SLURM is its --slurm default, for esp(1) too) and
+# cluster_start puts its commands and daemons first in PATH.  BUILD_DIR
+# is our build for that release (build/release for the installed one,
+# else build/release-SERIES).  Test directories are then
+# build/test-SERIES/NAME, so that the logs of both runs stay.
+#
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 SLURM_CLUSTER=${SLURM_CLUSTER:-$REPO/testsuite/cluster/slurm-cluster}
 TEST_NAME=$(basename "$0" .t)
-TEST_DIR=$REPO/build/test/$TEST_NAME
+[[ -z ${COALLOC_SLURM:-} ]] || export COALLOC_SLURM
+TEST_DIR=$REPO/build/test${COALLOC_SLURM:+-$COALLOC_SLURM}/$TEST_NAME
+BUILD_DIR=$("$SLURM_CLUSTER" _build-dir) || { echo "Bail out! no build for COALLOC_SLURM=${COALLOC_SLURM:-}"; exit 255; }
 # 01-foo.t -> ports 20100..20199; keeps parallel prove runs apart
 TEST_NUM=$((10#${TEST_NAME%%-*}))
 # TEST_PORT_SHIFT keeps several work trees testing at once apart (dev only)
@@ -113,11 +123,19 @@ cluster_start() {
 		cat "$TEST_DIR/start.log" >&2
 		bail_out "embedded cluster did not start"
 	fi
-	export SLURM_CONF=$TEST_DIR/cluster/etc/slurm.conf
+	cluster_env || bail_out "slurm-cluster env failed"
 	cd "$TEST_DIR" || bail_out "no $TEST_DIR"
 }
 
-# wait_until SECS command...: poll until the command succeeds.
+# The cluster's SLURM_CONF, and its Slurm release's commands first in PATH.
+cluster_env() {
+	local env
+	env=$(cluster env) && eval "$env"
+}
+
+# wait_until SECS command...: poll until the command succeeds.  Only the
+# command runs again: a "$(...)" among its words is expanded once, before
+# the first poll, so conditions on one go in eval '...' or a function.
 wait_until() {
 	local deadline=$((SECONDS + $1)); shift
 	until "$@"; do

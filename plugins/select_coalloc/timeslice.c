@@ -11,7 +11,8 @@
  *
  * A job waits for its row's turn rather than starting beside the active
  * row (job_test.c); at each switch the thread asks slurmctld to schedule,
- * so the jobs waiting for the new row start at once.
+ * so the jobs waiting for the new row start at once.  A slice does not end
+ * within LAUNCH_GRACE of a start in the running row.
  *
  * After a restart slurmctld's job states may be older than what the nodes
  * did (a switch cut by a crash: a node got the resume but not the
@@ -70,6 +71,17 @@ static struct coalloc_resend ts_resend;	/* the thread's own */
 /* With nothing to rotate the thread still wakes now and then, to catch a
  * job state it could not change the first time. */
 #define IDLE_CHECK 10
+
+/*
+ * A time slice does not end within LAUNCH_GRACE seconds of a job's start
+ * in the active row.  Suspended then, the job's batch script stops with
+ * the srun in it while srun is still launching its tasks; srun misses
+ * their messages and the step never ends (18-ctld-faults.t, a fresh-clone
+ * run of 2026-11-24: the queued job stuck for 4 minutes).  slurmd itself
+ * holds a suspend up to 9 s for a job's launch on the node.
+ */
+#define LAUNCH_GRACE 10
+static time_t ts_slice_held_until;	/* set by _apply, read by the loop */
 
 struct todo {
 	time_t now;
@@ -218,6 +230,29 @@ static void _suspend_op(uint32_t job_id, uint16_t op)
 			 op == SUSPEND_JOB ? "suspended" : "resumed", job_id);
 }
 
+static int _find_youngest_running(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	time_t *youngest = arg;
+
+	if (IS_JOB_RUNNING(job_ptr) && job_ptr->start_time > *youngest &&
+	    node_usage_has_job(job_ptr->job_id) &&
+	    node_usage_job_runs(job_ptr->job_id))
+		*youngest = job_ptr->start_time;
+	return 0;
+}
+
+/* Until when the running row must go on (LAUNCH_GRACE), or 0.  With both
+ * locks held. */
+static time_t _launch_grace_until(time_t now)
+{
+	time_t youngest = 0;
+
+	if (job_list)
+		list_for_each(job_list, _find_youngest_running, &youngest);
+	return youngest + LAUNCH_GRACE > now ? youngest + LAUNCH_GRACE : 0;
+}
+
 /* One pass: rotate if due, then suspend and resume.  True: a change. */
 static bool _apply(bool slice_over)
 {
@@ -228,6 +263,7 @@ static bool _apply(bool slice_over)
 	bool rotated, shared;
 	size_t cap;
 
+	ts_slice_held_until = 0;
 	node_usage_lock();
 	shared = node_usage_rows() > 1;
 	node_usage_unlock();
@@ -242,6 +278,12 @@ static bool _apply(bool slice_over)
 	t.reassert = ts_reassert;
 	ts_reassert = false;
 	node_usage_lock();
+	ts_slice_held_until = slice_over ? _launch_grace_until(t.now) : 0;
+	if (ts_slice_held_until) {
+		log_flag(SELECT_TYPE, "%s: the slice goes on until %ld: a job of the running row started less than %d s ago",
+			 plugin_type, (long) ts_slice_held_until, LAUNCH_GRACE);
+		slice_over = false;
+	}
 	rotated = node_usage_rotate(slice_over);
 	if (rotated)
 		log_flag(SELECT_TYPE, "%s: row %d active", plugin_type,
@@ -315,7 +357,8 @@ static void *_timeslice_main(void *arg)
 		_apply(slice_over);
 		slurm_mutex_lock(&ts_mutex);
 		if (slice_over)
-			next_slice = time(NULL) + slice;
+			next_slice = ts_slice_held_until ? ts_slice_held_until :
+				     time(NULL) + slice;
 	}
 	slurm_mutex_unlock(&ts_mutex);
 	coalloc_resend_free(&ts_resend);

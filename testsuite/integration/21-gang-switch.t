@@ -1,7 +1,9 @@
 #!/bin/bash
-# A gang switch a node missed is repaired well before the next one.
-# select/coalloc, Matrix=gang MPL=2, 2 sites x 1 node, TimeSlice 25 s, two
-# all-node ticking jobs A and B.  Node n2's slurmd is stopped over one
+# Gang switches under faults.  select/coalloc, Matrix=gang MPL=2, 2 sites
+# x 1 node, TimeSlice 25 s.
+#
+# A switch a node missed is repaired well before the next one.  Two
+# all-node ticking jobs A and B; node n2's slurmd is stopped over one
 # switch for longer than slurmctld retries a refused connection (about
 # 11 s), so the suspend and the resume of that switch never reach it (as
 # with a suspend overtaken by the resume after it): n2 goes on running the
@@ -10,6 +12,11 @@
 # second resend is still being retried when n2's slurmd is back, and the
 # node follows the matrix again within seconds, not at the next switch.
 # Judged from the jobs' own ticks on n2; n1 is the control.
+#
+# No job is stopped while srun launches its tasks: a job that starts in
+# the running row 3 s before its slice ends keeps running until 10 s
+# after its start (the slice is held), where it used to be suspended at
+# once, its srun stopped mid-launch.
 source "$(dirname "$0")/lib/tap.sh"
 source "$(dirname "$0")/lib/overlap.sh"
 
@@ -85,5 +92,31 @@ is "$overlaps" "" "after the repair no node ran A and B at once"
 scancel "$a" "$b"
 wait_until 30 queue_empty
 ok $? "the jobs are cancelled"
+
+# ================================================= a start at a slice's end
+# Row 1: A on both nodes; row 2: B on n2, n1 free.  C (n1) fits row 2.
+a=$(ticker 3000 -p grid --coalloc=1,1)
+wait_until 30 started "$a"
+b=$(ticker 3000 -p site2)
+wait_until 30 started "$b"
+ok $? "A on both nodes and B on n2 start, in two rows ($(job_state "$a") $(job_state "$b"))"
+b_runs() { [[ $(job_state "$b") == RUNNING ]]; }
+b_stops() { [[ $(job_state "$b") != RUNNING ]]; }
+wait_until $((2 * TS)) b_stops && wait_until $((2 * TS)) b_runs
+ok $? "B's row begins its slice"
+sleep $((TS - 3))
+c=$(ticker 100 -p site1)
+c_started() { [[ $(job_state "$c") =~ ^(RUNNING|SUSPENDED)$ ]]; }
+wait_until 10 c_started
+ok $? "C starts on n1 in B's row, 3 s before the slice ends ($(job_state "$c"))"
+start=$(date -d "$(job_field "$c" StartTime)" +%s)
+c_suspended() { [[ $(job_state "$c") == SUSPENDED ]]; }
+wait_until $((TS + 10)) c_suspended
+held=$(($(date +%s) - start))
+ok $((held >= 9 ? 0 : 1)) "C runs at least 9 s before the row is switched ($held s after its start)"
+wait_until $((TS + 10)) b_runs
+ok $? "the rows go on switching (B running again)"
+scancel "$a" "$b" "$c"
+wait_until 30 queue_empty
 
 done_testing

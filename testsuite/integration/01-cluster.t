@@ -60,6 +60,20 @@ is $? 3 "status of a stopped cluster exits 3"
 cluster stop > /dev/null 2>&1
 ok $? "stopping a stopped cluster is safe"
 
+# With slurmctld dead (nobody to cancel jobs), stop still ends the job
+# steps of its slurmd.  (Slurm 24.11's slurmstepd wipes its environment,
+# where 22.05's keeps SLURM_CONF: stop missed them.)
+cluster start --sites 1 --nodes-per-site 1 --port-base "$PORT_BASE" > /dev/null 2>&1
+ok $? "start 1 node"
+job=$(submit -o /dev/null --wrap 'sleep 300')
+wait_until 60 eval 'test "$(job_state "$job")" = RUNNING'
+ok $? "  a job runs"
+kill -KILL "$(awk '$1 == "slurmctld" { print $2 }' "$CDIR/run/pids")"
+cluster stop > stop.out 2>&1
+ok $? "  stop with slurmctld killed succeeds"
+is "$(pgrep -f -- "$CDIR/spool/" | paste -sd' ')" "" "  and leaves no process of the job's step"
+rm -rf "$CDIR/state"	# the next starts must not recover that job
+
 # A failed start (slurmctld's port already taken) leaves nothing running.
 perl -MIO::Socket::INET -e '
 	my $s = IO::Socket::INET->new(LocalPort => $ARGV[0], Listen => 1,

@@ -77,6 +77,12 @@ void coalloc_resend_forget(struct coalloc_resend *r, uint32_t job)
 		_remove_at(r, (size_t) i);
 }
 
+void coalloc_resend_clear(struct coalloc_resend *r)
+{
+	while (r->n)
+		_remove_at(r, r->n - 1);
+}
+
 static int64_t _due_at(const struct coalloc_resend_entry *e)
 {
 	return e->sent + coalloc_resend_after[e->step];

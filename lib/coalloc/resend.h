@@ -68,6 +68,9 @@ int coalloc_resend_note(struct coalloc_resend *r, uint32_t job,
 /* Drop a job's resends (it left, or its state changed behind us). */
 void coalloc_resend_forget(struct coalloc_resend *r, uint32_t job);
 
+/* Drop every job's resends (the matrix no longer switches rows). */
+void coalloc_resend_clear(struct coalloc_resend *r);
+
 /* The resends due at 'now', at most 'cap' into 'out', in no particular
  * order; each is counted as done (a pass late by more than one step sends
  * once), and an entry with none left is dropped.  Returns how many were

@@ -267,8 +267,12 @@ static bool _apply(bool slice_over)
 	node_usage_lock();
 	shared = node_usage_rows() > 1;
 	node_usage_unlock();
-	if (!shared)	/* one row: nothing to rotate, suspend or resume */
+	if (!shared) {	/* one row: nothing to rotate, suspend or resume */
+		/* nor to send again: a reconfiguration to one row must not
+		 * leave resends due for ever (the thread would spin) */
+		coalloc_resend_clear(&ts_resend);
 		return false;
+	}
 	lock_slurmctld(lock);
 	t.cap = cap = job_list ? list_count(job_list) + 1 : 1;
 	t.suspend = xcalloc(cap, sizeof(uint32_t));

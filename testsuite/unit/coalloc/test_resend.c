@@ -54,6 +54,13 @@ static void test_newer_replaces(void)
 	is_int((int) coalloc_resend_count(&r), 0, "forget drops it");
 	coalloc_resend_forget(&r, 7);
 	is_int((int) coalloc_resend_count(&r), 0, "forgetting twice is harmless");
+	for (uint32_t j = 1; j <= 100; j++)
+		coalloc_resend_note(&r, j, COALLOC_RESEND_SUSPEND, 200);
+	coalloc_resend_clear(&r);
+	is_int((int) coalloc_resend_count(&r), 0, "clear drops all 100");
+	is_int((int) coalloc_resend_wait(&r, 300), -1, "  nothing left to wait for");
+	ok(coalloc_resend_note(&r, 50, COALLOC_RESEND_RESUME, 300) == 0 &&
+	   coalloc_resend_count(&r) == 1, "  and the table takes new notes");
 	coalloc_resend_free(&r);
 }
 

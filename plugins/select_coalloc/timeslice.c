@@ -261,7 +261,6 @@ static bool _apply(bool slice_over)
 	struct todo t = { .now = time(NULL) };
 	const char *why = ts_reassert ? "after a restart" : "in case the last was overtaken";
 	bool rotated, shared;
-	size_t cap;
 
 	ts_slice_held_until = 0;
 	node_usage_lock();
@@ -274,11 +273,11 @@ static bool _apply(bool slice_over)
 		return false;
 	}
 	lock_slurmctld(lock);
-	t.cap = cap = job_list ? list_count(job_list) + 1 : 1;
-	t.suspend = xcalloc(cap, sizeof(uint32_t));
-	t.resume = xcalloc(cap, sizeof(uint32_t));
-	t.again_suspend = xcalloc(cap, sizeof(uint32_t));
-	t.again_resume = xcalloc(cap, sizeof(uint32_t));
+	t.cap = job_list ? list_count(job_list) + 1 : 1;
+	t.suspend = xcalloc(t.cap, sizeof(uint32_t));
+	t.resume = xcalloc(t.cap, sizeof(uint32_t));
+	t.again_suspend = xcalloc(t.cap, sizeof(uint32_t));
+	t.again_resume = xcalloc(t.cap, sizeof(uint32_t));
 	t.reassert = ts_reassert;
 	ts_reassert = false;
 	node_usage_lock();

@@ -53,6 +53,10 @@ static size_t ngrants;
  * resolution, so a count and the clock catch same-second submissions. */
 static time_t last_sync, last_sync_clock;
 static int last_sync_count;
+/* Jobs told why they wait since the last coalloc_queues_restore_reasons
+ * (ids; a job may be listed more than once). */
+static uint32_t *told;
+static size_t ntold, told_cap;
 
 /* ------------------------------------------------------------ grants */
 
@@ -392,6 +396,8 @@ void coalloc_queues_fini(void)
 	engine = NULL;
 	xfree(grants);
 	ngrants = 0;
+	xfree(told);
+	ntold = told_cap = 0;
 	slurm_mutex_unlock(&queues_mutex);
 }
 
@@ -524,6 +530,17 @@ static char *_with_site_names(const char *text)
 	return out;
 }
 
+static void _remember_told_locked(uint32_t id)
+{
+	if (ntold && told[ntold - 1] == id)
+		return;
+	if (ntold == told_cap) {
+		told_cap = told_cap ? 2 * told_cap : 64;
+		xrecalloc(told, told_cap, sizeof(*told));
+	}
+	told[ntold++] = id;
+}
+
 static void _set_reason(job_record_t *job_ptr, time_t now)
 {
 	char buf[256], *text;
@@ -536,7 +553,8 @@ static void _set_reason(job_record_t *job_ptr, time_t now)
 	/*
 	 * The reason slurmctld leaves to the select plugin (its other
 	 * reasons would overwrite our text): squeue and scontrol show the
-	 * text, not the reason's name.  Not kept by 24.11 (slurm_compat.h).
+	 * text, not the reason's name.  Not kept by 24.11 (slurm_compat.h):
+	 * coalloc_queues_restore_reasons() sets it again.
 	 */
 	job_ptr->state_reason = COALLOC_WAIT_SELECT;
 }
@@ -561,10 +579,42 @@ int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start)
 		rc = 0;
 	} else {
 		_set_reason(job_ptr, now);
+		_remember_told_locked(job_ptr->job_id);
 	}
 done:
 	slurm_mutex_unlock(&queues_mutex);
+	if (rc)
+		coalloc_status_reasons_due();
 	return rc;
+}
+
+/*
+ * The text of every job told why it waits, again where slurmctld has since
+ * replaced it by its generic "Resources": Slurm 24.11's select_nodes()
+ * does so after every failed job test, and a backfill pass on either
+ * release.  Other reasons (held, dependency, limits) are slurmctld's and
+ * stay.  Called with slurmctld's job write lock held (status.c).
+ */
+void coalloc_queues_restore_reasons(void)
+{
+	time_t now = time(NULL);
+	bool changed = false;
+
+	slurm_mutex_lock(&queues_mutex);
+	for (size_t i = 0; engine && find_job_record && i < ntold; i++) {
+		job_record_t *job_ptr = find_job_record(told[i]);
+
+		if (!job_ptr || !IS_JOB_PENDING(job_ptr) ||
+		    job_ptr->state_reason != WAIT_RESOURCES ||
+		    !xstrncmp(job_ptr->state_desc, "coalloc: ", 9))
+			continue;
+		_set_reason(job_ptr, now);
+		changed = true;
+	}
+	ntold = 0;
+	slurm_mutex_unlock(&queues_mutex);
+	if (changed && &last_job_update)
+		last_job_update = now;
 }
 
 void coalloc_queues_begin(job_record_t *job_ptr, int engine_row)
@@ -642,7 +692,25 @@ void coalloc_queues_json(json_object *root)
 	json_object_object_add(root, "queues", queues);
 }
 
-/* scancel of a pending job: Slurm's only word to us about pending jobs. */
+/* The engine's queues brought up to slurmctld's job table between the
+ * scheduler's questions (job read lock held, status.c). */
+void coalloc_queues_sync(void)
+{
+	bool changed = false;
+
+	slurm_mutex_lock(&queues_mutex);
+	if (engine) {
+		size_t before = coalloc_engine_pending(engine);
+
+		_sync_locked(time(NULL));
+		changed = coalloc_engine_pending(engine) != before;
+	}
+	slurm_mutex_unlock(&queues_mutex);
+	if (changed)
+		coalloc_status_changed();
+}
+
+/* scancel of a pending job: 22.05's only word to us about pending jobs. */
 void coalloc_queues_withdraw(job_record_t *job_ptr)
 {
 	slurm_mutex_lock(&queues_mutex);

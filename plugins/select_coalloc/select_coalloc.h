@@ -76,12 +76,15 @@ int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start);
 void coalloc_queues_begin(job_record_t *job_ptr, int engine_row);
 void coalloc_queues_fini_job(job_record_t *job_ptr);
 void coalloc_queues_withdraw(job_record_t *job_ptr);	/* pending, cancelled */
+void coalloc_queues_restore_reasons(void);	/* job write lock held */
+void coalloc_queues_sync(void);	/* job read lock held */
 
 /* ---- status.c: coalloc_status.json for coalloc-status(1) ---- */
 struct json_object;
 void coalloc_status_start(void);	/* slurmctld only */
 void coalloc_status_stop(void);
 void coalloc_status_changed(void);
+void coalloc_status_reasons_due(void);	/* pending reasons to restore */
 void coalloc_sites_json(struct json_object *root);	/* sites.c */
 void coalloc_queues_json(struct json_object *root);	/* queues.c */
 

@@ -12,6 +12,10 @@
  * file is written after all of them are released, and the thread holds
  * none of its own while it waits for slurmctld's.
  *
+ * The same thread gives waiting jobs their pending reason back after
+ * slurmctld replaced it (coalloc_queues_restore_reasons): under the job
+ * write lock, so right after the scheduling pass that replaced it.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
@@ -38,13 +42,44 @@
 static pthread_mutex_t status_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t status_cond = PTHREAD_COND_INITIALIZER;
 static pthread_t writer;
-static bool writer_running, stop_writer, dirty;
+static bool writer_running, stop_writer, dirty, reasons_due;
 
 void coalloc_status_changed(void)
 {
 	slurm_mutex_lock(&status_mutex);
 	dirty = true;
 	slurm_mutex_unlock(&status_mutex);
+}
+
+/* Called under slurmctld's job write lock: only wakes the thread. */
+void coalloc_status_reasons_due(void)
+{
+	slurm_mutex_lock(&status_mutex);
+	if (!reasons_due) {
+		reasons_due = true;
+		pthread_cond_signal(&status_cond);
+	}
+	slurm_mutex_unlock(&status_mutex);
+}
+
+static void _restore_reasons(void)
+{
+	slurmctld_lock_t lock = { .job = WRITE_LOCK };
+
+	lock_slurmctld(lock);
+	coalloc_queues_restore_reasons();
+	unlock_slurmctld(lock);
+}
+
+/* Jobs that left the queue unseen (Slurm 24.11 tells the select plugin
+ * nothing when a pending job is cancelled) leave the engine too. */
+static void _sync_queues(void)
+{
+	slurmctld_lock_t lock = { .job = READ_LOCK };
+
+	lock_slurmctld(lock);
+	coalloc_queues_sync();
+	unlock_slurmctld(lock);
 }
 
 /* One node's column: per row the job id (0: free) and whether it is a
@@ -146,15 +181,35 @@ static void _write_status(void)
 	xfree(path);
 }
 
+/* Reasons at once when due; the queues' sync and the status file every
+ * STATUS_PERIOD. */
 static void *_writer_main(void *arg)
 {
+	time_t next_write = 0;
+
 	(void) arg;
 	slurm_mutex_lock(&status_mutex);
 	while (!stop_writer) {
-		struct timespec until = { .tv_sec = time(NULL) + STATUS_PERIOD };
+		struct timespec until = { .tv_sec = next_write };
+		bool reasons, tick;
 
-		pthread_cond_timedwait(&status_cond, &status_mutex, &until);
-		if (!dirty || stop_writer)
+		if (!reasons_due && time(NULL) < next_write)
+			pthread_cond_timedwait(&status_cond, &status_mutex,
+					       &until);
+		if (stop_writer)
+			break;
+		reasons = reasons_due;
+		reasons_due = false;
+		tick = time(NULL) >= next_write;
+		if (tick)
+			next_write = time(NULL) + STATUS_PERIOD;
+		slurm_mutex_unlock(&status_mutex);
+		if (reasons)
+			_restore_reasons();
+		if (tick)
+			_sync_queues();	/* may mark the status dirty */
+		slurm_mutex_lock(&status_mutex);
+		if (!tick || !dirty)
 			continue;
 		dirty = false;
 		slurm_mutex_unlock(&status_mutex);

@@ -12,9 +12,8 @@ running() { test "$(job_state "$1")" = RUNNING; }
 pending() { test "$(job_state "$1")" = PENDING; }
 reason() { squeue -h -j "$1" -o %R; }
 # The policy's reason is set whenever the main scheduler asks the plugin
-# about the job; a backfill pass may have put its generic "(Resources)"
-# there meanwhile.  The next main pass (sched_interval, 60 s, or a job's
-# end) sets it again.
+# about the job, and again right after slurmctld put its generic
+# "(Resources)" there (every failed test on Slurm 24.11, backfill passes).
 coalloc_reason() { [[ $(reason "$1") == coalloc:* ]]; }
 all_idle() { test "$(nodes_in idle)" = 16; }
 

@@ -8,6 +8,11 @@
  * the running configuration stays, so no job is lost either way.  Without
  * a coalloc.conf every node forms one site and the policy is GS.
  *
+ * Slurm 24.11 reconfigures by starting slurmctld again (exec), so the
+ * running configuration is not in memory then: every file loaded is kept
+ * as StateSaveLocation/coalloc.conf.running, and the new slurmctld of a
+ * reconfigure falls back to it.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
@@ -19,6 +24,7 @@
 #include <unistd.h>
 
 #include "coalloc_conf/coalloc_conf.h"
+#include "num/text.h"
 #include "select_coalloc.h"
 #include "src/common/hostlist.h"
 #include "src/common/node_conf.h"
@@ -231,14 +237,13 @@ static struct sites *_implicit_sites(void)
 	return s;
 }
 
-static struct sites *_load(const char *path, char *err, size_t len)
+/* 'text' (read from 'path') checked against Slurm's tables. */
+static struct sites *_load_text(const char *text, const char *path,
+				char *err, size_t len)
 {
-	struct sites *s;
+	struct sites *s = _sites_alloc();
 
-	if (access(path, F_OK) && errno == ENOENT)
-		return _implicit_sites();
-	s = _sites_alloc();
-	if (coalloc_conf_load(path, &s->conf, err, len))
+	if (coalloc_conf_parse(text, path, &s->conf, err, len))
 		goto fail;
 	for (size_t i = 0; i < s->conf.nsites; i++)
 		if (_claim_nodes(s, i, err, len))
@@ -250,6 +255,61 @@ static struct sites *_load(const char *path, char *err, size_t len)
 fail:
 	_sites_free(s);
 	return NULL;
+}
+
+/* The file at 'path'; its text in *text (free()) when it was read. */
+static struct sites *_load(const char *path, char **text, char *err,
+			   size_t len)
+{
+	*text = NULL;
+	if (access(path, F_OK) && errno == ENOENT)
+		return _implicit_sites();
+	if (!(*text = text_load(path, err, len)))
+		return NULL;
+	return _load_text(*text, path, err, len);
+}
+
+static char *_running_copy_path(void)
+{
+	return xstrdup_printf("%s/coalloc.conf.running",
+			      slurm_conf.state_save_location);
+}
+
+/* Keep the text of the configuration now running (NULL: none). */
+static void _keep_running_copy(const char *text)
+{
+	char *path = _running_copy_path(), *tmp = NULL;
+	FILE *fp;
+
+	if (!text) {
+		if (unlink(path) && errno != ENOENT)
+			error("%s: cannot remove %s: %m", plugin_type, path);
+		goto out;
+	}
+	tmp = xstrdup_printf("%s.new", path);
+	if (!(fp = fopen(tmp, "w")) ||
+	    fputs(text, fp) == EOF || fclose(fp) || rename(tmp, path))
+		error("%s: cannot write %s: %m", plugin_type, path);
+out:
+	xfree(tmp);
+	xfree(path);
+}
+
+/* The configuration a reconfigure's new slurmctld (24.11) had before. */
+static struct sites *_load_running_copy(const char *path)
+{
+	char err[COALLOC_CONF_ERR_LEN] = "";
+	char *copy = _running_copy_path(), *text = text_load(copy, err,
+							     sizeof(err));
+	struct sites *s = text ? _load_text(text, path, err, sizeof(err)) :
+			  NULL;
+
+	if (!s)
+		error("%s: the running configuration (%s) does not load either: %s",
+		      plugin_type, copy, err);
+	free(text);
+	xfree(copy);
+	return s;
 }
 
 static void _log_sites(const struct sites *s)
@@ -273,23 +333,32 @@ static void _log_sites(const struct sites *s)
 int coalloc_sites_load(bool at_startup)
 {
 	char err[COALLOC_CONF_ERR_LEN] = "";
-	char *path = _conf_path();
-	struct sites *s = _load(path, err, sizeof(err));
+	char *path = _conf_path(), *text;
+	struct sites *s = _load(path, &text, err, sizeof(err));
+	bool kept = !s && (!at_startup || coalloc_reconfigure_exec());
 
+	if (kept) {
+		error("%s: %s; keeping the running configuration",
+		      plugin_type, err);
+		if (at_startup)
+			s = _load_running_copy(path);
+	}
 	xfree(path);
 	if (!s && at_startup)
 		fatal("%s: %s", plugin_type, err);
 	if (!s) {
-		error("%s: %s; keeping the running configuration",
-		      plugin_type, err);
+		free(text);
 		return SLURM_ERROR;
 	}
+	if (!kept)
+		_keep_running_copy(text);
+	free(text);
 	_log_sites(s);
 	slurm_mutex_lock(&sites_mutex);
 	_sites_free(current);
 	current = s;
 	slurm_mutex_unlock(&sites_mutex);
-	return SLURM_SUCCESS;
+	return kept ? SLURM_ERROR : SLURM_SUCCESS;
 }
 
 void coalloc_sites_fini(void)

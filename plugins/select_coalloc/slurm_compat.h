@@ -16,6 +16,8 @@
 #ifndef SELECT_COALLOC_SLURM_COMPAT_H
 #define SELECT_COALLOC_SLURM_COMPAT_H
 
+#include <stdlib.h>	/* getenv */
+
 #include "config.h"
 
 #include "slurm/slurm_version.h"	/* SLURM_VERSION_NUMBER, no types */
@@ -69,6 +71,17 @@ typedef struct job_details job_details_t;
 #define COALLOC_WAIT_SELECT WAIT_RESOURCES
 #else
 #define COALLOC_WAIT_SELECT WAIT_BLOCK_D_ACTION
+#endif
+
+/*
+ * Whether this slurmctld was started by a reconfigure: 24.11 reconfigures
+ * by exec'ing slurmctld again (SLURMCTLD_RECONF=1 in its environment);
+ * 22.05 reconfigures in place and calls select_p_node_init() again.
+ */
+#if COALLOC_SLURM_INTERFACES
+#define coalloc_reconfigure_exec() (getenv("SLURMCTLD_RECONF") != NULL)
+#else
+#define coalloc_reconfigure_exec() false
 #endif
 
 /*

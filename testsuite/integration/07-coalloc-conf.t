@@ -18,6 +18,10 @@ sed 's/^Policy=GS AgingTime=3600$/Policy=GS AgingTime=120/' good.conf > "$ETC/co
 scontrol reconfigure
 wait_until 20 grep -q 'Policy=GS AgingTime=120 ' "$LOG"
 ok $? "scontrol reconfigure applies AgingTime=120"
+# (Slurm 24.11's reconfigure starts slurmctld again: the copy is what it
+# falls back to when the file has gone bad.)
+cmp -s "$ETC/coalloc.conf" "$TEST_DIR/cluster/state/coalloc.conf.running"
+ok $? "  and keeps a copy of it in StateSaveLocation"
 
 # An invalid one is rejected; running and queued jobs stay.
 run=$(submit -N 4 -o /dev/null --wrap 'sleep 300')

@@ -76,10 +76,13 @@ check-unit: $(UNIT_TESTS)
 INTEGRATION_TESTS := $(sort $(wildcard testsuite/integration/*.t))
 # Against a release other than the installed one 'make check' runs this
 # subset (the whole suite twice does not fit CI's time): co-allocation
-# over sites, every policy, gang rows, slurmctld restarts with jobs in
-# rows, the SPANK options, dynamic coscheduling and ESP.
-INTEGRATION_SUBSET := 01-cluster 02-jobs 05-spank-options 08-sites \
-	09-policies 11-policy-restart 12-matrix 14-esp 15-cosched
+# over sites, coalloc.conf and reconfigure, every policy and its pending
+# reasons, coalloc-status, gang rows, slurmctld restarts with jobs in
+# rows, the SPANK options, dynamic coscheduling, ESP, the other release's
+# plugin refused, and purged pending jobs.
+INTEGRATION_SUBSET := 01-cluster 02-jobs 05-spank-options 07-coalloc-conf \
+	08-sites 09-policies 10-status 11-policy-restart 12-matrix 14-esp \
+	15-cosched 27-slurm-mismatch 28-cancel-purged
 ifeq ($(SLURM_ORIGIN),installed)
 SLURM_INTEGRATION_TESTS := $(INTEGRATION_TESTS)
 else

@@ -39,6 +39,8 @@ extern time_t last_job_update __attribute__((weak));
 
 /* A granted job not begun after this long gives its grant back. */
 #define GRANT_TIMEOUT 60
+/* Jobs whose pending reason may need restoring, at most (ids). */
+#define TOLD_MAX 65536
 
 struct grant {
 	time_t when;
@@ -532,7 +534,8 @@ static char *_with_site_names(const char *text)
 
 static void _remember_told_locked(uint32_t id)
 {
-	if (ntold && told[ntold - 1] == id)
+	/* Bounded, should the status thread never come to empty the list. */
+	if ((ntold && told[ntold - 1] == id) || ntold >= TOLD_MAX)
 		return;
 	if (ntold == told_cap) {
 		told_cap = told_cap ? 2 * told_cap : 64;

@@ -1,10 +1,12 @@
-# Slurm 22.05.8's own testsuite against the embedded cluster, select/linear
-# versus select/coalloc (testsuite/slurm/run-slurm-testsuite; the selection
-# and the reasons for what is left out are in testsuite/slurm/tests.list).
-# Slow (about 10 minutes): not part of 'make check'.  Fails when a selected
-# test passes with select/linear but not with select/coalloc.
+# Slurm's own testsuite against the embedded cluster, select/linear versus
+# select/coalloc (testsuite/slurm/run-slurm-testsuite; the selection and the
+# reasons for what is left out are in testsuite/slurm/tests.list for 22.05.8,
+# tests-24.11.list for 24.11.5).  SLURM= picks the release (its testsuite,
+# daemons and our build for it).  Slow (about 15 minutes): not part of
+# 'make check'.  Fails when a selected test passes with select/linear but not
+# with select/coalloc.
 #
-#   make check-slurm-testsuite [SLURM_TESTSUITE_FLAGS='--only test1\.']
+#   make check-slurm-testsuite [SLURM=24.11] [SLURM_TESTSUITE_FLAGS='--only test1\.']
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
@@ -14,4 +16,4 @@ SLURM_TESTSUITE_FLAGS ?= --parallel
 check-slurm-testsuite:
 	$(MAKE) slurm-src
 	$(MAKE) DEBUG=0 all
-	testsuite/slurm/run-slurm-testsuite --select both $(SLURM_TESTSUITE_FLAGS)
+	testsuite/slurm/run-slurm-testsuite --slurm $(SLURM) --select both $(SLURM_TESTSUITE_FLAGS)

@@ -229,8 +229,10 @@ void coalloc_status_start(void)
 	}
 	slurm_mutex_lock(&status_mutex);
 	if (!writer_running) {
+		/* the first file once the tables are built and the rows
+		 * restored: select_p_reconfigure() at the end of start-up */
 		stop_writer = false;
-		dirty = true;
+		dirty = false;
 		if (pthread_create(&writer, NULL, _writer_main, NULL))
 			error("%s: no status writer thread: %m", plugin_type);
 		else

@@ -98,6 +98,10 @@ ok $((! $?)) "an unsupported --slurm is refused"
 is "$out" "slurm-cluster: error: --slurm 23.02 is not supported; supported: $(awk '/^[0-9]/ { print $1 }' "$VERSIONS" | paste -sd' ')" \
 	"naming the supported releases of mk/slurm-versions"
 is "$(ours)" "" "and starts nothing"
+out=$(make -C "$REPO" --no-print-directory SLURM=23.02 all 2>&1)
+ok $((! $?)) "make SLURM=23.02 is refused"
+like "$out" "SLURM=23.02 is not supported; supported: $(awk '/^[0-9]/ { print $1 }' "$VERSIONS" | paste -sd' ')" \
+     "  naming the supported releases"
 
 # The same harness runs Slurm's own plugins, for side-by-side comparisons.
 for sel in linear cons_tres; do

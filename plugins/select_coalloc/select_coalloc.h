@@ -128,6 +128,9 @@ void coalloc_timeslice_kick(void);	/* apply matrix changes soon */
 
 /* ---- state.c: StateSaveLocation/coalloc_state ---- */
 int coalloc_state_save(const char *dir);
+int coalloc_file_replace(const char *path,
+			 void (*write_fn)(FILE *fp, const void *arg),
+			 const void *arg);	/* crash-safe */
 int coalloc_state_restore(const char *dir);
 
 /* ---- job_test.c: select_p_job_test's three modes ---- */

@@ -275,23 +275,20 @@ static char *_running_copy_path(void)
 			      slurm_conf.state_save_location);
 }
 
+static void _write_text(FILE *fp, const void *text)
+{
+	fputs(text, fp);
+}
+
 /* Keep the text of the configuration now running (NULL: none). */
 static void _keep_running_copy(const char *text)
 {
-	char *path = _running_copy_path(), *tmp = NULL;
-	FILE *fp;
+	char *path = _running_copy_path();
 
-	if (!text) {
-		if (unlink(path) && errno != ENOENT)
-			error("%s: cannot remove %s: %m", plugin_type, path);
-		goto out;
-	}
-	tmp = xstrdup_printf("%s.new", path);
-	if (!(fp = fopen(tmp, "w")) ||
-	    fputs(text, fp) == EOF || fclose(fp) || rename(tmp, path))
-		error("%s: cannot write %s: %m", plugin_type, path);
-out:
-	xfree(tmp);
+	if (text)
+		coalloc_file_replace(path, _write_text, text);
+	else if (unlink(path) && errno != ENOENT)
+		error("%s: cannot remove %s: %m", plugin_type, path);
 	xfree(path);
 }
 

@@ -20,9 +20,14 @@
 
 #define STATE_FILE "coalloc_state"
 
-int coalloc_state_save(const char *dir)
+/*
+ * Replace the file at path whole: written by write_fn to PATH.new, flushed
+ * to disk and renamed, so a crash leaves the old file or the new one.
+ */
+int coalloc_file_replace(const char *path,
+			 void (*write_fn)(FILE *fp, const void *arg),
+			 const void *arg)
 {
-	char *path = xstrdup_printf("%s/%s", dir, STATE_FILE);
 	char *tmp = xstrdup_printf("%s.new", path);
 	FILE *fp = fopen(tmp, "w");
 	int rc = SLURM_ERROR;
@@ -31,9 +36,7 @@ int coalloc_state_save(const char *dir)
 		error("%s: cannot write %s: %m", plugin_type, tmp);
 		goto fail;
 	}
-	fprintf(fp, "%s\n", COALLOC_STATEFILE_HEADER);
-	node_usage_save(fp);
-	coalloc_queues_save(fp);
+	write_fn(fp, arg);
 	if (fflush(fp) || fsync(fileno(fp))) {
 		error("%s: cannot write %s: %m", plugin_type, tmp);
 		fclose(fp);
@@ -46,6 +49,22 @@ int coalloc_state_save(const char *dir)
 	rc = SLURM_SUCCESS;
 fail:
 	xfree(tmp);
+	return rc;
+}
+
+static void _write_state(FILE *fp, const void *arg)
+{
+	(void) arg;
+	fprintf(fp, "%s\n", COALLOC_STATEFILE_HEADER);
+	node_usage_save(fp);
+	coalloc_queues_save(fp);
+}
+
+int coalloc_state_save(const char *dir)
+{
+	char *path = xstrdup_printf("%s/%s", dir, STATE_FILE);
+	int rc = coalloc_file_replace(path, _write_state, NULL);
+
 	xfree(path);
 	return rc;
 }

@@ -39,6 +39,8 @@ extern time_t last_job_update __attribute__((weak));
 
 /* A granted job not begun after this long gives its grant back. */
 #define GRANT_TIMEOUT 60
+/* What starts the text of every pending reason we set. */
+#define REASON_PREFIX "coalloc: "
 /* Jobs whose pending reason may need restoring, at most (ids). */
 #define TOLD_MAX 65536
 
@@ -551,7 +553,7 @@ static void _set_reason(job_record_t *job_ptr, time_t now)
 	coalloc_engine_why(engine, job_ptr->job_id, now, buf, sizeof(buf));
 	text = _with_site_names(buf);
 	xfree(job_ptr->state_desc);
-	job_ptr->state_desc = xstrdup_printf("coalloc: %s", text);
+	job_ptr->state_desc = xstrdup_printf(REASON_PREFIX "%s", text);
 	xfree(text);
 	/*
 	 * The reason slurmctld leaves to the select plugin (its other
@@ -609,7 +611,8 @@ void coalloc_queues_restore_reasons(void)
 
 		if (!job_ptr || !IS_JOB_PENDING(job_ptr) ||
 		    job_ptr->state_reason != WAIT_RESOURCES ||
-		    !xstrncmp(job_ptr->state_desc, "coalloc: ", 9))
+		    !xstrncmp(job_ptr->state_desc, REASON_PREFIX,
+			      strlen(REASON_PREFIX)))
 			continue;
 		_set_reason(job_ptr, now);
 		changed = true;

@@ -362,16 +362,10 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 	return SLURM_SUCCESS;
 }
 
-/* Nodes may have been added or removed: rebuild from the job records.
- * Also the end of start-up (24.11: of every reconfigure): the status file
- * is first written now, with the rows restored. */
+/* Nodes may have been added or removed: rebuild from the job records. */
 extern int select_p_reconfigure(void)
 {
-	int rc;
-
 	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
 		error("%s: keeping the running configuration", plugin_type);
-	rc = _rebuild(job_list);
-	coalloc_status_changed();
-	return rc;
+	return _rebuild(job_list);
 }

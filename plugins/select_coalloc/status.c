@@ -229,8 +229,9 @@ void coalloc_status_start(void)
 	}
 	slurm_mutex_lock(&status_mutex);
 	if (!writer_running) {
-		/* the first file once the tables are built and the rows
-		 * restored: select_p_reconfigure() at the end of start-up */
+		/* the first file after the first rebuild marks it changed:
+		 * slurmctld builds its tables and we restore the rows under
+		 * its config write lock, which _snapshot() then waits for */
 		stop_writer = false;
 		dirty = false;
 		if (pthread_create(&writer, NULL, _writer_main, NULL))

@@ -135,11 +135,19 @@ ok $? "LQ: a second global job makes the global queue longest: the first starts"
 reset
 
 # --- Aging under GP: a local job starved by a blocked global queue gets
-# through after AgingTime; without aging it keeps waiting.
+# through after AgingTime; without aging it keeps waiting.  Aging serves
+# the oldest starving job first and drains for it, and the blocked global
+# job x starves too: y must be strictly older (submit times are whole
+# seconds; x submitted in an earlier second than y kept y waiting in a CI
+# run).  So y is submitted while a first global job x0 blocks it, x a
+# second later, and x0 leaves.
 set_policy GP 0; ok $? "GP without aging loaded"
 fill_three_sites
-x=$(submit -p grid --coalloc=2,2 -o /dev/null --wrap 'sleep 1')
+x0=$(submit -p grid --coalloc=2,2 -o /dev/null --wrap 'sleep 1')
 y=$(submit -p site4 -N 1 -o /dev/null --wrap 'sleep 30')
+sleep 1.1
+x=$(submit -p grid --coalloc=2,2 -o /dev/null --wrap 'sleep 1')
+scancel "$x0"
 sleep 15
 ok $(pending "$y" && echo 0 || echo 1) "GP, AgingTime=0: the local job still waits after 15 s"
 set_policy GP 5; ok $? "GP with AgingTime=5 loaded"

@@ -32,6 +32,20 @@ static void _plot(const char *dir, const char *script)
 			dir, script);
 }
 
+/* Each cause as the share of P*T it cost: they add up to 1 - E. */
+static void _print_loss(const struct esp_run *run, const struct esp_result *r)
+{
+	double pt = run->procs * r->elapsed;
+
+	if (pt <= 0)
+		return;
+	printf("  lost:       1 - E = %.3f:", r->loss.total / pt);
+	for (int c = 0; c < ESP_LOSS_NCAUSES; c++)
+		printf(" %s %.3f", esp_loss_names[c], r->loss.cause[c] / pt);
+	printf("%s\n", r->loss.by_node ? "" : " (node lists not readable: "
+	       "all counted as other)");
+}
+
 static void _print_summary(const struct esp_run *run,
 			   const struct esp_result *r, const char *label,
 			   const char *dir)
@@ -58,6 +72,7 @@ static void _print_summary(const struct esp_run *run,
 	printf("  Z rule 2 (second one done within 90%% of T): %s (ended "
 	       "%.1f s, limit %.1f s)\n", _verdict(r->z_second_within_90),
 	       r->z2_end, r->z2_limit);
+	_print_loss(run, r);
 	printf("  results:    %s/results.json, %s/jobs.csv, "
 	       "%s/utilization.png\n", dir, dir, dir);
 }
@@ -138,6 +153,31 @@ static void _table_row(FILE *f, json_object *r, const char *dir)
 		_num(r, "completed"), _num(r, "jobs"), dir);
 }
 
+/* The loss breakdown of each run, as shares of P*T (1 - E in all). */
+static void _loss_table(FILE *f, json_object *const res[],
+			char *const dirs[], size_t n)
+{
+	fprintf(f, "\nWhere E was lost (share of P*T; the causes add up to "
+		"1 - E):\n\n| configuration |");
+	for (int c = 0; c < ESP_LOSS_NCAUSES; c++)
+		fprintf(f, " %s |", esp_loss_names[c]);
+	fprintf(f, " 1 - E |\n|---|");
+	for (int c = 0; c <= ESP_LOSS_NCAUSES; c++)
+		fprintf(f, "---|");
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		double pt = _num(res[i], "processors") *
+			    _num(res[i], "elapsed");
+		json_object *loss = NULL;
+
+		json_object_object_get_ex(res[i], "loss", &loss);
+		fprintf(f, "| %s |", _str(res[i], "label", dirs[i]));
+		for (int c = 0; c < ESP_LOSS_NCAUSES; c++)
+			fprintf(f, " %.3f |", _num(loss, esp_loss_names[c]) / pt);
+		fprintf(f, " %.3f |\n", _num(loss, "total") / pt);
+	}
+}
+
 /* One panel per run, stacked, with the same axes as each run's plot. */
 static int _compare_plot(const char *out, char *const dirs[], size_t n,
 			 json_object *const res[])
@@ -200,6 +240,7 @@ int esp_cmd_table(const char *out, char *const dirs[], size_t n)
 		"|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < n; i++)
 		_table_row(f, res[i], dirs[i]);
+	_loss_table(f, res, dirs, n);
 	rc = 0;
 	if (out) {
 		rc = fclose(f) ? 1 : 0;

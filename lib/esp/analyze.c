@@ -79,6 +79,15 @@ static bool _suspended_at(const struct esp_run_job *j, double t)
 	return false;
 }
 
+enum esp_job_state esp_job_state_at(const struct esp_run_job *j, double T,
+				    double t)
+{
+	/* [start, end): a job ending as another starts never doubles */
+	if (isnan(j->start) || t < j->start || t >= _end_or(j, T))
+		return ESP_JOB_OFF;
+	return _suspended_at(j, t) ? ESP_JOB_STOPPED : ESP_JOB_RUNNING;
+}
+
 double esp_utilization_at(const struct esp_run *run, double t)
 {
 	double T = _elapsed(run), procs = 0;
@@ -86,15 +95,9 @@ double esp_utilization_at(const struct esp_run *run, double t)
 
 	if (!run->procs)
 		return 0;
-	for (i = 0; i < run->njobs; i++) {
-		const struct esp_run_job *j = &run->jobs[i];
-
-		/* [start, end): a job ending as another starts never doubles */
-		if (isnan(j->start) || t < j->start || t >= _end_or(j, T))
-			continue;
-		if (!_suspended_at(j, t))
-			procs += j->size;
-	}
+	for (i = 0; i < run->njobs; i++)
+		if (esp_job_state_at(&run->jobs[i], T, t) == ESP_JOB_RUNNING)
+			procs += run->jobs[i].size;
 	return procs / run->procs;
 }
 
@@ -204,4 +207,5 @@ void esp_analyze(const struct esp_run *run, double immediate, double tie,
 	}
 	res->z2_limit = ESP_Z2_WITHIN_SHARE * T;
 	_rules_z(run, immediate, tie, res);
+	esp_loss_compute(run, T, W, &res->loss, NULL, NULL);
 }

@@ -9,7 +9,7 @@ CFLAGS_lib/esp := $(JSONC_CFLAGS)
 
 ESP_LIB := $(O)/lib/libesp.a
 ESP_SRCS := lib/esp/mix.c lib/esp/plan.c lib/esp/runlog.c \
-	lib/esp/analyze.c lib/esp/output.c
+	lib/esp/analyze.c lib/esp/output.c lib/esp/hostlist.c lib/esp/loss.c
 $(eval $(call static_lib,$(ESP_LIB),$(ESP_SRCS)))
 TARGETS += $(ESP_LIB)
 
@@ -22,5 +22,6 @@ $(O)/testsuite/unit/esp/test_plan.o: CFLAGS += -DESP_MIX_DIR='"$(CURDIR)/contrib
 $(eval $(call unit_test,esp/test_mix,testsuite/unit/esp/test_mix.c,$(ESP_LIBS),-lm))
 $(eval $(call unit_test,esp/test_plan,testsuite/unit/esp/test_plan.c,$(ESP_LIBS),-lm))
 $(eval $(call unit_test,esp/test_runlog,testsuite/unit/esp/test_runlog.c,$(ESP_LIBS),$(JSONC_LIBS) -lm))
+$(eval $(call unit_test,esp/test_loss,testsuite/unit/esp/test_loss.c,$(ESP_LIBS),-lm))
 
 -include lib/esp/sim.mk

@@ -156,6 +156,18 @@ static void _json_run(json_object *o, const struct esp_run *run,
 	_add(o, "finished", json_object_new_boolean(run->finished));
 }
 
+/* "loss": processor-seconds by cause (loss.h), and their total. */
+static json_object *_json_loss(const struct esp_loss *loss)
+{
+	json_object *o = json_object_new_object();
+
+	for (int c = 0; c < ESP_LOSS_NCAUSES; c++)
+		_add(o, esp_loss_names[c], _jnum(loss->cause[c]));
+	_add(o, "total", _jnum(loss->total));
+	_add(o, "by_node", json_object_new_boolean(loss->by_node));
+	return o;
+}
+
 static void _json_result(json_object *o, const struct esp_result *res)
 {
 	_add(o, "elapsed", _jnum(res->elapsed));
@@ -177,6 +189,7 @@ static void _json_result(json_object *o, const struct esp_result *res)
 	     json_object_new_boolean(res->z_second_within_90));
 	_add(o, "z2_end", _jnum(res->z2_end));
 	_add(o, "z2_limit", _jnum(res->z2_limit));
+	_add(o, "loss", _json_loss(&res->loss));
 }
 
 int esp_write_json(const struct esp_run *run, const struct esp_result *res,
@@ -288,6 +301,51 @@ static int _write_util(const struct esp_run *run, double T, double norm,
 	return _finish(fp, path, err, errlen);
 }
 
+/*
+ * loss.dat: the idle processors of each stretch by cause, stacked above
+ * the running ones, in percent of P: column 2 is the utilization, column
+ * 2 + k the top of the k-th cause's band (esp_loss_names order).  Each
+ * stretch is written at both ends, so filledcurves draws steps.
+ */
+static int _write_loss(const struct esp_run *run, double T, double W,
+		       double norm, const char *path, size_t *nsegs,
+		       char *err, size_t errlen)
+{
+	struct esp_loss_segment *segs;
+	struct esp_loss loss;
+	size_t n;
+	FILE *fp;
+
+	*nsegs = 0;
+	if (esp_loss_compute(run, T, W, &loss, &segs, &n)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		return -1;
+	}
+	if (!(fp = _create(path, err, errlen))) {
+		free(segs);
+		return -1;
+	}
+	fputs("# normalized_time utilization_percent", fp);
+	for (int c = 0; c < ESP_LOSS_NCAUSES; c++)
+		fprintf(fp, " +%s", esp_loss_names[c]);
+	fputc('\n', fp);
+	for (size_t i = 0; i < n && run->procs; i++, (*nsegs)++) {
+		for (int end = 0; end < 2; end++) {
+			double top = segs[i].running;
+
+			fprintf(fp, "%.6f %.3f", (end ? segs[i].to :
+				segs[i].from) / norm, 100 * top / run->procs);
+			for (int c = 0; c < ESP_LOSS_NCAUSES; c++) {
+				top += segs[i].idle[c];
+				fprintf(fp, " %.3f", 100 * top / run->procs);
+			}
+			fputc('\n', fp);
+		}
+	}
+	free(segs);
+	return _finish(fp, path, err, errlen);
+}
+
 /* starts.dat: an impulse per job start, as high as its partition. */
 static int _write_starts(const struct esp_run *run, double norm,
 			 const char *path, size_t *nstarts, double *xmax,
@@ -324,9 +382,20 @@ static void _gp_str(FILE *fp, const char *s)
 	fputc('\'', fp);
 }
 
+/* One color per cause, esp_loss_names order. */
+static const char *const loss_colors[ESP_LOSS_NCAUSES] = {
+	[ESP_LOSS_IDLE_WAITING] = "#d62728",
+	[ESP_LOSS_ROW_SWITCH] = "#9467bd",
+	[ESP_LOSS_LAUNCH] = "#ff7f0e",
+	[ESP_LOSS_TAIL] = "#7f7f7f",
+	[ESP_LOSS_Z_DRAIN] = "#1f77b4",
+	[ESP_LOSS_OTHER] = "#bcbd22",
+};
+
 static int _write_script(const struct esp_run *run, const char *title,
 			 bool normalized, double xmax, size_t nstarts,
-			 const char *path, char *err, size_t errlen)
+			 size_t nsegs, const char *path, char *err,
+			 size_t errlen)
 {
 	FILE *fp = _create(path, err, errlen);
 
@@ -353,10 +422,17 @@ static int _write_script(const struct esp_run *run, const char *title,
 		"set ytics nomirror\n"
 		"set y2tics\n"
 		"set key below\n"
-		"plot 'utilization.dat' using 1:2 with steps lw 2 "
-		"title 'Utilization (%%)'",
+		"set style fill transparent solid 0.35 noborder\n"
+		"plot ",
 		normalized ? "Normalized Time" : "Time (seconds)", xmax,
 		SIZE_AXIS_SHARE * run->procs);
+	/* the idle processors shaded by cause (loss.dat), under the line */
+	for (int c = 0; nsegs && c < ESP_LOSS_NCAUSES; c++)
+		fprintf(fp, "'loss.dat' using 1:%d:%d with filledcurves "
+			"lc rgb '%s' title 'idle: %s' noenhanced, \\\n     ", c + 2,
+			c + 3, loss_colors[c], esp_loss_names[c]);
+	fputs("'utilization.dat' using 1:2 with steps lw 2 lc rgb 'black' "
+	      "title 'Utilization (%)' noenhanced", fp);
 	/* gnuplot refuses a plot whose every point is missing */
 	if (nstarts)
 		fputs(", \\\n     'starts.dat' using 1:2 axes x1y2 with impulses "
@@ -372,7 +448,7 @@ int esp_write_chronology(const struct esp_run *run, const char *dir,
 	struct esp_result res;
 	bool normalized = run->min_time > 0;
 	double norm = normalized ? run->min_time : 1, xmax;
-	size_t nstarts;
+	size_t nstarts, nsegs;
 
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
@@ -383,6 +459,10 @@ int esp_write_chronology(const struct esp_run *run, const char *dir,
 	if (_join(path, sizeof(path), dir, "utilization.dat", err, errlen) ||
 	    _write_util(run, res.elapsed, norm, path, err, errlen))
 		return -1;
+	if (_join(path, sizeof(path), dir, "loss.dat", err, errlen) ||
+	    _write_loss(run, res.elapsed, res.elapsed * run->procs -
+			res.loss.total, norm, path, &nsegs, err, errlen))
+		return -1;
 	if (_join(path, sizeof(path), dir, "starts.dat", err, errlen) ||
 	    _write_starts(run, norm, path, &nstarts, &xmax, err, errlen))
 		return -1;
@@ -392,5 +472,5 @@ int esp_write_chronology(const struct esp_run *run, const char *dir,
 		return -1;
 	return _write_script(run, title && *title ? title :
 			     "ESP Utilization Chronology", normalized, xmax,
-			     nstarts, path, err, errlen);
+			     nstarts, nsegs, path, err, errlen);
 }

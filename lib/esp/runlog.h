@@ -48,6 +48,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "esp/loss.h"
 #include "esp/mix.h"
 
 /* Defaults for esp_analyze(). */
@@ -102,6 +103,8 @@ struct esp_result {
 	/* second Z job */
 	bool z_second_within_90;
 	double z2_end, z2_limit;	/* limit = 0.9 T */
+	/* where P*T - W went (loss.h); all "other" when out of memory */
+	struct esp_loss loss;
 };
 
 /* Parse a log; 0, or -1 with err naming the line. Free with _free. */
@@ -133,6 +136,14 @@ int esp_write_json(const struct esp_run *run, const struct esp_result *res,
 		   size_t errlen);
 int esp_write_chronology(const struct esp_run *run, const char *dir,
 			 const char *title, char *err, size_t errlen);
+
+/*
+ * Job j at time t after t0: not running (not started, or ended; one
+ * without an end line runs to T), running, or stopped (suspended).
+ */
+enum esp_job_state { ESP_JOB_OFF, ESP_JOB_RUNNING, ESP_JOB_STOPPED };
+enum esp_job_state esp_job_state_at(const struct esp_run_job *j, double T,
+				    double t);
 
 /* Instantaneous utilization (0..1) at time t after t0. */
 double esp_utilization_at(const struct esp_run *run, double t);

@@ -547,6 +547,28 @@ static json_object *jget(json_object *o, const char *key)
 	return v;
 }
 
+/* "loss": every cause (loss.h), adding up to total = P*T - W = 128 - 86. */
+static void test_json_loss(json_object *o)
+{
+	json_object *loss = jget(o, "loss"), *v;
+	double sum = 0;
+	int all = 1;
+
+	ok(loss && json_object_is_type(loss, json_type_object),
+	   "json: a loss object");
+	for (int c = 0; loss && c < ESP_LOSS_NCAUSES; c++) {
+		if (!(v = jget(loss, esp_loss_names[c])))
+			all = 0;
+		else
+			sum += json_object_get_double(v);
+	}
+	ok(all, "json: loss has every cause");
+	v = loss ? jget(loss, "total") : NULL;
+	is_double(v ? json_object_get_double(v) : NAN, 128.0 - 86, 1e-9,
+		  "json: loss.total = P*T - W");
+	is_double(sum, 128.0 - 86, 1e-6, "json: the causes add up to it");
+}
+
 static void test_json(const struct esp_run *run, const struct esp_run *empty)
 {
 	static const struct {
@@ -598,6 +620,7 @@ static void test_json(const struct esp_run *run, const struct esp_run *empty)
 		}
 	}
 	ok(good, "json: every number as computed");
+	test_json_loss(o);
 	v = jget(o, "z_first_immediate");
 	ok(v && json_object_is_type(v, json_type_boolean) &&
 	   json_object_get_boolean(v), "json: z_first_immediate true");
@@ -658,6 +681,45 @@ static void check_gnuplot(const char *dir, const char *what)
 	   "%s: gnuplot draws a non-empty PNG", what);
 }
 
+/*
+ * loss.dat: each stretch at both ends; the bands start at the utilization
+ * and their last top is 100 % (every processor runs or idles for a cause).
+ */
+static void test_loss_dat(const char *dir)
+{
+	char path[PATH_MAX], line[512];
+	int rows = 0, stacked = 1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/loss.dat", dir);
+	fp = fopen(path, "r");
+	ok(fp != NULL, "loss.dat written");
+	while (fp && fgets(line, sizeof(line), fp)) {
+		double v[2 + ESP_LOSS_NCAUSES];
+		char *p = line, *end;
+		int n = 0;
+
+		if (line[0] == '#')
+			continue;
+		for (; n < 2 + ESP_LOSS_NCAUSES; n++, p = end) {
+			v[n] = strtod(p, &end);
+			if (end == p)
+				break;
+		}
+		rows++;
+		if (n != 2 + ESP_LOSS_NCAUSES || fabs(v[n - 1] - 100) > 1e-3)
+			stacked = 0;
+		for (int k = 2; k < n; k++)
+			if (v[k] < v[k - 1] - 1e-9)
+				stacked = 0;
+	}
+	if (fp)
+		fclose(fp);
+	ok(rows > 0 && rows % 2 == 0, "loss.dat: two rows a stretch (%d)",
+	   rows);
+	ok(stacked, "loss.dat: bands stacked from the utilization to 100 %%");
+}
+
 static void test_chronology(const struct esp_run *run,
 			    const struct esp_run *empty)
 {
@@ -684,8 +746,11 @@ static void test_chronology(const struct esp_run *run,
 	text = slurp(path);
 	ok(text && strstr(text, "\n0.186047 4\n"),
 	   "starts: Z1 at 4 / 21.5, height 4");
+	test_loss_dat(dir);
 	snprintf(path, sizeof(path), "%s/utilization.gp", dir);
 	text = slurp(path);
+	ok(text && strstr(text, "'loss.dat' using 1:2:3 with filledcurves"),
+	   "gp: the idle processors shaded by cause");
 	ok(text && strstr(text, "set title 'ESP ''tiny'' on P=4' noenhanced"),
 	   "gp: title quoted");
 	ok(text && strstr(text, "'Normalized Time'") &&

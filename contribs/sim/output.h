@@ -11,12 +11,8 @@
 #include <stdio.h>
 
 #include "coalloc/policy.h"
+#include "num/stats.h"
 #include "simulate.h"
-
-struct stat_ci {
-	double mean;		/* NAN when no sample */
-	double ci95;		/* half-width; NAN with fewer than 2 */
-};
 
 struct policy_summary {
 	enum coalloc_policy policy;
@@ -24,9 +20,6 @@ struct policy_summary {
 	unsigned replications, saturated_reps;
 	bool saturated;		/* in at least half of the replications */
 };
-
-/* Mean and 95% Student-t half-width of n values (NANs skipped). */
-struct stat_ci stat_ci(const double *x, unsigned n);
 
 /* Summarise the replications of one policy. */
 void summarise_policy(enum coalloc_policy policy,

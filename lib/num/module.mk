@@ -4,8 +4,10 @@
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-$(eval $(call static_lib,$(LIBNUM),lib/num/num.c lib/num/text.c))
+$(eval $(call static_lib,$(LIBNUM),lib/num/num.c lib/num/text.c \
+	lib/num/stats.c))
 TARGETS += $(LIBNUM)
 
 $(eval $(call unit_test,num/test_num,testsuite/unit/num/test_num.c,$(LIBNUM),))
 $(eval $(call unit_test,num/test_text,testsuite/unit/num/test_text.c,$(LIBNUM),))
+$(eval $(call unit_test,num/test_stats,testsuite/unit/num/test_stats.c,$(LIBNUM),-lm))

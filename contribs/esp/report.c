@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "driver.h"
+#include "esp/compare.h"
 #include "esp/runlog.h"
 #include "spawn.h"
 
@@ -178,6 +179,60 @@ static void _loss_table(FILE *f, json_object *const res[],
 	}
 }
 
+/* "0.812 +- 0.021", or the mean alone, or "-". */
+static void _fmt_ci(char *buf, size_t len, struct stat_ci s, bool sign)
+{
+	if (isnan(s.mean))
+		snprintf(buf, len, "-");
+	else if (isnan(s.ci95))
+		snprintf(buf, len, sign ? "%+.3f" : "%.3f", s.mean);
+	else
+		snprintf(buf, len, sign ? "%+.3f +- %.3f" : "%.3f +- %.3f",
+			 s.mean, s.ci95);
+}
+
+/*
+ * Over seeds: each configuration's mean E and the difference against the
+ * best built-in, paired by seed (every configuration ran each seed's
+ * plan).  An incomplete run is no ESP result: it counts as a run, not in E.
+ */
+static void _seeds_table(FILE *f, json_object *const res[],
+			 char *const dirs[], size_t n)
+{
+	struct esp_cmp_run runs[64];
+	struct esp_cmp_group groups[64];
+	size_t ng, most = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool complete = _bool(res[i], "finished") &&
+				_num(res[i], "missing") == 0;
+
+		runs[i].label = _str(res[i], "label", dirs[i]);
+		runs[i].seed = (uint64_t)_num(res[i], "seed");
+		runs[i].efficiency = complete ? _num(res[i], "efficiency") :
+					       NAN;
+	}
+	ng = esp_compare_groups(runs, n, groups);
+	for (size_t g = 0; g < ng; g++)
+		most = groups[g].runs > most ? groups[g].runs : most;
+	if (most < 2)
+		return;
+	fprintf(f, "\nOver the seeds (mean +- 95 %% confidence half-width; "
+		"the difference is paired by seed against the best built-in "
+		"select):\n\n| configuration | seeds | E | E - best built-in "
+		"| paired seeds |\n|---|---|---|---|---|\n");
+	for (size_t g = 0; g < ng; g++) {
+		char e[64], d[64];
+
+		_fmt_ci(e, sizeof(e), groups[g].e, false);
+		_fmt_ci(d, sizeof(d), groups[g].diff, true);
+		fprintf(f, "| %s%s | %zu | %s | %s | %zu |\n", groups[g].label,
+			groups[g].best_builtin ? " (best built-in)" : "",
+			groups[g].runs, e, groups[g].best_builtin ? "0" : d,
+			groups[g].paired);
+	}
+}
+
 /* One panel per run, stacked, with the same axes as each run's plot. */
 static int _compare_plot(const char *out, char *const dirs[], size_t n,
 			 json_object *const res[])
@@ -241,6 +296,7 @@ int esp_cmd_table(const char *out, char *const dirs[], size_t n)
 	for (size_t i = 0; i < n; i++)
 		_table_row(f, res[i], dirs[i]);
 	_loss_table(f, res, dirs, n);
+	_seeds_table(f, res, dirs, n);
 	rc = 0;
 	if (out) {
 		rc = fclose(f) ? 1 : 0;

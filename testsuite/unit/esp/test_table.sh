@@ -1,0 +1,70 @@
+#!/bin/bash
+# test_table.sh - esp-driver table on results.json files written here:
+# the per-run table, the loss shares, and over several seeds the mean E
+# with its interval and the difference paired against the best built-in.
+# Run by $(O)/tests/esp/test_table.t (test_table.c); prove runs from the
+# repository root.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+DRIVER=${ESP_DRIVER:-build/release/bin/esp-driver}
+source testsuite/unit/lib/tap.sh
+
+LIN="select/linear, sched/backfill"
+CT="select/cons_tres, sched/backfill, suspend preemption"
+CO="select/coalloc, gang rows MPL 2, slice 35s, preemption"
+
+result() {	# dir label seed E [finished missing]
+	mkdir -p "$1"
+	cat >"$1/results.json" <<JSON
+{ "label": "$2", "seed": $3, "efficiency": $4, "processors": 32.0,
+  "min_time": 420.0, "elapsed": 600.0, "efficiency_with_reboot": $4,
+  "z_first_immediate": true, "z_second_within_90": true,
+  "completed": 82, "jobs": 82, "finished": ${5:-true}, "missing": ${6:-0},
+  "loss": { "idle_waiting": 960.0, "row_switch": 0.0, "launch": 192.0,
+            "tail": 1920.0, "z_drain": 0.0, "other": 0.0, "total": 3072.0 } }
+JSON
+}
+
+echo "1..9"
+
+# one seed: no seed summary; loss shares of P*T = 19200
+result "$TMP/one/co" "$CO" 1 0.84
+"$DRIVER" table "$TMP/one/co" >"$TMP/one.md"
+ok $? "one run: table printed"
+grep -q '| select/coalloc, gang rows MPL 2, slice 35s, preemption | 0.050 | 0.000 | 0.010 | 0.100 | 0.000 | 0.000 | 0.160 |' "$TMP/one.md"
+ok $? "one run: the loss as shares of P*T"
+! grep -q 'Over the seeds' "$TMP/one.md"
+ok $? "one run: no seed summary"
+
+# three seeds (as in test_compare.c): coalloc 0.80 0.85 0.84 (mean 0.83,
+# sd sqrt(0.0007): +- 4.303 * 0.0153 = 0.066), cons_tres 0.75 0.77 0.79,
+# linear 0.70 0.74 0.72 (differences -0.05 -0.03 -0.07: +- 0.050)
+e_co=(0.80 0.85 0.84) e_ct=(0.75 0.77 0.79) e_lin=(0.70 0.74 0.72)
+dirs=()
+for s in 1 2 3; do
+	result "$TMP/m/lin/$s" "$LIN" "$s" "${e_lin[s-1]}"
+	result "$TMP/m/ct/$s" "$CT" "$s" "${e_ct[s-1]}"
+	result "$TMP/m/co/$s" "$CO" "$s" "${e_co[s-1]}"
+	dirs+=("$TMP/m/lin/$s" "$TMP/m/ct/$s" "$TMP/m/co/$s")
+done
+"$DRIVER" table --output "$TMP/m.md" "${dirs[@]}" 2>"$TMP/err"
+ok $? "three seeds: table written"
+grep -q "| $CO | 3 | 0.830 +- 0.066 | +0.060 +- 0.043 | 3 |" "$TMP/m.md"
+ok $? "coalloc: mean E, and +0.060 +- 0.043 against the best built-in"
+grep -q "| $CT (best built-in) | 3 | 0.770 +- 0.050 | 0 | 0 |" "$TMP/m.md"
+ok $? "cons_tres named the best built-in"
+grep -q "| $LIN | 3 | 0.720 +- 0.050 | -0.050 +- 0.050 | 3 |" "$TMP/m.md"
+ok $? "linear: -0.050 against it"
+
+# an incomplete run counts as a run but not in E
+result "$TMP/m/co/4" "$CO" 4 0.30 false 5
+"$DRIVER" table "${dirs[@]}" "$TMP/m/co/4" >"$TMP/inc.md"
+grep -q "| $CO | 4 | 0.830 +- 0.066 | +0.060 +- 0.043 | 3 |" "$TMP/inc.md"
+ok $? "an incomplete run leaves E and the pairs alone"
+
+"$DRIVER" table "$TMP/nowhere" >/dev/null 2>"$TMP/err"
+[ $? -ne 0 ] && grep -q "nowhere/results.json" "$TMP/err"
+ok $? "a missing results.json: error naming it"
+
+exit $((fails > 0))

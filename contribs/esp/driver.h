@@ -13,6 +13,9 @@
 
 #define ESP_LOG_NAME "esp.log"
 #define ESP_MAX_EXTRA 16
+/* A job Slurm says runs whose esp-work has not renewed its alive file
+ * for this long is stopped: the run ends (esp-driver run --stall). */
+#define ESP_STALL_DEFAULT 60.0
 
 struct run_opts {
 	const char *mix_path;
@@ -24,6 +27,7 @@ struct run_opts {
 	bool per_cpu;			/* -n SIZE instead of -N SIZE */
 	bool burn;			/* esp-work --burn */
 	double timeout;			/* wall seconds, 0: 4 T_min + 120 */
+	double stall;			/* wall seconds, 0: not checked */
 	double immediate, tie;		/* Z rule 1, see runlog.h */
 	struct esp_plan_opts plan;
 	const char *extra[ESP_MAX_EXTRA];	/* more sbatch arguments */

@@ -25,6 +25,7 @@ static const char usage_text[] =
 "                          [--seed S] [--light] [--reboot SECS]\n"
 "                          [--partition P] [--z-partition P] [--per-cpu]\n"
 "                          [--work PATH] [--burn] [--timeout SECS]\n"
+"                          [--stall SECS]\n"
 "                          [--label TEXT] [--immediate SECS] [--tie SECS]\n"
 "                          [--sbatch-arg ARG]...\n"
 "       esp-driver analyze --out DIR [--label TEXT] [--immediate SECS]\n"
@@ -62,7 +63,7 @@ static int _unsigned(const char *opt, const char *val, uint64_t max,
 enum {
 	O_MIX = 256, O_PROCS, O_MINUTES, O_SEED, O_LIGHT, O_REBOOT, O_OUT,
 	O_PART, O_ZPART, O_PERCPU, O_WORK, O_BURN, O_TIMEOUT, O_LABEL,
-	O_IMMEDIATE, O_TIE, O_SBATCH, O_OUTPUT,
+	O_IMMEDIATE, O_TIE, O_SBATCH, O_OUTPUT, O_STALL,
 };
 
 static const struct option options[] = {
@@ -79,6 +80,7 @@ static const struct option options[] = {
 	{ "work", required_argument, NULL, O_WORK },
 	{ "burn", no_argument, NULL, O_BURN },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
+	{ "stall", required_argument, NULL, O_STALL },
 	{ "label", required_argument, NULL, O_LABEL },
 	{ "immediate", required_argument, NULL, O_IMMEDIATE },
 	{ "tie", required_argument, NULL, O_TIE },
@@ -106,6 +108,7 @@ static int _option(struct run_opts *o, int c, const char **output)
 	case O_MINUTES: return _number("minutes", optarg, 0, &o->plan.minutes);
 	case O_REBOOT: return _number("reboot", optarg, 0, &o->plan.reboot);
 	case O_TIMEOUT: return _number("timeout", optarg, 1, &o->timeout);
+	case O_STALL: return _number("stall", optarg, 0, &o->stall);
 	case O_IMMEDIATE: return _number("immediate", optarg, 0, &o->immediate);
 	case O_TIE: return _number("tie", optarg, 0, &o->tie);
 	case O_PROCS:
@@ -186,6 +189,7 @@ int main(int argc, char **argv)
 {
 	struct run_opts o = {
 		.immediate = ESP_IMMEDIATE_DEFAULT, .tie = ESP_TIE_DEFAULT,
+		.stall = ESP_STALL_DEFAULT,
 		.plan = { .seed = 1, .reboot = ESP_T3E_REBOOT },
 	};
 	const char *cmd, *output = NULL;

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "num/num.h"
@@ -54,12 +55,16 @@
 /* A gap this much over the expected time is a stop even without SIGCONT. */
 #define FREEZE_GAP NSEC
 
+/* How often the --alive file's time is renewed while running. */
+#define ALIVE_PERIOD NSEC
+
 #define EXIT_USAGE 2
 #define EXIT_FAIL 1
 
 struct options {
 	double seconds;
 	const char *log;
+	const char *alive_dir;
 	bool burn;
 	bool have_job;
 	uint32_t job;
@@ -74,6 +79,9 @@ struct work {
 	uint32_t job;
 	int log_fd;		/* -1: no log */
 	bool log_failed;
+	int alive_fd;		/* -1: no --alive file */
+	char alive_path[4096];
+	int64_t alive_at;	/* monotonic time of its last renewal */
 	int64_t run;		/* running time so far, ns */
 	int64_t suspended;	/* stopped time so far, ns */
 	unsigned nsusp;
@@ -101,10 +109,14 @@ static void _on_stop(int sig)
 static void _usage(FILE *out)
 {
 	fprintf(out,
-		"usage: " PROG " --seconds T [--log FILE] [--burn] [--job ID] [--tick MS]\n"
+		"usage: " PROG " --seconds T [--log FILE] [--alive DIR] [--burn] [--job ID]\n"
+		"                [--tick MS]\n"
 		"  --seconds T  run for T seconds of running time (not counting\n"
 		"               time stopped by a suspend), T > 0, decimals allowed\n"
 		"  --log FILE   append start, suspend and end lines to FILE\n"
+		"  --alive DIR  keep the time of DIR/JOBID current while running\n"
+		"               (every second; removed at the end), so that a\n"
+		"               stopped job shows\n"
 		"  --burn       spin on the CPU instead of sleeping\n"
 		"  --job ID     job id for the log (default $SLURM_JOB_ID, else 0)\n"
 		"  --tick MS    measuring tick, 1 to %d ms (default %d)\n"
@@ -156,6 +168,7 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 	static const struct option longopts[] = {
 		{ "seconds", required_argument, NULL, 's' },
 		{ "log", required_argument, NULL, 'l' },
+		{ "alive", required_argument, NULL, 'a' },
 		{ "burn", no_argument, NULL, 'b' },
 		{ "job", required_argument, NULL, 'j' },
 		{ "tick", required_argument, NULL, 't' },
@@ -178,6 +191,11 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 			if (!*optarg)
 				return _bad("log", "empty file name");
 			opt->log = optarg;
+			break;
+		case 'a':
+			if (!*optarg)
+				return _bad("alive", "empty directory name");
+			opt->alive_dir = optarg;
 			break;
 		case 'b':
 			opt->burn = true;
@@ -368,6 +386,45 @@ static void _log_end(struct work *w, bool cancelled)
 	     cancelled ? " cancelled=1" : "");
 }
 
+/* ------------------------------------------------------------ alive */
+
+/*
+ * DIR/JOBID, whose modification time the job renews every second while it
+ * runs: a driver that sees it age while Slurm says the job runs knows its
+ * processes are stopped (esp-driver run --stall).  Failures only warn:
+ * the job still occupies its allocation as planned.
+ */
+static void _alive_open(struct work *w, const char *dir)
+{
+	if ((size_t)snprintf(w->alive_path, sizeof(w->alive_path), "%s/%" PRIu32,
+			     dir, w->job) >= sizeof(w->alive_path)) {
+		fprintf(stderr, PROG ": --alive: %s: name too long\n", dir);
+		return;
+	}
+	w->alive_fd = open(w->alive_path, O_WRONLY | O_CREAT | O_CLOEXEC |
+			   O_NOFOLLOW, 0644);
+	if (w->alive_fd < 0)
+		fprintf(stderr, PROG ": --alive: %s: %s\n", w->alive_path,
+			strerror(errno));
+	w->alive_at = _mono();
+}
+
+static void _alive_renew(struct work *w, int64_t now)
+{
+	if (w->alive_fd < 0 || now - w->alive_at < ALIVE_PERIOD)
+		return;
+	futimens(w->alive_fd, NULL);
+	w->alive_at = now;
+}
+
+static void _alive_close(struct work *w)
+{
+	if (w->alive_fd < 0)
+		return;
+	close(w->alive_fd);
+	unlink(w->alive_path);
+}
+
 /* ------------------------------------------------------------ work */
 
 /* Some arithmetic the compiler cannot drop, a few microseconds of it. */
@@ -446,6 +503,7 @@ static bool _work(struct work *w, int64_t *wall)
 		} else {
 			w->run += now - prev;
 		}
+		_alive_renew(w, now);
 		prev = now;
 	}
 	*wall = prev - begin;
@@ -469,7 +527,7 @@ static int _install_handlers(void)
 int main(int argc, char **argv)
 {
 	struct options opt = { .tick_ms = TICK_DEFAULT_MS };
-	struct work w = { .log_fd = -1 };
+	struct work w = { .log_fd = -1, .alive_fd = -1 };
 	int64_t wall;
 	bool completed;
 	int rc;
@@ -497,8 +555,11 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (opt.alive_dir)
+		_alive_open(&w, opt.alive_dir);
 	_log_start(&w);
 	completed = _work(&w, &wall);
+	_alive_close(&w);
 	_log_end(&w, !completed);
 
 	printf(PROG ": job=%" PRIu32 " run=%.3f suspended=%.3f wall=%.3f stops=%u%s\n",

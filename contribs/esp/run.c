@@ -53,7 +53,7 @@ static double _mono(void)
 struct run_state {
 	const struct run_opts *o;
 	struct esp_plan plan;
-	char dir[4096], log[4200];
+	char dir[4096], log[4200], alive[4200];
 	int logfd;
 	char mix[ESP_NAME_MAX];
 	uint32_t *ids;		/* Slurm job id per plan job, 0: not yet */
@@ -83,7 +83,7 @@ static int _sbatch(struct run_state *st, const struct esp_job *j,
 		   uint32_t *id)
 {
 	const struct run_opts *o = st->o;
-	char name[96], count[32], wrap[8192], output[4200], out[256];
+	char name[96], count[32], wrap[16384], output[4200], out[256];
 	const char *part = j->full ? o->z_partition : o->partition;
 	char *argv[32 + ESP_MAX_EXTRA];
 	size_t n = 0;
@@ -93,8 +93,13 @@ static int _sbatch(struct run_state *st, const struct esp_job *j,
 	snprintf(count, sizeof(count), "%s%u", o->per_cpu ? "--ntasks=" :
 		 "--nodes=", j->size);
 	snprintf(output, sizeof(output), "%s/slurm/%%j.out", st->dir);
-	snprintf(wrap, sizeof(wrap), "exec '%s' --seconds %.3f --log '%s'%s",
-		 o->work, j->seconds, st->log, o->burn ? " --burn" : "");
+	if ((size_t)snprintf(wrap, sizeof(wrap), "exec '%s' --seconds %.3f "
+			     "--log '%s' --alive '%s'%s", o->work, j->seconds,
+			     st->log, st->alive, o->burn ? " --burn" : "") >=
+	    sizeof(wrap)) {
+		fprintf(stderr, "esp: paths too long for %s\n", j->name);
+		return -1;
+	}
 	argv[n++] = "sbatch";
 	argv[n++] = "--parsable";
 	argv[n++] = "--job-name";
@@ -135,17 +140,21 @@ static int _submit(struct run_state *st, size_t i)
 		    j->full, j->seconds);
 }
 
-/* Jobs of ours still known to Slurm in a live state. */
-static long _alive(struct run_state *st)
+/*
+ * Jobs of ours still known to Slurm in a live state, or -1; *running (its
+ * size is nsubmitted) gets the ids of those Slurm says run (R, not S).
+ */
+static long _alive(struct run_state *st, uint32_t *running, size_t *nrun)
 {
 	static char out[1 << 16];
-	char *ids = calloc(st->nsubmitted, 12), *p;
-	char *argv[] = { "squeue", "--noheader", "--format=%i",
+	char *ids = calloc(st->nsubmitted, 12), *p, *line;
+	char *argv[] = { "squeue", "--noheader", "--format=%i %t",
 			 "--states=PD,R,S,CG,CF,RQ,RS,SI,SO", "--jobs", ids,
 			 NULL };
 	long n = 0;
 	int rc;
 
+	*nrun = 0;
 	if (!ids)
 		return -1;
 	p = ids;
@@ -155,9 +164,51 @@ static long _alive(struct run_state *st)
 	free(ids);
 	if (rc)
 		return -1;
-	for (p = out; *p; p++)
-		n += *p == '\n';
+	for (line = strtok_r(out, "\n", &p); line;
+	     line = strtok_r(NULL, "\n", &p)) {
+		char state[8];
+		unsigned id;
+
+		n++;
+		if (sscanf(line, "%u %7s", &id, state) == 2 &&
+		    !strcmp(state, "R") && *nrun < st->nsubmitted)
+			running[(*nrun)++] = id;
+	}
 	return n;
+}
+
+/*
+ * A job Slurm says runs whose esp-work has not renewed DIR/alive/ID for
+ * o->stall seconds is stopped (a lost resume): named, and true.  A job
+ * whose esp-work has not begun, or has ended, has no such file.
+ */
+static bool _stalled(struct run_state *st, const uint32_t *running,
+		     size_t nrun)
+{
+	double now = esp_now();
+
+	for (size_t r = 0; st->o->stall > 0 && r < nrun; r++) {
+		char path[4300];
+		struct stat sb;
+		double age;
+
+		snprintf(path, sizeof(path), "%s/%u", st->alive, running[r]);
+		if (stat(path, &sb))
+			continue;
+		age = now - (sb.st_mtim.tv_sec + sb.st_mtim.tv_nsec / 1e9);
+		if (age < st->o->stall)
+			continue;
+		for (size_t i = 0; i < st->nsubmitted; i++)
+			if (st->ids[i] == running[r])
+				fprintf(stderr, "esp: job %u (esp-%s) has been "
+					"stopped for %.0f s while Slurm says "
+					"it runs: ending the run\n",
+					running[r], st->plan.jobs[i].name,
+					age);
+		_log(st, "stalled job=%u age=%.3f", running[r], age);
+		return true;
+	}
+	return false;
 }
 
 static size_t _ended(struct run_state *st)
@@ -225,28 +276,38 @@ static int _submit_all(struct run_state *st, double t0)
 /* Until every job ended, none is left in the queue, or the timeout. */
 static int _wait_all(struct run_state *st, double t0, double timeout)
 {
-	for (unsigned polls = 1; !interrupted; polls++) {
+	uint32_t *running = calloc(st->nsubmitted ? st->nsubmitted : 1,
+				   sizeof(*running));
+	size_t nrun;
+	int rc = -1;
+
+	for (unsigned polls = 1; running && !interrupted; polls++) {
 		long alive;
 
-		if (_ended(st) == st->plan.njobs)
-			return 0;
+		if (_ended(st) == st->plan.njobs) {
+			rc = 0;
+			break;
+		}
 		if (polls % QUEUE_CHECK_EVERY == 0) {
-			alive = _alive(st);
+			alive = _alive(st, running, &nrun);
 			/* esp-work logs its end before Slurm sees it leave */
 			if (alive == 0 && _ended(st) < st->plan.njobs) {
 				fprintf(stderr, "esp: %zu job(s) left the "
 					"queue without ending\n",
 					st->plan.njobs - _ended(st));
-				return -1;
+				break;
 			}
+			if (_stalled(st, running, nrun))
+				break;
 		}
 		if (_mono() - t0 > timeout) {
 			fprintf(stderr, "esp: timeout after %.0f s\n", timeout);
-			return -1;
+			break;
 		}
 		_sleep_until(_mono() + POLL_SECONDS);
 	}
-	return -1;
+	free(running);
+	return rc;
 }
 
 static int _prepare(struct run_state *st)
@@ -273,10 +334,20 @@ static int _prepare(struct run_state *st)
 		fprintf(stderr, "esp: %s: %s\n", o->out, strerror(errno));
 		return -1;
 	}
+	/* the job script quotes them with '...' */
+	if (strchr(st->dir, '\'') || strchr(o->work, '\'')) {
+		fprintf(stderr, "esp: %s: a single quote in the run's or "
+			"esp-work's path is not supported\n",
+			strchr(st->dir, '\'') ? st->dir : o->work);
+		return -1;
+	}
 	snprintf(sub, sizeof(sub), "%s/slurm", st->dir);
 	snprintf(st->log, sizeof(st->log), "%s/%s", st->dir, ESP_LOG_NAME);
-	if (mkdir(sub, 0755) && errno != EEXIST) {
-		fprintf(stderr, "esp: %s: %s\n", sub, strerror(errno));
+	snprintf(st->alive, sizeof(st->alive), "%s/alive", st->dir);
+	if ((mkdir(sub, 0755) && errno != EEXIST) ||
+	    (mkdir(st->alive, 0755) && errno != EEXIST)) {
+		fprintf(stderr, "esp: %s: %s\n", errno == EEXIST ? st->alive :
+			sub, strerror(errno));
 		return -1;
 	}
 	/* A run's directory holds one run: never append to an old log. */

@@ -11,7 +11,7 @@ ESP=$REPO/contribs/esp/esp
 [[ -x $BUILD_DIR/bin/esp-driver && -x $BUILD_DIR/bin/esp-work ]] ||
 	skip_all "esp-driver or esp-work is missing: run make"
 
-plan 21
+plan 28
 
 rm -rf "$TEST_DIR"
 mkdir -p "$TEST_DIR"
@@ -56,6 +56,15 @@ check "$EREB < $E && $EREB > 0"
 ok $? "E with the reboot ($EREB) is below E"
 [[ -s $RUN/utilization.png ]]
 ok $? "the utilization chronology is drawn"
+# the loss breakdown: its causes add up to P*T - W from jobs.csv
+read -r LTOTAL LSUM < <(python3 -c '
+import json, sys
+l = json.load(open(sys.argv[1]))["loss"]
+print(l["total"], sum(v for k, v in l.items() if k not in ("total", "by_node")))' "$RUN/results.json")
+check "($LTOTAL - ($NODES * $T - $W))^2 < 1e-2 && ($LSUM - $LTOTAL)^2 < 1e-4"
+ok $? "loss: the causes ($LSUM) add up to total = P*T - W ($LTOTAL)"
+grep -q "^  lost: *1 - E = " "$TEST_DIR/run.out"
+ok $? "the loss shares are printed"
 grep -q "Z rule 1 (first full-configuration job at once): PASS" "$TEST_DIR/run.out"
 ok $? "the verdicts are printed"
 
@@ -80,3 +89,26 @@ grep -q " cancelled=1" "$IRUN/esp.log"
 ok $? "its running jobs were cancelled (esp-work logged cancelled=1)"
 "$SLURM_CLUSTER" status --dir "$IRUN/cluster" >/dev/null 2>&1
 is "$?" 3 "its cluster is stopped (slurm-cluster status: not running)"
+
+# --- a job stopped while Slurm says it runs (a lost resume): the run ends
+# early, naming it.  select/linear without preemption: nothing resumes it.
+SRUN=$TEST_DIR/stalled
+setsid "$ESP" run --mix esp1 --select linear --nodes $NODES --minutes 3 \
+	--stall 8 --out "$SRUN" --port-base $((PORT_BASE + 70)) \
+	>"$TEST_DIR/srun.out" 2>&1 &
+pid=$!
+wait_until 90 grep -q " start " "$SRUN/esp.log" 2>/dev/null
+work=$(pgrep -f -- "--alive $SRUN/alive" | head -n 1)
+job=$(tr '\0' '\n' < "/proc/$work/environ" 2>/dev/null | sed -n 's/^SLURM_JOB_ID=//p')
+kill -STOP "$work"
+stopped_at=$SECONDS
+wait_until 60 eval '! kill -0 "$pid" 2>/dev/null'
+ok $? "a stopped job ends the run early ($((SECONDS - stopped_at)) s after the stop; --stall 8)"
+wait "$pid"
+is "$?" 1 "  exit 1"
+like "$(cat "$TEST_DIR/srun.out")" "esp: job $job \(esp-[a-z_0-9.]+\) has been stopped for [0-9]+ s while Slurm says it runs" \
+	"  the job is named: $(grep 'stopped for' "$TEST_DIR/srun.out")"
+grep -q " stalled job=$job " "$SRUN/esp.log"
+ok $? "  and logged"
+"$SLURM_CLUSTER" status --dir "$SRUN/cluster" >/dev/null 2>&1
+is "$?" 3 "  its cluster is stopped"

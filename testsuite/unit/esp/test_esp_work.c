@@ -264,6 +264,47 @@ static void _test_stop_cont(void)
 		_show(&r);
 }
 
+/* The modification time of path in epoch seconds, NAN when absent. */
+static double _mtime(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return NAN;
+	return st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+}
+
+/*
+ * --alive DIR: DIR/JOBID is renewed every second while the job runs, ages
+ * while it is stopped, and is gone at the end.
+ */
+static void _test_alive(void)
+{
+	char alive[96];
+	const char *argv[] = { NULL, "--seconds", "3", "--alive", _dir,
+			       "--job", "9", NULL };
+	struct result r;
+	double running_age, stopped_age;
+	pid_t pid;
+
+	_fresh();
+	snprintf(alive, sizeof(alive), "%s/9", _dir);
+	pid = _spawn(argv, NULL, NULL);
+	_sleep(1.6);
+	running_age = _rt() - _mtime(alive);
+	kill(pid, SIGSTOP);
+	_sleep(2.5);
+	stopped_age = _rt() - _mtime(alive);
+	kill(pid, SIGCONT);
+	_reap(pid, &r);
+	is_int(_exit_code(&r), 0, "alive: esp-work exits 0");
+	ok(running_age >= 0 && running_age < 1.3,
+	   "  running: DIR/JOBID renewed within the second (age %.2f s)",
+	   running_age);
+	ok(stopped_age >= 2.4, "  stopped 2.5 s: it aged (%.2f s)", stopped_age);
+	ok(access(alive, F_OK) && errno == ENOENT, "  removed at the end");
+}
+
 /* No stop: exactly T; SIGCONTs alone (nothing stopped) are no stop. */
 static void _test_plain(void)
 {
@@ -487,8 +528,9 @@ int main(void)
 	snprintf(_err_path, sizeof(_err_path), "%s/err", _dir);
 	fflush(stdout);	/* nothing buffered may be duplicated by fork */
 
-	plan(35);
+	plan(39);
 	_test_stop_cont();
+	_test_alive();
 	_test_plain();
 	_test_burn();
 	_test_freeze();

@@ -58,6 +58,8 @@ struct run_state {
 	char mix[ESP_NAME_MAX];
 	uint32_t *ids;		/* Slurm job id per plan job, 0: not yet */
 	size_t nsubmitted;
+	uint32_t *running;	/* ids squeue says run (R), for _stalled() */
+	double next_check;	/* monotonic time of the next squeue */
 };
 
 /* One line, one write(2), under O_APPEND: never interleaved with jobs'. */
@@ -260,10 +262,31 @@ static void _sleep_until(double when)
 	}
 }
 
+/*
+ * Every QUEUE_CHECK_EVERY polls, from the first submission on: the jobs
+ * Slurm still has (*alive, -1 when squeue failed or it was not time), and
+ * whether one of them is stopped while Slurm says it runs.
+ */
+static bool _check_queue(struct run_state *st, long *alive)
+{
+	size_t nrun;
+
+	*alive = -1;
+	if (!st->nsubmitted || _mono() < st->next_check)
+		return false;
+	st->next_check = _mono() + QUEUE_CHECK_EVERY * POLL_SECONDS;
+	*alive = _alive(st, st->running, &nrun);
+	return _stalled(st, st->running, nrun);
+}
+
 static int _submit_all(struct run_state *st, double t0)
 {
+	long alive;
+
 	for (size_t i = 0; i < st->plan.njobs && !interrupted; ) {
 		if (_mono() < t0 + st->plan.jobs[i].submit) {
+			if (_check_queue(st, &alive))
+				return -1;
 			_sleep_until(t0 + st->plan.jobs[i].submit);
 			continue;
 		}
@@ -276,38 +299,26 @@ static int _submit_all(struct run_state *st, double t0)
 /* Until every job ended, none is left in the queue, or the timeout. */
 static int _wait_all(struct run_state *st, double t0, double timeout)
 {
-	uint32_t *running = calloc(st->nsubmitted ? st->nsubmitted : 1,
-				   sizeof(*running));
-	size_t nrun;
-	int rc = -1;
-
-	for (unsigned polls = 1; running && !interrupted; polls++) {
+	while (!interrupted) {
 		long alive;
 
-		if (_ended(st) == st->plan.njobs) {
-			rc = 0;
-			break;
-		}
-		if (polls % QUEUE_CHECK_EVERY == 0) {
-			alive = _alive(st, running, &nrun);
-			/* esp-work logs its end before Slurm sees it leave */
-			if (alive == 0 && _ended(st) < st->plan.njobs) {
-				fprintf(stderr, "esp: %zu job(s) left the "
-					"queue without ending\n",
-					st->plan.njobs - _ended(st));
-				break;
-			}
-			if (_stalled(st, running, nrun))
-				break;
+		if (_ended(st) == st->plan.njobs)
+			return 0;
+		if (_check_queue(st, &alive))
+			return -1;
+		/* esp-work logs its end before Slurm sees it leave */
+		if (alive == 0 && _ended(st) < st->plan.njobs) {
+			fprintf(stderr, "esp: %zu job(s) left the queue "
+				"without ending\n", st->plan.njobs - _ended(st));
+			return -1;
 		}
 		if (_mono() - t0 > timeout) {
 			fprintf(stderr, "esp: timeout after %.0f s\n", timeout);
-			break;
+			return -1;
 		}
 		_sleep_until(_mono() + POLL_SECONDS);
 	}
-	free(running);
-	return rc;
+	return -1;
 }
 
 static int _prepare(struct run_state *st)
@@ -359,7 +370,8 @@ static int _prepare(struct run_state *st)
 		return -1;
 	}
 	st->ids = calloc(st->plan.njobs, sizeof(*st->ids));
-	return st->ids ? 0 : -1;
+	st->running = calloc(st->plan.njobs, sizeof(*st->running));
+	return st->ids && st->running ? 0 : -1;
 }
 
 static void _handle_signals(void)
@@ -407,6 +419,7 @@ fail:
 	if (st.logfd >= 0)
 		close(st.logfd);
 	free(st.ids);
+	free(st.running);
 	esp_plan_free(&st.plan);
 	return interrupted ? 130 : rc;
 }

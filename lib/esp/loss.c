@@ -69,6 +69,21 @@ static uint64_t _hash(const char *s)
 	return h;
 }
 
+/* Room for element n of *v (doubling); -1 when out of memory. */
+static int _room(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t want = *cap ? 2 * *cap : 16;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	if (!(p = realloc(*v, want * size)))
+		return -1;
+	*v = p;
+	*cap = want;
+	return 0;
+}
+
 /* The index of name, added when new; -1 past NODES_MAX or out of memory. */
 static long _node_index(struct names *nm, const char *name)
 {
@@ -79,15 +94,8 @@ static long _node_index(struct names *nm, const char *name)
 			return nm->slot[i] - 1;
 	if (nm->n == NODES_MAX)
 		return -1;
-	if (nm->n == nm->cap) {
-		size_t cap = nm->cap ? 2 * nm->cap : 64;
-		node_name *v = realloc(nm->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		nm->v = v;
-		nm->cap = cap;
-	}
+	if (_room((void **)&nm->v, &nm->cap, nm->n, sizeof(*nm->v)))
+		return -1;
 	strcpy(nm->v[nm->n], name);
 	nm->slot[i] = (uint32_t)++nm->n;
 	return nm->n - 1;
@@ -106,15 +114,8 @@ static int _add_node(const char *name, void *arg)
 
 	if (idx < 0)
 		return -1;
-	if (jn->n == jn->cap) {
-		size_t cap = jn->cap ? 2 * jn->cap : 16;
-		uint32_t *v = realloc(jn->idx, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		jn->idx = v;
-		jn->cap = cap;
-	}
+	if (_room((void **)&jn->idx, &jn->cap, jn->n, sizeof(*jn->idx)))
+		return -1;
 	jn->idx[jn->n++] = (uint32_t)idx;
 	return 0;
 }

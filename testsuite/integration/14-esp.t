@@ -102,11 +102,12 @@ work=$(pgrep -f -- "--alive $SRUN/alive" | head -n 1)
 job=$(tr '\0' '\n' < "/proc/$work/environ" 2>/dev/null | sed -n 's/^SLURM_JOB_ID=//p')
 kill -STOP "$work"
 stopped_at=$SECONDS
-wait_until 60 eval '! kill -0 "$pid" 2>/dev/null'
+# (checked every 5 s, submissions still going on or not)
+wait_until 30 eval '! kill -0 "$pid" 2>/dev/null'
 ok $? "a stopped job ends the run early ($((SECONDS - stopped_at)) s after the stop; --stall 8)"
 wait "$pid"
 is "$?" 1 "  exit 1"
-like "$(cat "$TEST_DIR/srun.out")" "esp: job $job \(esp-[a-z_0-9.]+\) has been stopped for [0-9]+ s while Slurm says it runs" \
+like "$(cat "$TEST_DIR/srun.out")" "esp: job $job \(esp-[^)]+\) has been stopped for [0-9]+ s while Slurm says it runs" \
 	"  the job is named: $(grep 'stopped for' "$TEST_DIR/srun.out")"
 grep -q " stalled job=$job " "$SRUN/esp.log"
 ok $? "  and logged"

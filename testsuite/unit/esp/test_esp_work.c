@@ -358,7 +358,12 @@ static void _test_burn(void)
 	s = _find(&r, "suspend", 0);
 
 	is_int(_exit_code(&r), 0, "burn: esp-work exits 0");
-	ok(r.cpu > 0.5, "  burns the CPU: %.3f s of CPU for 1 s", r.cpu);
+	/*
+	 * Sleeping costs about 0.02 s of CPU: a quarter of the second still
+	 * tells burning apart when parallel tests share the two cores (0.5
+	 * failed once under make -j2 DEBUG=1 check-unit).
+	 */
+	ok(r.cpu > 0.25, "  burns the CPU: %.3f s of CPU for 1 s", r.cpu);
 	is_int(_count(&r, "suspend"), 1, "  one suspend line");
 	is_double(_num(s, "to") - _num(s, "from"), 0.6, 0.1, "  of 0.6 s");
 	is_double(_num(e, "run"), 1.0, 0.1, "  run=1");

@@ -15,7 +15,10 @@
  * The coordinator is the first live candidate (Slurm's node order, the
  * first three nodes of each step) by natural name order, so all agents
  * of the same jobs pick the same one.  A candidate that sends no decision
- * is passed over for DEAD_QUANTA quanta, which elects the next one; an
+ * in MISSES_DEAD quanta in a row is passed over for DEAD_QUANTA quanta,
+ * which elects the next one (one miss is not enough: the nodes of a new
+ * step register it with their agents up to a few quanta apart, and a
+ * candidate that has not yet heard of the step drops its votes); an
  * application some of whose nodes did not vote runs everywhere that
  * quantum (membus_tally_decide): a dead agent never leaves a job stopped.
  *
@@ -38,6 +41,7 @@
 #include "peer.h"
 
 #define CANDIDATES_MAX 16
+#define MISSES_DEAD 4		/* quanta in a row without a decision */
 #define DEAD_QUANTA 10		/* a silent coordinator is skipped so long */
 #define HISTORY 64		/* quanta kept for status */
 #define VOTERS_MAX 256
@@ -54,6 +58,7 @@ enum phase { PHASE_VOTE, PHASE_DECIDE, PHASE_SWITCH };
 struct candidate {
 	struct peer_addr addr;
 	uint64_t dead_until;	/* quantum from which it is tried again */
+	unsigned misses;	/* our votes it left unanswered, in a row */
 };
 
 /* One quantum as status shows it. */
@@ -318,6 +323,7 @@ static void _add_candidate(struct agent_membus *m, const struct peer_addr *p)
 	}
 	m->cand[m->ncand].addr = *p;
 	m->cand[m->ncand].dead_until = 0;
+	m->cand[m->ncand].misses = 0;
 	m->ncand++;
 }
 
@@ -829,6 +835,27 @@ static void _enforce(struct agent_step **steps, size_t n, const uint8_t *run)
 	}
 }
 
+/* Quantum q had no decision from the candidate voted for: it runs
+ * everything; a candidate silent MISSES_DEAD quanta in a row is passed
+ * over (never this agent itself, whose decision cannot go missing). */
+static void _missed(struct agent_membus *m, uint64_t q)
+{
+	struct candidate *c = &m->cand[m->voted_cand];
+
+	m->fallbacks++;
+	if (!m->in_fallback)
+		agent_log("membus: quantum %llu: no decision from %s: everything runs",
+			  (unsigned long long)q, c->addr.name);
+	m->in_fallback = true;
+	m->coordinator[0] = '\0';
+	if (_is_self(m, m->voted_cand) || ++c->misses < MISSES_DEAD)
+		return;
+	c->misses = 0;
+	c->dead_until = q + DEAD_QUANTA;
+	agent_log("membus: quantum %llu: no decision from %s in %d quanta: electing another coordinator",
+		  (unsigned long long)q, c->addr.name, MISSES_DEAD);
+}
+
 static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
 {
 	struct agent_step *steps[VOTERS_MAX];
@@ -850,20 +877,13 @@ static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
 			agent_log("membus: quantum %llu: decisions from %s again",
 				  (unsigned long long)q, from);
 		m->in_fallback = false;
+		if (m->voted_cand >= 0)
+			m->cand[m->voted_cand].misses = 0;
 		snprintf(m->coordinator, sizeof(m->coordinator), "%s", from);
 	} else {
 		memset(run, 1, n);
-		if (m->voted_cand >= 0 && m->voted_q == q) {
-			m->fallbacks++;
-			if (!_is_self(m, m->voted_cand))
-				m->cand[m->voted_cand].dead_until = q + DEAD_QUANTA;
-			if (!m->in_fallback)
-				agent_log("membus: quantum %llu: no decision from %s: everything runs; electing another coordinator",
-					  (unsigned long long)q,
-					  m->cand[m->voted_cand].addr.name);
-			m->in_fallback = true;
-			m->coordinator[0] = '\0';
-		}
+		if (m->voted_cand >= 0 && m->voted_q == q)
+			_missed(m, q);
 	}
 	_enforce(steps, n, run);
 	/* Algorithm 1, lines 3-5: what ran goes to the end of the list */

@@ -9,7 +9,8 @@
  * decisions with apps, order or forced missing, not arrays or holding
  * null do not kill it and are refused; a decision from c1, whom it did
  * not vote for, or addressed to another node, is refused (that quantum
- * falls back); a datagram from an address that is no candidate is dropped
+ * falls back); unanswered, it votes for c0 three more quanta, then for
+ * c1 (4 quanta in a row without a decision); a datagram from an address that is no candidate is dropped
  * before munge is asked.
  * As its own coordinator: votes for a quantum far ahead are dropped as
  * out of window and never reset its tally (no quantum without a
@@ -306,6 +307,34 @@ static void send_malformed(struct peer_ctx *c0, const struct peer_addr *agent,
 	}
 }
 
+/*
+ * Quantum q2 had no decision from c[v]: the agent keeps voting for c[v]
+ * (a candidate that has not yet heard of a new step drops votes for a
+ * quantum or two) until it went MISSES_DEAD quanta in a row without a
+ * decision, q2 and the next three, then votes for the other one.
+ */
+static void test_passed_over(struct cand *c, int v, uint64_t q2,
+			     const char *node)
+{
+	uint64_t q, last = q2, other = 0;
+	int which = v, tries = 0;
+	bool to_ok, same = true;
+
+	while (!other && tries++ < 8 && (q = next_vote(c, &which, &to_ok))) {
+		if (which == v && q > last)
+			last = q;
+		else if (which != v)
+			other = q;
+		same &= which == v || q > last;
+	}
+	ok(same && last == q2 + 3,
+	   "voter: unanswered, it votes for %s again for 3 more quanta (%llu to %llu)",
+	   c[v].name, (unsigned long long)q2 + 1, (unsigned long long)last);
+	ok(other == q2 + 4 && log_lines(node, "electing another coordinator") == 1,
+	   "voter: ... and then for %s, once 4 quanta went without a decision (quantum %llu, expected %llu)",
+	   c[1 - v].name, (unsigned long long)other, (unsigned long long)q2 + 4);
+}
+
 static void test_voter(void)
 {
 	struct cand c[2] = { { .name = "c0" }, { .name = "c1" } };
@@ -322,7 +351,7 @@ static void test_voter(void)
 	if (open_peer("c0", &c[0].ctx, &c[0].addr) ||
 	    open_peer("c1", &c[1].ctx, &c[1].addr) ||
 	    open_peer("x", &stranger, &as) || agent_addr(node, &agent)) {
-		skip(11, "no UDP sockets on loopback");
+		skip(13, "no UDP sockets on loopback");
 		return;
 	}
 	snprintf(coord, sizeof(coord), "%s,%s", c[0].addr.text, c[1].addr.text);
@@ -360,6 +389,8 @@ static void test_voter(void)
 	ok(log_lines(node, "refused a message: a decision from a node this agent did not vote for") == 1 &&
 	   log_lines(node, "refused a message: malformed: addressed to another node") == 1,
 	   "voter: ... the log says why");
+
+	test_passed_over(c, v, q2, node);
 
 	send_text(&stranger, &agent, "not even a credential");
 	harness_sleep_ms(300);
@@ -485,7 +516,7 @@ int main(int argc, char **argv)
 		return 1;
 	chmod(tmpl, 0755);
 	snprintf(run_dir, sizeof(run_dir), "%s", tmpl);
-	plan(17);
+	plan(19);
 	test_voter();
 	test_coordinator();
 	test_munged_stop();

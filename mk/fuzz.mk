@@ -77,6 +77,8 @@ $(eval $(call fuzz_target,agent_state,$(FUZZ_AGENT),$(FUZZ_AGENT_LIBS)))
 # The MemBUS messages between agents (agent/mbmsg.c, a leaf: the
 # sources of LIBMBMSG and lib/cosched_proto, agent/module.mk).
 $(eval $(call fuzz_target,mbmsg,$(MBMSG_SRCS) $(FUZZ_COSCHED_PROTO),$(MBMSG_LDLIBS)))
+# The gang table slurmctld sends the agents (lib/cosched_proto/gang.c).
+$(eval $(call fuzz_target,gang_table,$(FUZZ_COSCHED_PROTO),))
 # The select plugin's state file (lib/coalloc/statefile.c, pure).
 $(eval $(call fuzz_target,select_state,$(COALLOC_SRCS) $(FUZZ_NUM),-lm))
 

@@ -9,7 +9,7 @@
 
 LIBCOSCHED_PROTO := $(O)/lib/libcosched_proto.a
 LIBCOSCHED_PROTO_SRCS := $(addprefix lib/cosched_proto/,client.c words.c \
-	register.c membus_req.c settings.c)
+	register.c membus_req.c settings.c gang.c)
 $(eval $(call static_lib,$(LIBCOSCHED_PROTO),$(LIBCOSCHED_PROTO_SRCS)))
 TARGETS += $(LIBCOSCHED_PROTO)
 # What it needs, after it on a link line.
@@ -17,3 +17,4 @@ LIBCOSCHED_PROTO_DEPS := $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) $(LIBNUM)
 
 $(eval $(call unit_test,cosched_proto/test_proto,testsuite/unit/cosched_proto/test_proto.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
 $(eval $(call unit_test,cosched_proto/test_settings,testsuite/unit/cosched_proto/test_settings.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
+$(eval $(call unit_test,cosched_proto/test_gang,testsuite/unit/cosched_proto/test_gang.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))

@@ -1,0 +1,285 @@
+/*
+ * gang.c - the gang table between slurmctld and the node agents, and the
+ * rule of which job runs in a quantum (see gang.h).
+ *
+ * The sender is slurmctld's host, the text comes through munge, but the
+ * parser still trusts no byte of it: a compromised host of the realm must
+ * not make an agent read past a buffer or freeze what the table cannot
+ * name.  Rows of one node are cells of one column: two jobs holding the
+ * same row there is an error, not a choice.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cosched_proto/gang.h"
+#include "cosched_proto/proto.h"
+#include "num/num.h"
+
+#define VERB "gang"
+#define HEX_DIGITS_MAX ((GANG_ROWS_MAX + 3) / 4)
+
+unsigned gang_row_of(const struct gang_table *t, uint64_t q)
+{
+	if (t->priority)
+		return 0;
+	return t->first + (unsigned)(q % (uint64_t)(t->rows - t->first));
+}
+
+bool gang_job_runs(const struct gang_table *t, uint32_t job, uint64_t q)
+{
+	unsigned row = gang_row_of(t, q);
+
+	for (size_t i = 0; i < t->njobs; i++)
+		if (t->jobs[i].job == job)
+			return t->jobs[i].rows >> row & 1u;
+	return true;
+}
+
+/* ---- bounds, one check for both sides ---- */
+
+static uint32_t _row_mask(unsigned rows)
+{
+	return rows >= 32 ? UINT32_MAX : (1u << rows) - 1;
+}
+
+/* NULL, or why t cannot be sent or taken. */
+static const char *_table_bad(const struct gang_table *t)
+{
+	uint32_t seen = 0;
+
+	if (!cosched_node_name_ok(t->node))
+		return "bad node name";
+	if (!t->epoch)
+		return "epoch 0";
+	if (t->slice_ms < GANG_SLICE_MS_MIN || t->slice_ms > GANG_SLICE_MS_MAX)
+		return "slice_ms out of range";
+	if (t->rows < 2 || t->rows > GANG_ROWS_MAX)
+		return "rows out of range";
+	if (t->first > 1 || (t->priority && !t->first))
+		return "first must be 0, or 1 with a priority row";
+	if (t->njobs > GANG_JOBS_MAX)
+		return "too many jobs";
+	for (size_t i = 0; i < t->njobs; i++) {
+		const struct gang_job *j = &t->jobs[i];
+
+		if (!j->job || j->job == UINT32_MAX)
+			return "bad job id";
+		if (!j->rows || (j->rows & ~_row_mask(t->rows)))
+			return "rows of a job out of range";
+		if (j->rows & seen)
+			return "two jobs hold one row of the node";
+		seen |= j->rows;
+		for (size_t k = 0; k < i; k++)
+			if (t->jobs[k].job == j->job)
+				return "a job named twice";
+	}
+	return NULL;
+}
+
+/* ---- format ---- */
+
+int gang_table_format(const struct gang_table *t, char *buf, size_t len)
+{
+	size_t used;
+	int n;
+
+	if (!len)
+		return -1;
+	buf[0] = '\0';
+	if (_table_bad(t))
+		return -1;
+	n = snprintf(buf, len, VERB " node=%s epoch=%llu slice_ms=%u rows=%u first=%u priority=%d jobs=%s",
+		     t->node, (unsigned long long)t->epoch, t->slice_ms,
+		     t->rows, t->first, t->priority ? 1 : 0,
+		     t->njobs ? "" : "-");
+	if (n < 0 || (size_t)n >= len)
+		goto fail;
+	used = (size_t)n;
+	for (size_t i = 0; i < t->njobs; i++) {
+		n = snprintf(buf + used, len - used, "%s%u:%x", i ? "," : "",
+			     t->jobs[i].job, t->jobs[i].rows);
+		if (n < 0 || (size_t)n >= len - used)
+			goto fail;
+		used += (size_t)n;
+	}
+	if (used > COSCHED_REQUEST_LEN)
+		goto fail;
+	return (int)used;
+fail:
+	buf[0] = '\0';
+	return -1;
+}
+
+/* ---- parse ---- */
+
+static int _word(const char *line, const char *key, char *buf, size_t len,
+		 char *err, size_t err_len)
+{
+	switch (cosched_request_word(line, key, buf, len)) {
+	case 0:
+		return 0;
+	case -1:
+		cosched_set_err(err, err_len, "gang table: no %s=", key);
+		return -1;
+	default:
+		cosched_set_err(err, err_len, "gang table: %s= too long", key);
+		return -1;
+	}
+}
+
+static int _number(const char *line, const char *key, uint64_t min,
+		   uint64_t max, uint64_t *out, char *err, size_t err_len)
+{
+	char v[24];
+
+	if (_word(line, key, v, sizeof(v), err, err_len))
+		return -1;
+	if (num_parse_range(v, min, max, out)) {
+		cosched_set_err(err, err_len,
+				"gang table: %s=%.20s is not a number from %llu to %llu",
+				key, v, (unsigned long long)min,
+				(unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
+/* Lower-case hexadecimal, 1 to HEX_DIGITS_MAX digits, the whole string. */
+static int _hex(const char *s, uint32_t *out)
+{
+	uint32_t v = 0;
+	size_t n = strlen(s);
+
+	if (!n || n > HEX_DIGITS_MAX)
+		return -1;
+	for (; *s; s++) {
+		const char *d = strchr("0123456789abcdef", *s);
+
+		if (!d)
+			return -1;
+		v = v << 4 | (uint32_t)(d - "0123456789abcdef");
+	}
+	*out = v;
+	return 0;
+}
+
+/* One "ID:MASK" (cut out of the list, NUL-terminated) into j. */
+static int _job(char *word, struct gang_job *j)
+{
+	char *colon = strchr(word, ':');
+	uint64_t id;
+
+	if (!colon)
+		return -1;
+	*colon = '\0';
+	if (num_parse_range(word, 1, UINT32_MAX - 1, &id) ||
+	    _hex(colon + 1, &j->rows))
+		return -1;
+	j->job = (uint32_t)id;
+	return 0;
+}
+
+static int _jobs(const char *line, struct gang_table *t, char *err,
+		 size_t err_len)
+{
+	char list[COSCHED_REQUEST_LEN + 1], *save = NULL;
+
+	if (_word(line, "jobs", list, sizeof(list), err, err_len))
+		return -1;
+	t->njobs = 0;
+	if (!strcmp(list, "-"))
+		return 0;
+	if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' ||
+	    strstr(list, ",,"))
+		goto bad;
+	for (char *w = strtok_r(list, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		if (t->njobs == GANG_JOBS_MAX) {
+			cosched_set_err(err, err_len,
+					"gang table: more than %d jobs",
+					GANG_JOBS_MAX);
+			return -1;
+		}
+		if (_job(w, &t->jobs[t->njobs++]))
+			goto bad;
+	}
+	return 0;
+bad:
+	cosched_set_err(err, err_len,
+			"gang table: jobs= must be '-' or ID:HEXMASK[,ID:HEXMASK...]");
+	return -1;
+}
+
+static int _fields(const char *line, struct gang_table *t, char *err,
+		   size_t err_len)
+{
+	uint64_t v;
+
+	if (_word(line, "node", t->node, sizeof(t->node), err, err_len))
+		return -1;
+	if (_number(line, "epoch", 1, UINT64_MAX, &t->epoch, err, err_len))
+		return -1;
+	if (_number(line, "slice_ms", GANG_SLICE_MS_MIN, GANG_SLICE_MS_MAX,
+		    &v, err, err_len))
+		return -1;
+	t->slice_ms = (uint32_t)v;
+	if (_number(line, "rows", 2, GANG_ROWS_MAX, &v, err, err_len))
+		return -1;
+	t->rows = (uint16_t)v;
+	if (_number(line, "first", 0, 1, &v, err, err_len))
+		return -1;
+	t->first = (uint16_t)v;
+	if (_number(line, "priority", 0, 1, &v, err, err_len))
+		return -1;
+	t->priority = v;
+	return _jobs(line, t, err, err_len);
+}
+
+static int _parse(const char *text, size_t len, const char *self,
+		  struct gang_table *t, char *err, size_t err_len)
+{
+	struct gang_table parsed;
+	char line[COSCHED_REQUEST_LEN + 1];
+	const char *why;
+
+	if (len > COSCHED_REQUEST_LEN || memchr(text, '\0', len)) {
+		cosched_set_err(err, err_len,
+				"gang table: longer than %d bytes or not text",
+				COSCHED_REQUEST_LEN);
+		return -1;
+	}
+	memcpy(line, text, len);
+	line[len] = '\0';
+	if (cosched_request_check(line, VERB, err, err_len))
+		return -1;
+	memset(&parsed, 0, sizeof(parsed));
+	if (_fields(line, &parsed, err, err_len))
+		return -1;
+	why = _table_bad(&parsed);
+	if (why) {
+		cosched_set_err(err, err_len, "gang table: %s", why);
+		return -1;
+	}
+	if (self && strcmp(parsed.node, self)) {
+		cosched_set_err(err, err_len,
+				"gang table: addressed to another node");
+		return -1;
+	}
+	*t = parsed;
+	return 0;
+}
+
+/* The reasons quote the sender's words: the agent logs them, so every
+ * byte outside printable ASCII becomes '?'. */
+int gang_table_parse(const char *text, size_t len, const char *self,
+		     struct gang_table *t, char *err, size_t err_len)
+{
+	if (!_parse(text, len, self, t, err, err_len))
+		return 0;
+	for (char *c = err; err_len && *c; c++)
+		if (*c < 0x20 || *c > 0x7e)
+			*c = '?';
+	return -1;
+}

@@ -1,0 +1,93 @@
+/*
+ * gang.h - gang rows switched by the node agents: the table slurmctld's
+ * select/coalloc sends each node's coschedd, and the rule by which an
+ * agent runs a job in a quantum.  One formatter, one parser and one rule,
+ * used by both sides.
+ *
+ * With Matrix=gang and a TimeSlice below a second, Slurm sees the jobs of
+ * every row as running; each node's agent freezes and thaws them at
+ * quantum boundaries aligned on the wall clock: quantum q starts at
+ * q x slice_ms (CLOCK_REALTIME, kept in step by NTP as Slurm needs
+ * anyway).  The table of a node lists the jobs with cells on it and the
+ * rows each holds there, its home row and its replicas (alternate
+ * scheduling, matrix.h).  A job runs in quantum q when it holds the row
+ * of q:
+ *   - with a preempting job in the priority row: row 0 only (the matrix
+ *     stays on it while it holds a job, as the slurmctld path does);
+ *   - otherwise the ordinary rows in turn: first + q mod (rows - first),
+ *     first being 1 with a priority row, else 0.
+ * A job the table does not name runs (fail open: a job newer than the
+ * table, or one outside the matrix), and so does every job when the
+ * newest table is older than GANG_TABLE_STALE_MS (slurmctld dead or cut
+ * off).
+ *
+ * The text, one line inside a munge credential (request-line words,
+ * proto.h, each key once, all of them required):
+ *
+ *   gang node=NAME epoch=E slice_ms=S rows=R first=F priority=0|1
+ *        jobs=ID:MASK[,ID:MASK...]|-
+ *
+ * E counts the tables slurmctld sent (an older one never replaces a newer
+ * one), MASK is the hexadecimal set of rows (bit r: row r), '-' no job.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COSCHED_GANG_H
+#define COSCHED_GANG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cosched_proto/client.h"
+
+/* Slices below a second go through the agents; the slurmctld path (job
+ * suspend and resume, seconds per switch) keeps the longer ones. */
+#define GANG_SLICE_MS_MIN 50
+#define GANG_SLICE_MS_MAX 999
+#define GANG_ROWS_MAX 16	/* the matrix's MPL bound (coalloc.conf) */
+#define GANG_JOBS_MAX GANG_ROWS_MAX	/* one job per cell of a node */
+/* slurmctld sends every table again each second: three missed in a row
+ * and the agent runs everything */
+#define GANG_RESEND_MS 1000
+#define GANG_TABLE_STALE_MS 3500
+
+struct gang_job {
+	uint32_t job;
+	uint32_t rows;		/* bit r: the job holds row r on this node */
+};
+
+struct gang_table {
+	char node[COSCHED_NODE_NAME_LEN];
+	uint64_t epoch;
+	uint32_t slice_ms;
+	uint16_t rows;		/* MPL, 2..GANG_ROWS_MAX */
+	uint16_t first;		/* first ordinary row: 0, or 1 (priority row) */
+	bool priority;		/* a preempting job holds the priority row */
+	size_t njobs;
+	struct gang_job jobs[GANG_JOBS_MAX];
+};
+
+/* The row that runs in quantum q. */
+unsigned gang_row_of(const struct gang_table *t, uint64_t q);
+
+/* Whether job runs in quantum q: it holds q's row, or the table does not
+ * name it. */
+bool gang_job_runs(const struct gang_table *t, uint32_t job, uint64_t q);
+
+/*
+ * Write t as one line into buf: its length, or -1 (buf "") when t is out
+ * of bounds or the text does not fit (COSCHED_REQUEST_LEN is enough).
+ */
+int gang_table_format(const struct gang_table *t, char *buf, size_t len);
+
+/*
+ * Parse len bytes of text (not NUL-terminated) into *t, strictly: 0, or
+ * -1 with the reason in err (printable, at most COSCHED_ERR_LEN bytes)
+ * and *t untouched.  With self non-NULL a table for another node is
+ * refused.
+ */
+int gang_table_parse(const char *text, size_t len, const char *self,
+		     struct gang_table *t, char *err, size_t err_len);
+
+#endif

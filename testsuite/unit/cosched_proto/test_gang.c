@@ -1,0 +1,214 @@
+/*
+ * test_gang.c - the gang table slurmctld sends the node agents and the
+ * rule of which job runs in a quantum (lib/cosched_proto/gang.c): the
+ * rows in turn, the priority row, replicas and unknown jobs; the text
+ * round trip; every malformed or impossible table refused with its
+ * reason and the output untouched.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "coalloc_conf/coalloc_conf.h"
+#include "cosched_proto/gang.h"
+#include "cosched_opts/cosched_opts.h"
+#include "tap.h"
+
+static struct gang_table table(unsigned rows, unsigned first, bool priority)
+{
+	struct gang_table t = {
+		.node = "n1", .epoch = 7, .slice_ms = 200,
+		.rows = (uint16_t)rows, .first = (uint16_t)first,
+		.priority = priority,
+	};
+	return t;
+}
+
+/* Field by field: padding bytes are not part of a table. */
+static bool same(const struct gang_table *a, const struct gang_table *b)
+{
+	if (strcmp(a->node, b->node) || a->epoch != b->epoch ||
+	    a->slice_ms != b->slice_ms || a->rows != b->rows ||
+	    a->first != b->first || a->priority != b->priority ||
+	    a->njobs != b->njobs)
+		return false;
+	for (size_t i = 0; i < a->njobs; i++)
+		if (a->jobs[i].job != b->jobs[i].job ||
+		    a->jobs[i].rows != b->jobs[i].rows)
+			return false;
+	return true;
+}
+
+static void add(struct gang_table *t, uint32_t job, uint32_t rows)
+{
+	t->jobs[t->njobs].job = job;
+	t->jobs[t->njobs++].rows = rows;
+}
+
+static void test_rule(void)
+{
+	struct gang_table t = table(2, 0, false);
+	int a = 0, b = 0, c = 0, u = 0;
+
+	add(&t, 10, 0x1);	/* row 0 */
+	add(&t, 11, 0x2);	/* row 1 */
+	for (uint64_t q = 1000; q < 1010; q++) {
+		a += gang_job_runs(&t, 10, q) == (q % 2 == 0);
+		b += gang_job_runs(&t, 11, q) == (q % 2 == 1);
+		u += gang_job_runs(&t, 99, q);
+	}
+	is_int(a + b, 20, "two rows: row q mod 2 runs in quantum q, the other is frozen");
+	is_int(u, 10, "a job the table does not name runs in every quantum");
+
+	t = table(2, 0, false);
+	add(&t, 12, 0x3);	/* home row and a replica in the other */
+	for (uint64_t q = 0; q < 10; q++)
+		c += gang_job_runs(&t, 12, q);
+	is_int(c, 10, "a job replicated into every row runs in every quantum");
+
+	t = table(3, 1, false);
+	ok(gang_row_of(&t, 0) == 1 && gang_row_of(&t, 1) == 2 &&
+	   gang_row_of(&t, 2) == 1 && gang_row_of(&t, 3) == 2,
+	   "with a priority row, the ordinary rows 1 and 2 take turns");
+	t.priority = true;
+	add(&t, 20, 0x1);
+	add(&t, 21, 0x2);
+	ok(gang_row_of(&t, 0) == 0 && gang_row_of(&t, 1) == 0 &&
+	   gang_job_runs(&t, 20, 1) && !gang_job_runs(&t, 21, 1) &&
+	   !gang_job_runs(&t, 21, 2),
+	   "a busy priority row runs alone, every quantum");
+}
+
+static void test_roundtrip(void)
+{
+	char buf[COSCHED_REQUEST_LEN + 1], err[COSCHED_ERR_LEN] = "";
+	struct gang_table t = table(3, 1, true), back;
+	int n;
+
+	add(&t, 5, 0x1);
+	add(&t, 4000000000u, 0x6);
+	n = gang_table_format(&t, buf, sizeof(buf));
+	is_str(buf, "gang node=n1 epoch=7 slice_ms=200 rows=3 first=1 priority=1 jobs=5:1,4000000000:6",
+	       "the table as a line");
+	memset(&back, 0, sizeof(back));
+	ok(n > 0 && !gang_table_parse(buf, (size_t)n, "n1", &back, err, sizeof(err)) &&
+	   same(&back, &t), "... read back the same (%s)", err);
+
+	t = table(2, 0, false);
+	n = gang_table_format(&t, buf, sizeof(buf));
+	ok(n > 0 && strstr(buf, " jobs=-") &&
+	   !gang_table_parse(buf, (size_t)n, NULL, &back, err, sizeof(err)) &&
+	   back.njobs == 0, "a node without jobs: jobs=- (%s)", buf);
+
+	t = table(GANG_ROWS_MAX, 1, true);
+	memset(t.node, 'x', sizeof(t.node) - 1);
+	t.node[sizeof(t.node) - 1] = '\0';
+	t.epoch = UINT64_MAX;
+	t.slice_ms = GANG_SLICE_MS_MAX;
+	for (unsigned r = 0; r < GANG_ROWS_MAX; r++)
+		add(&t, UINT32_MAX - 1 - r, 1u << r);
+	n = gang_table_format(&t, buf, sizeof(buf));
+	ok(n > 0 && n <= COSCHED_REQUEST_LEN &&
+	   !gang_table_parse(buf, (size_t)n, NULL, &back, err, sizeof(err)) &&
+	   same(&back, &t),
+	   "the largest table fits a request line (%d bytes) and reads back", n);
+	ok(gang_table_format(&t, buf, 100) == -1 && !buf[0],
+	   "a buffer too short gives -1 and an empty text");
+	is_int(GANG_ROWS_MAX, COALLOC_CONF_MAX_MPL, "rows bound = coalloc.conf's MPL bound");
+}
+
+static void test_format_refuses(void)
+{
+	char buf[COSCHED_REQUEST_LEN + 1];
+	struct gang_table t;
+	int refused = 0, cases = 0;
+
+#define REFUSE(setup) do { t = table(2, 0, false); add(&t, 1, 1); setup; \
+	cases++; refused += gang_table_format(&t, buf, sizeof(buf)) == -1 && !buf[0]; } while (0)
+	REFUSE(t.epoch = 0);
+	REFUSE(t.slice_ms = 1000);
+	REFUSE(t.slice_ms = 49);
+	REFUSE(t.rows = 1);
+	REFUSE(t.rows = GANG_ROWS_MAX + 1);
+	REFUSE(t.priority = true);
+	REFUSE(t.first = 2);
+	REFUSE(add(&t, 2, 1));
+	REFUSE(add(&t, 1, 2));
+	REFUSE(t.jobs[0].rows = 4);
+	REFUSE(t.jobs[0].rows = 0);
+	REFUSE(t.jobs[0].job = 0);
+	REFUSE(strcpy(t.node, "a b"));
+#undef REFUSE
+	is_int(refused, cases, "the formatter refuses every impossible table (%d)", cases);
+}
+
+static void test_parse_refuses(void)
+{
+	static const struct { const char *text, *why; } bad[] = {
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0", "no jobs=" },
+		{ "gang node=n1 epoch=0 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "epoch=0 is not a number" },
+		{ "gang node=n1 epoch=7 slice_ms=1000 rows=2 first=0 priority=0 jobs=-", "slice_ms=1000" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=17 first=0 priority=0 jobs=-", "rows=17" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=1 jobs=-", "first must be 0, or 1" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:1,2:1", "two jobs hold one row" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:1,1:2", "a job named twice" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:4", "rows of a job out of range" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:0", "rows of a job out of range" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:A", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:0x1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:00001", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:1,", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=,1:1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:1,,2:2", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-1:1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=4294967295:1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 epoch=8 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "given twice" },
+		{ "gang node=n/1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "bad node name" },
+		{ "gang  node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "not KEY=VALUE" },
+		{ "membus node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "not a gang request" },
+		{ "gang node=n2 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "addressed to another node" },
+	};
+	char err[COSCHED_ERR_LEN];
+	struct gang_table t, before;
+	int good = 0, n = (int)(sizeof(bad) / sizeof(bad[0]));
+
+	memset(&t, 0x5a, sizeof(t));
+	before = t;
+	for (int i = 0; i < n; i++) {
+		err[0] = '\0';
+		if (gang_table_parse(bad[i].text, strlen(bad[i].text), "n1", &t,
+				     err, sizeof(err)) == -1 &&
+		    strstr(err, bad[i].why) && !memcmp(&t, &before, sizeof(t)))
+			good++;
+		else
+			diag("not refused as '%s': %s -> '%s'", bad[i].why,
+			     bad[i].text, err);
+	}
+	is_int(good, n, "every malformed or impossible table is refused with its reason, the output untouched");
+
+	{
+		static const char nul[] = "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-\0x";
+		char big[COSCHED_REQUEST_LEN + 2];
+
+		ok(gang_table_parse(nul, sizeof(nul) - 1, NULL, &t, err, sizeof(err)) == -1 &&
+		   strstr(err, "not text"), "a NUL inside the payload is refused");
+		memset(big, 'a', sizeof(big));
+		ok(gang_table_parse(big, sizeof(big), NULL, &t, err, sizeof(err)) == -1 &&
+		   strstr(err, "longer than"), "a payload longer than a request line is refused");
+		ok(gang_table_parse("gang n\377=1 n\377=2", 14, NULL, &t, err, sizeof(err)) == -1 &&
+		   strstr(err, "n?") && !strchr(err, '\377'),
+		   "a reason that quotes the sender's bytes is printable (%s)", err);
+	}
+}
+
+int main(void)
+{
+	plan(16);
+	test_rule();
+	test_roundtrip();
+	test_format_refuses();
+	test_parse_refuses();
+	return done_testing();
+}

@@ -499,6 +499,37 @@ static bool priority_row_busy(const struct coalloc_matrix *m)
 	return m->cfg.priority_row && coalloc_matrix_row_busy(m, 0, false);
 }
 
+bool coalloc_matrix_priority_busy(const struct coalloc_matrix *m)
+{
+	return m->cfg.mode == COALLOC_MATRIX_GANG && priority_row_busy(m);
+}
+
+size_t coalloc_matrix_column_jobs(const struct coalloc_matrix *m,
+				  unsigned col, uint32_t *ids, uint32_t *rows,
+				  size_t max)
+{
+	size_t n = 0, k;
+
+	if (col >= m->cfg.cols)
+		return 0;
+	for (unsigned r = 0; r < m->cfg.rows && r < 32; r++) {
+		uint32_t id = cell_at(m, r, col)->id;
+
+		if (id == COALLOC_MATRIX_FREE)
+			continue;
+		for (k = 0; k < n && ids[k] != id; k++)
+			;
+		if (k == n) {
+			if (n == max)
+				continue;
+			ids[n] = id;
+			rows[n++] = 0;
+		}
+		rows[k] |= 1u << r;
+	}
+	return n;
+}
+
 size_t coalloc_matrix_job_ids(const struct coalloc_matrix *m, uint32_t *ids,
 			      size_t max)
 {

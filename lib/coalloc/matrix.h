@@ -144,6 +144,19 @@ uint32_t coalloc_matrix_cell(const struct coalloc_matrix *m, unsigned row,
 /* Gang: a job's home row; local: 0.  -ENOENT for an unknown job. */
 int coalloc_matrix_job_row(const struct coalloc_matrix *m, uint32_t id);
 
+/*
+ * The jobs with a cell in column col, at most max: their ids and the rows
+ * each holds there as a bit set (bit r: row r, home cells and replicas
+ * alike), in the order of the rows; returns how many.  What a node's agent
+ * needs to switch the rows itself (cosched_proto/gang.h).
+ */
+size_t coalloc_matrix_column_jobs(const struct coalloc_matrix *m,
+				  unsigned col, uint32_t *ids, uint32_t *rows,
+				  size_t max);
+
+/* Gang with a priority row: a preempting job holds it (it runs alone). */
+bool coalloc_matrix_priority_busy(const struct coalloc_matrix *m);
+
 /* Cells of a column held by jobs' own tasks (replicas not counted). */
 unsigned coalloc_matrix_column_load(const struct coalloc_matrix *m,
 				    unsigned col);

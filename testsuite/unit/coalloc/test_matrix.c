@@ -142,6 +142,17 @@ static void test_gang(void)
 	is_int(coalloc_matrix_cell(m, 2, 0, &rp), 1, "A replica in row 2");
 	ok(rp, "... marked as a replica");
 	is_int(coalloc_matrix_cell(m, 2, 5, &rp), 3, "C replica in row 2");
+	{
+		uint32_t ids[4], rows[4];
+		size_t n = coalloc_matrix_column_jobs(m, 6, ids, rows, 4);
+
+		ok(n == 2 && ids[0] == 3 && rows[0] == 0x5 && ids[1] == 5 &&
+		   rows[1] == 0x2,
+		   "column 6: C in rows 0 and 2 (home and replica), E in row 1");
+		ok(coalloc_matrix_column_jobs(m, 6, ids, rows, 1) == 1 &&
+		   coalloc_matrix_column_jobs(m, 8, ids, rows, 4) == 0,
+		   "... at most max jobs; no column 8");
+	}
 	err = check(m, &l, true);
 	ok(!err, "invariants after replication (%s)", err ? err : "ok");
 	is_int(coalloc_matrix_place(m, 8, 3), 2, "new job G takes the "
@@ -191,6 +202,8 @@ static void test_priority(void)
 	is_int(coalloc_matrix_place_priority(m, 9, 3), 0, "a preempting job "
 	       "takes the priority row at once");
 	is_int(coalloc_matrix_active_row(m), 0, "... and runs now");
+	ok(coalloc_matrix_priority_busy(m) && !coalloc_matrix_priority_busy(n),
+	   "... the priority row is busy");
 	is_int(coalloc_matrix_rotate(m), 0, "rotation holds on it");
 	is_int(coalloc_matrix_place_priority(m, 10, 2), -ENOSPC,
 	       "only one column left in the priority row");

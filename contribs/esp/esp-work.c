@@ -12,9 +12,15 @@
  * was stopped, but it sees the clock jump: a gap between two consecutive
  * readings longer than expected by more than a margin is a stop when
  * either a SIGCONT arrived meanwhile (proctrack/linuxproc resumes with
- * SIGCONT) or the gap exceeds the expected time by over a second (a
- * cgroup freezer thaws without any signal).  Stopped gaps are not
- * counted, and each is logged.
+ * SIGCONT) or, as a cgroup freezer thaws without any signal, what is
+ * left of the gap once the time spent waiting for a CPU is taken out
+ * exceeds FROZEN_MIN.  That wait is the kernel's run_delay
+ * (/proc/thread-self/schedstat): a frozen or stopped task is not
+ * runnable and does not add to it, a task behind others on a busy CPU
+ * does.  So a freeze of a fifth of a second (gang rows switched by the
+ * node agents) is a stop, and a long wait on an overloaded host is not.
+ * Without schedstat, only a gap over a second beyond the expected time
+ * is a stop.  Stopped gaps are not counted, and each is logged.
  *
  * Every job appends `start`, `suspend` and `end` lines to the run's log
  * (lib/esp/runlog.h), each with one write(2) under O_APPEND so lines of
@@ -52,7 +58,9 @@
 #define TICK_MAX_MS 1000
 #define SECONDS_MAX (366.0 * 86400.0)	/* a year of running time */
 #define MARGIN_MIN (20 * MSEC)
-/* A gap this much over the expected time is a stop even without SIGCONT. */
+/* Without SIGCONT, a gap this much over the expected time is a stop:
+ * beyond the wait for a CPU, or in all (no schedstat). */
+#define FROZEN_MIN (100 * MSEC)
 #define FREEZE_GAP NSEC
 
 /* How often the --alive file's time is renewed while running. */
@@ -80,6 +88,7 @@ struct work {
 	int log_fd;		/* -1: no log */
 	bool log_failed;
 	int alive_fd;		/* -1: no --alive file */
+	int schedstat_fd;	/* -1: the kernel keeps no run_delay */
 	char alive_path[4096];
 	int64_t alive_at;	/* monotonic time of its last renewal */
 	int64_t run;		/* running time so far, ns */
@@ -470,6 +479,40 @@ static void _tick(const struct work *w, int64_t start, int64_t len,
 	*now = t;
 }
 
+/* The thread's time spent runnable but waiting for a CPU, ns; -1 when
+ * the kernel does not say. */
+static int64_t _run_delay(const struct work *w)
+{
+	char buf[96], *field;
+	ssize_t n;
+	uint64_t delay;
+
+	if (w->schedstat_fd < 0)
+		return -1;
+	n = pread(w->schedstat_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "cpu_ns run_delay_ns timeslices\n" */
+	field = strchr(buf, ' ');
+	if (!field)
+		return -1;
+	field++;
+	field[strcspn(field, " \n")] = '\0';
+	if (num_parse_u64(field, &delay) || delay > INT64_MAX)
+		return -1;
+	return (int64_t)delay;
+}
+
+/* Whether over ns beyond the expected time, of which waited ns were
+ * spent waiting for a CPU (-1: unknown), were a stop without a signal. */
+static bool _frozen(int64_t over, int64_t waited)
+{
+	if (waited < 0)
+		return over > FREEZE_GAP;
+	return over - waited > FROZEN_MIN;
+}
+
 /*
  * Run until w->target ns of running time; false when stopped by a
  * signal.  A SIGCONT counts for the gap it was seen after; one landing
@@ -480,6 +523,7 @@ static void _tick(const struct work *w, int64_t start, int64_t len,
 static bool _work(struct work *w, int64_t *wall)
 {
 	int64_t begin = _mono(), prev = begin, last, now, gap, expect, len;
+	int64_t delay_before = _run_delay(w), delay, waited;
 	sig_atomic_t seen = _n_cont, n;
 	bool cont;
 
@@ -492,10 +536,17 @@ static bool _work(struct work *w, int64_t *wall)
 		cont = n != seen;
 		seen = n;
 
+		/* the wait since prev, a superset of the gap: at worst a
+		 * stop is taken for a wait, never a wait for a stop */
+		delay = _run_delay(w);
+		waited = delay >= 0 && delay_before >= 0 ?
+			 delay - delay_before : -1;
+		delay_before = delay;
+
 		gap = now - last;
 		expect = w->burn ? 0 : len;
 		if (gap > expect + w->margin &&
-		    (cont || gap > expect + FREEZE_GAP)) {
+		    (cont || _frozen(gap - expect, waited))) {
 			w->run += last - prev;
 			w->suspended += gap;
 			w->nsusp++;
@@ -527,7 +578,7 @@ static int _install_handlers(void)
 int main(int argc, char **argv)
 {
 	struct options opt = { .tick_ms = TICK_DEFAULT_MS };
-	struct work w = { .log_fd = -1, .alive_fd = -1 };
+	struct work w = { .log_fd = -1, .alive_fd = -1, .schedstat_fd = -1 };
 	int64_t wall;
 	bool completed;
 	int rc;
@@ -540,6 +591,7 @@ int main(int argc, char **argv)
 	w.margin = w.tick / 2 > MARGIN_MIN ? w.tick / 2 : MARGIN_MIN;
 	w.burn = opt.burn;
 	w.job = _job_id(&opt);
+	w.schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 
 	if (_install_handlers()) {
 		fprintf(stderr, PROG ": sigaction: %s\n", strerror(errno));

@@ -2,9 +2,10 @@
  * test_esp_work.c - esp-work without Slurm: the test stops and resumes
  * the program itself (SIGSTOP/SIGCONT as proctrack/linuxproc does, a
  * ptrace stop as a stand-in for the cgroup freezer, which thaws without
- * SIGCONT) and checks the run log against its own clock.
+ * SIGCONT, a short one too) and checks the run log against its own
+ * clock; a wait for the CPU behind a SCHED_FIFO task is no stop.
  *
- * About 10 seconds: each case runs esp-work for real time.
+ * About 13 seconds: each case runs esp-work for real time.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -376,10 +378,12 @@ static void _test_burn(void)
 
 /*
  * A stop without SIGCONT, like a cgroup freezer's: a ptrace stop
- * (PTRACE_INTERRUPT, then PTRACE_DETACH resumes without a signal).
- * Longer than a second, so the gap alone marks it.
+ * (PTRACE_INTERRUPT, then PTRACE_DETACH resumes without a signal) of
+ * stop_s seconds.  1.5 s is caught by the gap alone; 0.4 s (gang rows
+ * switched by the node agents freeze for a fifth of a second) only with
+ * the wait for a CPU taken out of the gap.
  */
-static void _test_freeze(void)
+static void _test_freeze(double stop_s)
 {
 	const char *argv[] = { NULL, "--seconds", "1", "--log", _log_path,
 			       "--job", "10", NULL };
@@ -397,7 +401,7 @@ static void _test_freeze(void)
 		 waitpid(pid, &st, __WALL) == pid && WIFSTOPPED(st);
 	err = errno;
 	if (traced) {
-		_sleep(1.5);
+		_sleep(stop_s);
 		ptrace(PTRACE_DETACH, pid, NULL, NULL);
 	}
 	_reap(pid, &r);
@@ -411,15 +415,96 @@ static void _test_freeze(void)
 	e = _find(&r, "end", 0);
 	s = _find(&r, "suspend", 0);
 	is_int(_count(&r, "suspend"), 1,
-	       "freeze: a 1.5 s stop without SIGCONT is one suspend line");
-	is_double(_num(s, "to") - _num(s, "from"), 1.5, 0.15, "  of 1.5 s");
+	       "freeze: a %.1f s stop without SIGCONT is one suspend line", stop_s);
+	is_double(_num(s, "to") - _num(s, "from"), stop_s, 0.15, "  of %.1f s",
+		  stop_s);
 	is_double(_num(e, "run"), 1.0, 0.3, "  run=1, exit %d",
 		  _exit_code(&r));
 	if (tap_failed_ > failed)
 		_show(&r);
 }
 
-/* scancel: SIGTERM ends the job at once, logged as cancelled. */
+/* Spin on CPU 0 under SCHED_FIFO for secs (a child's whole life). */
+static pid_t _fifo_hog(double secs)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	cpu_set_t cpu0;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0) ||
+	    sched_setscheduler(0, SCHED_FIFO, &sp))
+		_exit(1);
+	for (struct timespec t0, t; clock_gettime(CLOCK_MONOTONIC, &t0) == 0;) {
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+		_exit(0);
+	}
+	_exit(1);
+}
+
+/* The kernel's run_delay of process pid, seconds (-1: unknown). */
+static double _run_delay_of(pid_t pid)
+{
+	char path[64], buf[96];
+	unsigned long long cpu, delay;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fgets(buf, sizeof(buf), f) ? sscanf(buf, "%llu %llu", &cpu, &delay) : 0;
+	fclose(f);
+	return n == 2 ? delay / 1e9 : -1;
+}
+
+/*
+ * A wait for the CPU is no stop: esp-work --burn on CPU 0 behind a
+ * SCHED_FIFO task that holds it for 0.5 s.  esp-work sees a gap of half
+ * a second, but it was runnable all along (the kernel's run_delay), and
+ * a job that is not stopped is running, as on a node of its own.
+ */
+static void _test_cpu_wait(void)
+{
+	const char *argv[] = { NULL, "--seconds", "1", "--burn", "--log",
+			       _log_path, "--job", "11", NULL };
+	struct result r;
+	cpu_set_t cpu0;
+	int failed = tap_failed_, st = -1;
+	double waited;
+	pid_t pid, hog;
+
+	_fresh();
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	pid = _spawn(argv, NULL, NULL);
+	(void)sched_setaffinity(pid, sizeof(cpu0), &cpu0);
+	_sleep(0.2);
+	hog = _fifo_hog(0.5);
+	waitpid(hog, &st, 0);
+	waited = _run_delay_of(pid);
+	_reap(pid, &r);
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		for (int i = 0; i < 3; i++)
+			printf("ok %d # SKIP no SCHED_FIFO on CPU 0 here\n",
+			       ++tap_count_);
+		fflush(stdout);
+		return;
+	}
+	ok(waited >= 0.4, "cpu wait: esp-work waited %.3f s behind a SCHED_FIFO task on its CPU",
+	   waited);
+	is_int(_count(&r, "suspend"), 0, "  which is no stop");
+	is_double(_elapsed(&r), 1.0, 0.2, "  end - start = 1 s: waiting counts as running");
+	if (tap_failed_ > failed)
+		_show(&r);
+}
+
 static void _test_term(void)
 {
 	const char *argv[] = { NULL, "--seconds", "5", "--log", _log_path,
@@ -533,12 +618,14 @@ int main(void)
 	snprintf(_err_path, sizeof(_err_path), "%s/err", _dir);
 	fflush(stdout);	/* nothing buffered may be duplicated by fork */
 
-	plan(39);
+	plan(45);
 	_test_stop_cont();
 	_test_alive();
 	_test_plain();
 	_test_burn();
-	_test_freeze();
+	_test_freeze(1.5);
+	_test_freeze(0.4);
+	_test_cpu_wait();
 	_test_term();
 	_test_no_log();
 	_test_usage();

@@ -283,3 +283,47 @@ int gang_table_parse(const char *text, size_t len, const char *self,
 			*c = '?';
 	return -1;
 }
+
+/* ---- the gang request ---- */
+
+int cosched_gang_request_format(const struct cosched_gang_req *g, char *buf,
+				size_t len)
+{
+	int n;
+
+	if (!len)
+		return -1;
+	buf[0] = '\0';
+	if (!g->self[0] || strchr(g->self, ' ') || g->ctld_uid == UINT32_MAX)
+		return -1;
+	n = snprintf(buf, len, "gang self=%s ctld_uid=%u", g->self,
+		     g->ctld_uid);
+	if (n < 0 || (size_t)n >= len || n > COSCHED_REQUEST_LEN) {
+		buf[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+int cosched_gang_request_parse(const char *line, struct cosched_gang_req *out,
+			       char *err, size_t err_len)
+{
+	struct cosched_gang_req g;
+	char num[24];
+	uint64_t uid;
+
+	memset(&g, 0, sizeof(g));
+	if (cosched_request_check(line, VERB, err, err_len))
+		return -1;
+	if (cosched_request_word(line, "self", g.self, sizeof(g.self)) ||
+	    !g.self[0] ||
+	    cosched_request_word(line, "ctld_uid", num, sizeof(num)) ||
+	    num_parse_range(num, 0, UINT32_MAX - 1, &uid)) {
+		cosched_set_err(err, err_len,
+				"gang needs self (NAME@ADDR:PORT) and ctld_uid (a uid)");
+		return -1;
+	}
+	g.ctld_uid = (uint32_t)uid;
+	*out = g;
+	return 0;
+}

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "cosched_proto/client.h"
+#include "cosched_proto/proto.h"
 
 /* Slices below a second go through the agents; the slurmctld path (job
  * suspend and resume, seconds per switch) keeps the longer ones. */
@@ -89,5 +90,21 @@ int gang_table_format(const struct gang_table *t, char *buf, size_t len);
  */
 int gang_table_parse(const char *text, size_t len, const char *self,
 		     struct gang_table *t, char *err, size_t err_len);
+
+/*
+ * The request that tells a node's agent where to take gang tables (the
+ * UDP PEER it binds, as for membus) and from whom: slurmctld's user,
+ * besides root.  "gang self=PEER ctld_uid=U" (proto.h).
+ */
+struct cosched_gang_req {
+	char self[COSCHED_PEER_LEN];
+	uint32_t ctld_uid;	/* < UINT32_MAX */
+};
+
+int cosched_gang_request_format(const struct cosched_gang_req *g, char *buf,
+				size_t len);
+/* The agent's side (self unchecked: the agent resolves it, peer.c). */
+int cosched_gang_request_parse(const char *line, struct cosched_gang_req *g,
+			       char *err, size_t err_len);
 
 #endif

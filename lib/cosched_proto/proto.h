@@ -13,10 +13,15 @@
  *   ping
  *   status [json]
  *   register job=J step=S uid=U mode=M pb=H tick_us=T spin_ns=N pid=P
- *            rank=R [bw_mem=N] [bw_net=N]
+ *            rank=R [bw_mem=N] [bw_net=N] [gang=1]
  *       a task P of step J.S, which must descend from the caller and
  *       belong to U; T 0: the agent's tick; bw_*: membus only, the
  *       declared bandwidth per process (--cosched-bw), whole bytes/s;
+ *       gang=1: the step is in gang rows the agents switch (gang.h),
+ *       not with mode membus;
+ *   gang self=PEER ctld_uid=U
+ *       before the first register with gang=1: the agent takes gang
+ *       tables at PEER (UDP), from slurmctld's user U (or root);
  *   membus job=J step=S nnodes=K self=PEER coord=PEER[,PEER[,PEER]]
  *       once per step and node, before the first register of a membus
  *       step: the step spans K nodes; the agents reach each other over
@@ -81,6 +86,7 @@ struct cosched_register {
 	uint32_t tick_us;	/* 0: the agent's; else within the tick_us setting */
 	uint64_t spin_ns;	/* at most max_spin_us' highest, in ns */
 	struct cosched_bw bw;	/* membus: each when declared */
+	bool gang;		/* in fast gang rows (gang.h): gang=1 */
 };
 
 int cosched_register_format(const struct cosched_register *r, char *buf,

@@ -147,6 +147,23 @@ static int _hints(const char *line, struct cosched_register *r, char *err,
 	return 0;
 }
 
+/* gang=1, or absent; membus steps switch by their own quanta. */
+static int _gang(const char *line, struct cosched_register *r, char *err,
+		 size_t err_len)
+{
+	uint64_t v;
+
+	if (_optional(line, "gang", 0, 1, &v, err, err_len))
+		return -1;
+	r->gang = v;
+	if (r->gang && r->mode == COSCHED_MODE_MEMBUS) {
+		cosched_set_err(err, err_len,
+				"register: a membus step cannot be in gang rows");
+		return -1;
+	}
+	return 0;
+}
+
 int cosched_register_parse(const char *line, struct cosched_register *out,
 			   char *err, size_t err_len)
 {
@@ -155,7 +172,8 @@ int cosched_register_parse(const char *line, struct cosched_register *out,
 	memset(&r, 0, sizeof(r));
 	if (cosched_request_check(line, "register", err, err_len) ||
 	    _ids(line, &r, err, err_len) || _mode(line, &r, err, err_len) ||
-	    _times(line, &r, err, err_len) || _hints(line, &r, err, err_len))
+	    _times(line, &r, err, err_len) || _hints(line, &r, err, err_len) ||
+	    _gang(line, &r, err, err_len))
 		return -1;
 	*out = r;
 	return 0;
@@ -188,13 +206,15 @@ int cosched_register_format(const struct cosched_register *r, char *buf,
 	if (!buf || !len)
 		return -1;
 	buf[0] = '\0';
-	if (!cosched_mode_name(r->mode) || _bw_words(&r->bw, bw, sizeof(bw)))
+	if (!cosched_mode_name(r->mode) || _bw_words(&r->bw, bw, sizeof(bw)) ||
+	    (r->gang && r->mode == COSCHED_MODE_MEMBUS))
 		return -1;
 	n = snprintf(buf, len,
-		     "register job=%u step=%u uid=%u mode=%s pb=%s tick_us=%u spin_ns=%llu pid=%d rank=%u%s",
+		     "register job=%u step=%u uid=%u mode=%s pb=%s tick_us=%u spin_ns=%llu pid=%d rank=%u%s%s",
 		     r->job, r->step, r->uid, cosched_mode_name(r->mode),
 		     cosched_pb_name(&r->pb), r->tick_us,
-		     (unsigned long long)r->spin_ns, (int)r->pid, r->rank, bw);
+		     (unsigned long long)r->spin_ns, (int)r->pid, r->rank, bw,
+		     r->gang ? " gang=1" : "");
 	if (n < 0 || (size_t)n >= len || n > COSCHED_REQUEST_LEN) {
 		buf[0] = '\0';
 		return -1;

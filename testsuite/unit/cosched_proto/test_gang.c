@@ -203,12 +203,55 @@ static void test_parse_refuses(void)
 	}
 }
 
+/* register ... gang=1, and the gang request. */
+static void test_requests(void)
+{
+	struct cosched_register r = { .job = 7, .step = 0, .uid = 1000,
+				      .pid = 4242, .mode = COSCHED_MODE_NONE,
+				      .gang = true }, back;
+	struct cosched_gang_req g = { .self = "n1@10.0.0.1:6868",
+				      .ctld_uid = 64030 }, gb;
+	char line[COSCHED_REQUEST_LEN + 1], err[COSCHED_ERR_LEN] = "";
+
+	ok(!cosched_register_format(&r, line, sizeof(line)) &&
+	   strstr(line, " gang=1") &&
+	   !cosched_register_parse(line, &back, err, sizeof(err)) && back.gang,
+	   "register: gang=1 written and read back (%s)", err);
+	r.gang = false;
+	ok(!cosched_register_format(&r, line, sizeof(line)) &&
+	   !strstr(line, "gang") &&
+	   !cosched_register_parse(line, &back, err, sizeof(err)) && !back.gang,
+	   "register: without gang rows, no gang word");
+	ok(cosched_register_parse("register job=1 step=0 uid=0 mode=membus pid=9 rank=0 gang=1",
+				  &back, err, sizeof(err)) == -1 &&
+	   strstr(err, "membus step cannot be in gang rows") &&
+	   cosched_register_parse("register job=1 step=0 uid=0 mode=none pid=9 rank=0 gang=2",
+				  &back, err, sizeof(err)) == -1,
+	   "register: gang=1 with membus, or gang=2, is refused");
+	r.mode = COSCHED_MODE_MEMBUS;
+	r.gang = true;
+	ok(cosched_register_format(&r, line, sizeof(line)) == -1,
+	   "... and never written");
+
+	ok(!cosched_gang_request_format(&g, line, sizeof(line)) &&
+	   !strcmp(line, "gang self=n1@10.0.0.1:6868 ctld_uid=64030") &&
+	   !cosched_gang_request_parse(line, &gb, err, sizeof(err)) &&
+	   !strcmp(gb.self, g.self) && gb.ctld_uid == 64030,
+	   "the gang request: %s", line);
+	ok(cosched_gang_request_parse("gang self=n1@h:1", &gb, err, sizeof(err)) == -1 &&
+	   cosched_gang_request_parse("gang self=n1@h:1 ctld_uid=4294967295", &gb, err, sizeof(err)) == -1 &&
+	   cosched_gang_request_parse("gang ctld_uid=0", &gb, err, sizeof(err)) == -1 &&
+	   strstr(err, "gang needs self"),
+	   "the gang request needs self and a uid: %s", err);
+}
+
 int main(void)
 {
-	plan(16);
+	plan(22);
 	test_rule();
 	test_roundtrip();
 	test_format_refuses();
 	test_parse_refuses();
+	test_requests();
 	return done_testing();
 }

@@ -13,6 +13,7 @@
  *   guardian.c  a watcher process that restores everything if we die
  *   proc.c, boost.c  /proc and the boost mechanisms (proc.h, boost.h)
  *   membus.c    --cosched=membus: quanta, sampling, selection, switching
+ *   gang.c      gang rows switched here, by slurmctld's tables
  *   peer.c      membus messages between agents (UDP, munge, JSON)
  *   bw.c, freeze.c   bandwidth sources and step freezing (bw.h, freeze.h)
  *   cgroup.c    cgroup v1 helpers of boost.c and freeze.c (cgroup.h)
@@ -129,6 +130,13 @@ struct agent_mb_step {
 	uint64_t quanta_run, quanta_frozen;
 };
 
+/* What a step in gang rows has besides its processes (gang.c). */
+struct agent_gang_step {
+	struct freeze_group *freeze;	/* NULL: cannot be frozen, runs */
+	bool runs;			/* in the current quantum */
+	uint64_t quanta_run, quanta_frozen;
+};
+
 struct agent_step {
 	uint32_t job, step;
 	uid_t uid;
@@ -141,11 +149,13 @@ struct agent_step {
 	size_t nprocs, cap;
 	struct agent_counters count;
 	struct agent_mb_step *mb;	/* membus steps only */
+	struct agent_gang_step *gang;	/* steps in gang rows only */
 	uint64_t started_ns, ended_ns;
 	struct agent_step *next;
 };
 
 struct agent_membus;	/* membus.c: the node's MemBUS scheduler */
+struct agent_gang;	/* gang.c: the node's gang rows */
 
 struct agent {
 	struct agent_conf conf;
@@ -164,6 +174,7 @@ struct agent {
 	int last_boosted;
 	uint64_t ticks, tick_ns_sum, tick_ns_max;
 	struct agent_membus *mb;	/* NULL until a membus step comes */
+	struct agent_gang *gang;	/* NULL until a gang request or step */
 	struct agent_server *server;	/* server.c: pending connections */
 	struct arrivals *arr;		/* arrivals.c; NULL: none watched */
 	bool stop;
@@ -278,6 +289,24 @@ void agent_membus_peer(struct agent *a);
 void agent_membus_close(struct agent *a);
 struct json_object *agent_membus_status(const struct agent *a);
 struct json_object *agent_membus_step_status(const struct agent_step *s);
+
+/* gang.c */
+int agent_gang_request(struct agent *a, const char *request, char *reply,
+		       size_t len);
+/* make s a step in gang rows: its freezer group */
+int agent_gang_step_init(struct agent *a, struct agent_step *s, char *why,
+			 size_t len);
+int agent_gang_proc_add(struct agent_step *s, const struct agent_proc *p,
+			char *why, size_t len);
+void agent_gang_step_release(struct agent_step *s);	/* thaws */
+/* poll: the fds gang rows want watched (-1: none), and their service */
+int agent_gang_timer_fd(const struct agent *a);
+int agent_gang_peer_fd(const struct agent *a);
+void agent_gang_timer(struct agent *a);
+void agent_gang_peer(struct agent *a);
+void agent_gang_close(struct agent *a);
+struct json_object *agent_gang_status(const struct agent *a);
+struct json_object *agent_gang_step_status(const struct agent_step *s);
 
 /* status.c */
 int agent_status(const struct agent *a, bool json, char **out);

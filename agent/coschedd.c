@@ -291,8 +291,8 @@ static bool _idle_too_long(const struct agent *a)
 }
 
 /* The fds poll watches: the fixed ones, then the clients' connections. */
-enum { FD_LISTEN, FD_TIMER, FD_SIGNAL, FD_MB_TIMER, FD_MB_PEER, FD_GUARDIAN,
-       FD_ARRIVALS, FD_CONN };
+enum { FD_LISTEN, FD_TIMER, FD_SIGNAL, FD_MB_TIMER, FD_MB_PEER,
+       FD_GANG_TIMER, FD_GANG_PEER, FD_GUARDIAN, FD_ARRIVALS, FD_CONN };
 
 static void _loop(struct agent *a, int sig_fd)
 {
@@ -304,6 +304,8 @@ static void _loop(struct agent *a, int sig_fd)
 			[FD_SIGNAL] = { .fd = sig_fd, .events = POLLIN },
 			[FD_MB_TIMER] = { .fd = agent_membus_timer_fd(a), .events = POLLIN },
 			[FD_MB_PEER] = { .fd = agent_membus_peer_fd(a), .events = POLLIN },
+			[FD_GANG_TIMER] = { .fd = agent_gang_timer_fd(a), .events = POLLIN },
+			[FD_GANG_PEER] = { .fd = agent_gang_peer_fd(a), .events = POLLIN },
 			[FD_GUARDIAN] = { .fd = a->guardian_pidfd, .events = POLLIN },
 			[FD_ARRIVALS] = { .fd = arrivals_fd(a->arr), .events = POLLIN },
 		};
@@ -336,6 +338,11 @@ static void _loop(struct agent *a, int sig_fd)
 			agent_membus_peer(a);
 		if (fds[FD_MB_TIMER].fd >= 0 && fds[FD_MB_TIMER].revents)
 			agent_membus_timer(a);
+		/* a table before the switch it may change */
+		if (fds[FD_GANG_PEER].fd >= 0 && fds[FD_GANG_PEER].revents)
+			agent_gang_peer(a);
+		if (fds[FD_GANG_TIMER].fd >= 0 && fds[FD_GANG_TIMER].revents)
+			agent_gang_timer(a);
 		/* before accepting: a polled fd still names its connection */
 		agent_conn_serve(a, fds + FD_CONN, nconn);
 		if (fds[FD_LISTEN].revents)
@@ -430,6 +437,7 @@ fail_boost:
 	agent_steps_free(&a);
 	arrivals_close(a.arr);	/* after every process let go of its watch */
 	agent_membus_close(&a);
+	agent_gang_close(&a);
 	boost_close(a.boost);
 fail:
 	if (err[0])

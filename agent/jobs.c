@@ -119,6 +119,7 @@ static void _retire(struct agent *a, struct agent_step *s)
 	if (*pp)
 		*pp = s->next;
 	agent_membus_step_release(s);	/* thaws it */
+	agent_gang_step_release(s);	/* thaws it */
 	for (size_t i = 0; i < s->nprocs; i++)
 		_release(s, &s->procs[i]);
 	s->ended_ns = agent_now_ns();
@@ -134,6 +135,7 @@ static void _retire(struct agent *a, struct agent_step *s)
 		*pp = old->next;
 		free(old->procs);
 		free(old->mb);
+		free(old->gang);
 		free(old);
 	}
 	a->last_job_ns = agent_now_ns();
@@ -257,6 +259,17 @@ static int _membus_add(struct agent *a, struct agent_step *s,
 	return agent_membus_proc_add(a, s, p, why, len);
 }
 
+/* The gang part of adding p: the step's freezer group. */
+static int _gang_add(struct agent *a, struct agent_step *s,
+		     struct agent_proc *p, char *why, size_t len)
+{
+	if (!s->gang && agent_gang_step_init(a, s, why, len))
+		return -1;
+	if (s->gang->freeze)
+		freeze_group_set_persist(s->gang->freeze, _persist, a);
+	return agent_gang_proc_add(s, p, why, len);
+}
+
 /* Write the state file, or say why the registration is refused. */
 static int _record(struct agent *a, const struct agent_proc *p, char *why,
 		   size_t len)
@@ -300,6 +313,7 @@ static int _add(struct agent *a, const struct cosched_register *r,
 		goto undo;	/* nothing applied yet */
 	if ((r->mode == COSCHED_MODE_MEMBUS &&
 	     _membus_add(a, s, p, r, why, len)) ||
+	    (r->gang && _gang_add(a, s, p, why, len)) ||
 	    _attach(a, s, p, why, len))
 		goto undo;
 	if (record && _record(a, p, why, len)) {
@@ -338,7 +352,7 @@ int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 
 	if (cosched_register_parse(request, &r, why, sizeof(why)))
 		goto fail;
-	if (r.mode == COSCHED_MODE_NONE) {
+	if (r.mode == COSCHED_MODE_NONE && !r.gang) {
 		snprintf(why, sizeof(why), "mode %s has nothing for this agent to do",
 			 cosched_mode_name(r.mode));
 		goto fail;
@@ -430,10 +444,12 @@ void agent_steps_free(struct agent *a)
 		for (struct agent_step *s = lists[l], *next; s; s = next) {
 			next = s->next;
 			agent_membus_step_release(s);
+			agent_gang_step_release(s);
 			for (size_t i = 0; i < s->nprocs; i++)
 				_release(s, &s->procs[i]);
 			free(s->procs);
 			free(s->mb);
+			free(s->gang);
 			free(s);
 		}
 	}
@@ -459,10 +475,19 @@ uint32_t agent_wanted_tick_us(const struct agent *a)
 /* ---- the state file ---- */
 
 /* One process; the step's first also carries what signals stopped. */
+/* The freezer group of a membus or gang step, NULL: none. */
+static struct freeze_group *_step_freeze(const struct agent_step *s)
+{
+	if (s->mb)
+		return s->mb->freeze;
+	return s->gang ? s->gang->freeze : NULL;
+}
+
 static json_object *_proc_json(const struct agent_step *s,
 			       const struct agent_proc *p, bool first)
 {
 	json_object *o = json_object_new_object();
+	struct freeze_group *fz = _step_freeze(s);
 
 	json_object_object_add(o, "job", json_object_new_int64(s->job));
 	json_object_object_add(o, "step", json_object_new_int64(s->step));
@@ -478,16 +503,17 @@ static json_object *_proc_json(const struct agent_step *s,
 	json_object_object_add(o, "rank", json_object_new_int64(p->rank));
 	json_object_object_add(o, "attached", json_object_new_boolean(p->attached));
 	json_object_object_add(o, "saved", state_saved_json(&p->saved));
-	if (s->mb && s->mb->freeze) {
+	if (fz) {
 		json_object_object_add(o, "freeze", json_object_new_string(
-			freeze_kind_name(freeze_group_kind(s->mb->freeze))));
+			freeze_kind_name(freeze_group_kind(fz))));
 		json_object_object_add(o, "freezer", json_object_new_string(
-			freeze_group_path(s->mb->freeze)));
+			freeze_group_path(fz)));
 	}
-	if (first && s->mb && s->mb->freeze &&
-	    freeze_group_kind(s->mb->freeze) == FREEZE_SIGNAL) {
+	if (s->gang)
+		json_object_object_add(o, "gang", json_object_new_boolean(true));
+	if (first && fz && freeze_group_kind(fz) == FREEZE_SIGNAL) {
 		size_t n;
-		const struct proc_id *held = freeze_group_held(s->mb->freeze, &n);
+		const struct proc_id *held = freeze_group_held(fz, &n);
 
 		json_object_object_add(o, "stopped", state_stopped_json(held, n));
 	}
@@ -545,10 +571,11 @@ static int _adopt(const struct state_entry *e, void *arg)
 		agent_log("recovery: could not thaw pid %d", (int)e->id.pid);
 	if (!rec->adopt || !proc_alive(&e->id))
 		return 0;
-	if (e->mode == COSCHED_MODE_MEMBUS) {
-		/* its peers and span came with the step: it runs unpaired */
-		agent_log("recovery: pid %d (membus) thawed, not re-adopted",
-			  (int)e->id.pid);
+	if (e->mode == COSCHED_MODE_MEMBUS || e->gang) {
+		/* its peers and span, or the gang request, came with the
+		 * step: it runs uncoordinated until it ends */
+		agent_log("recovery: pid %d (%s) thawed, not re-adopted",
+			  (int)e->id.pid, e->gang ? "gang rows" : "membus");
 		return 0;
 	}
 	if (_add(rec->a, &r, &e->id, false, why, sizeof(why)) < 0)

@@ -2,7 +2,7 @@
  * server.c - the agent's UNIX socket.
  *
  * Anyone may connect (the socket is 0666) and ask for ping or status;
- * register, membus and end, which make the agent touch processes, are
+ * register, membus, gang and end, which make the agent touch processes, are
  * refused unless the caller's credentials (SO_PEERCRED, set by the kernel,
  * not by the caller) are root's or the allowed user's (SlurmUser).
  *
@@ -172,8 +172,9 @@ static char *_answer(struct agent *a, struct agent_conn *c)
 		return _status(a, line);
 	if (!cosched_request_is(line, "register") &&
 	    !cosched_request_is(line, "end") &&
-	    !cosched_request_is(line, "membus"))
-		return strdup("error: unknown request (ping, register, membus, end, status)\n");
+	    !cosched_request_is(line, "membus") &&
+	    !cosched_request_is(line, "gang"))
+		return strdup("error: unknown request (ping, register, membus, gang, end, status)\n");
 	if (!_privileged(a, c)) {
 		if (agent_log_allow(&refused_log))
 			agent_log("refused '%s' from uid %u pid %d: not root or the allowed user",
@@ -187,6 +188,8 @@ static char *_answer(struct agent *a, struct agent_conn *c)
 		(void)agent_register(a, line, c->cred.pid, reply, sizeof(reply));
 	else if (cosched_request_is(line, "membus"))
 		(void)agent_membus_request(a, line, reply, sizeof(reply));
+	else if (cosched_request_is(line, "gang"))
+		(void)agent_gang_request(a, line, reply, sizeof(reply));
 	else
 		(void)agent_end(a, line, reply, sizeof(reply));
 	return strdup(reply);

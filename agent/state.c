@@ -204,7 +204,7 @@ static int _entry(json_object *o, struct state_entry *e)
 {
 	char text[32], err[COSCHED_ERR_LEN];
 	int64_t v[8];
-	json_object *att, *saved, *stopped;
+	json_object *att, *saved, *stopped, *gang;
 	struct proc_id *ids;
 
 	memset(e, 0, sizeof(*e));
@@ -238,7 +238,9 @@ static int _entry(json_object *o, struct state_entry *e)
 	e->rank = (int)v[7];
 	e->attached = json_object_get_boolean(att);
 	e->saved.uid = e->uid;
-	/* optional: only membus processes have them */
+	/* optional: only membus and gang processes have them */
+	if (json_object_object_get_ex(o, "gang", &gang))
+		e->gang = json_object_get_boolean(gang);
 	if (!_str(o, "freeze", e->freeze, sizeof(e->freeze)) &&
 	    _str(o, "freezer", e->freezer, sizeof(e->freezer)))
 		e->freezer[0] = '\0';

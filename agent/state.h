@@ -26,7 +26,8 @@ struct state_entry {
 	int rank;
 	bool attached;
 	struct boost_saved saved;
-	/* membus: how the step may have been frozen ("" not at all) */
+	bool gang;			/* a step in gang rows */
+	/* membus, gang: how the step may have been frozen ("" not at all) */
 	char freeze[16];		/* "cgroup", "cgroup2" or "signal" */
 	char freezer[1024];		/* the cgroup's directory (v1 or v2) */
 	/* signal: the processes the step's freezes stopped (on the step's

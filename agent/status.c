@@ -125,6 +125,8 @@ static json_object *_step(const struct agent_step *s, bool ended)
 	json_object_object_add(o, "boosts", boosts);
 	if (s->mb)
 		json_object_object_add(o, "membus", agent_membus_step_status(s));
+	if (s->gang)
+		json_object_object_add(o, "gang", agent_gang_step_status(s));
 	return o;
 }
 
@@ -171,6 +173,8 @@ static json_object *_agent(const struct agent *a)
 	json_object_object_add(o, "ended", ended);
 	if (a->mb)
 		json_object_object_add(o, "membus", agent_membus_status(a));
+	if (a->gang)
+		json_object_object_add(o, "gang", agent_gang_status(a));
 	return o;
 }
 

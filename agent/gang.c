@@ -1,0 +1,497 @@
+/*
+ * gang.c - gang rows switched by the node agent (lib/cosched_proto/gang.h).
+ *
+ * With Matrix=gang and a TimeSlice below a second, slurmctld's
+ * select/coalloc sends every node's agent a table each second and at
+ * every change: the jobs with cells on the node and the rows each holds
+ * there.  Quanta are aligned on the wall clock (quantum q starts at
+ * q x slice_ms); at each boundary the agent freezes the registered steps
+ * whose job does not hold the row of q and thaws the others, freeze first
+ * so that a node never runs two rows at once.
+ *
+ * It fails open: a step the table does not name runs, and so does every
+ * step once the newest table is older than GANG_TABLE_STALE_MS
+ * (slurmctld dead, restarting or cut off); a step that cannot be frozen
+ * runs in every quantum; a step is thawed when it ends and when the agent
+ * stops, and the guardian thaws what the state file lists if the agent
+ * dies.  Tables come in munge credentials from slurmctld's user (or
+ * root), from any address: slurmctld's is not known here, munge decides.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "cosched_proto/gang.h"
+#include "peer.h"
+
+#define HISTORY 32		/* quanta kept for status */
+#define BATCH_MAX 64		/* datagrams read per wake-up of the loop */
+
+struct gang_record {
+	uint64_t q;
+	unsigned row;		/* UINT32_MAX: no fresh table, all ran */
+	char run[256];		/* the steps that ran, "J.S J.S" */
+};
+
+struct agent_gang {
+	struct peer_ctx peer;
+	struct peer_addr self;
+	bool bound;
+	int timer_fd;
+	bool armed;
+	uint64_t slice_ns;		/* of the timer armed, 0: none */
+	struct gang_table table;	/* the newest */
+	bool have_table;
+	uint64_t table_ns;		/* agent_now_ns() when it came */
+	bool stale;			/* the last quantum had no fresh table */
+	uint64_t quanta, stale_quanta, tables, refused, old;
+	struct gang_record hist[HISTORY];
+	size_t hist_n, hist_next;
+};
+
+/* Refusals an outsider can cause: logged within a budget (a minute's). */
+static struct agent_log_limit refused_log =
+	AGENT_LOG_LIMIT_WINDOW("gang table refusals", 60);
+
+static uint64_t _wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- set-up: the agent's gang state and the "gang" request ---- */
+
+static struct agent_gang *_gang(struct agent *a, char *why, size_t len)
+{
+	struct agent_gang *g = a->gang;
+
+	if (g)
+		return g;
+	g = calloc(1, sizeof(*g));
+	if (!g) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	g->peer.fd = -1;
+	g->timer_fd = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (g->timer_fd < 0) {
+		snprintf(why, len, "timerfd: %s", strerror(errno));
+		free(g);
+		return NULL;
+	}
+	a->gang = g;
+	return g;
+}
+
+/* Bind the UDP socket on self the first time; later ones keep it. */
+static int _bind_self(struct agent *a, struct agent_gang *g,
+		      const struct cosched_gang_req *r, char *why, size_t len)
+{
+	struct peer_addr self;
+
+	if (peer_parse(r->self, &self, why, len))
+		return -1;
+	if (strcmp(self.name, a->conf.node)) {
+		snprintf(why, len, "self=%s is not this agent's node %s",
+			 self.name, a->conf.node);
+		return -1;
+	}
+	if (g->bound) {
+		if (strcmp(self.text, g->self.text))
+			agent_log("gang: keeping %s (a step said %s)",
+				  g->self.text, self.text);
+	} else {
+		if (peer_open(&g->peer, &self, a->conf.munge_socket, why, len))
+			return -1;
+		g->self = self;
+		g->bound = true;
+		agent_log("gang: tables reach us at %s", self.text);
+	}
+	if (!g->peer.allow_set || g->peer.allow_uid != (uid_t)r->ctld_uid)
+		agent_log("gang: tables taken from uid %u and root", r->ctld_uid);
+	g->peer.allow_set = true;
+	g->peer.allow_uid = (uid_t)r->ctld_uid;
+	return 0;
+}
+
+int agent_gang_request(struct agent *a, const char *request, char *reply,
+		       size_t len)
+{
+	struct cosched_gang_req r;
+	char err[AGENT_ERR_LEN];
+	struct agent_gang *g;
+
+	if (cosched_gang_request_parse(request, &r, err, sizeof(err)) ||
+	    !(g = _gang(a, err, sizeof(err))) ||
+	    _bind_self(a, g, &r, err, sizeof(err))) {
+		snprintf(reply, len, "error: %s\n", err);
+		return -1;
+	}
+	snprintf(reply, len, "ok gang self=%s\n", g->self.text);
+	return 0;
+}
+
+/* ---- steps ---- */
+
+static void _arm(struct agent_gang *g);
+
+int agent_gang_step_init(struct agent *a, struct agent_step *s, char *why,
+			 size_t len)
+{
+	struct agent_gang_step *gs;
+	char err[AGENT_ERR_LEN];
+
+	if (s->gang)
+		return 0;
+	if (!_gang(a, why, len))
+		return -1;
+	gs = calloc(1, sizeof(*gs));
+	if (!gs) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	gs->freeze = freeze_group_create(a->conf.node, s->job, s->step,
+					 a->conf.freeze, err, sizeof(err));
+	if (!gs->freeze)
+		agent_log("job %u step %u: cannot freeze it (%s): it runs in every gang quantum",
+			  s->job, s->step, err);
+	gs->runs = true;
+	s->gang = gs;
+	agent_log("job %u step %u: in gang rows%s", s->job, s->step,
+		  a->gang->bound ? "" : " (no gang request yet: it runs until tables come)");
+	_arm(a->gang);	/* a table held already: switch from now on */
+	return 0;
+}
+
+int agent_gang_proc_add(struct agent_step *s, const struct agent_proc *p,
+			char *why, size_t len)
+{
+	if (s->gang->freeze && freeze_group_add(s->gang->freeze, &p->id)) {
+		snprintf(why, len, "pid %d: cannot be added to the step's freezer group",
+			 (int)p->id.pid);
+		return -1;
+	}
+	return 0;
+}
+
+void agent_gang_step_release(struct agent_step *s)
+{
+	if (!s->gang)
+		return;
+	freeze_group_destroy(s->gang->freeze);	/* thaws */
+	s->gang->freeze = NULL;
+	s->gang->runs = true;
+}
+
+static size_t _steps(struct agent *a, struct agent_step **out, size_t max)
+{
+	size_t n = 0;
+
+	for (struct agent_step *s = a->steps; s && n < max; s = s->next)
+		if (s->gang && s->nprocs)
+			out[n++] = s;
+	return n;
+}
+
+/* ---- the quantum timer ---- */
+
+static void _arm_at(struct agent_gang *g, uint64_t at_ns)
+{
+	struct itimerspec its = { 0 };
+
+	its.it_value.tv_sec = (time_t)(at_ns / 1000000000ull);
+	its.it_value.tv_nsec = (long)(at_ns % 1000000000ull);
+	(void)timerfd_settime(g->timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
+	g->armed = true;
+}
+
+/* The next boundary of the table's slice, when none is armed or the
+ * slice changed. */
+static void _arm(struct agent_gang *g)
+{
+	uint64_t slice = (uint64_t)g->table.slice_ms * 1000000ull;
+
+	if (!g->have_table || (g->armed && g->slice_ns == slice))
+		return;
+	g->slice_ns = slice;
+	_arm_at(g, (_wall_ns() / slice + 1) * slice);
+}
+
+static void _disarm(struct agent_gang *g)
+{
+	struct itimerspec its = { 0 };
+
+	(void)timerfd_settime(g->timer_fd, 0, &its, NULL);
+	g->armed = false;
+}
+
+static bool _fresh(const struct agent_gang *g)
+{
+	return g->have_table &&
+	       agent_now_ns() - g->table_ns <= GANG_TABLE_STALE_MS * 1000000ull;
+}
+
+/* Freeze first, then thaw: never two rows at once on the node. */
+static void _enforce(struct agent_step **steps, size_t n, const bool *run)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct agent_gang_step *gs = steps[i]->gang;
+
+		if (run[i] || !gs->freeze || !freeze_group_freeze(gs->freeze))
+			continue;
+		agent_log("job %u step %u: freezing failed: it runs from now on",
+			  steps[i]->job, steps[i]->step);
+		freeze_group_destroy(gs->freeze);
+		gs->freeze = NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct agent_gang_step *gs = steps[i]->gang;
+
+		gs->runs = run[i] || !gs->freeze;
+		if (gs->runs && gs->freeze && freeze_group_thaw(gs->freeze))
+			agent_log("job %u step %u: thawing failed",
+				  steps[i]->job, steps[i]->step);
+		if (gs->runs)
+			gs->quanta_run++;
+		else
+			gs->quanta_frozen++;
+	}
+}
+
+static void _record(struct agent_gang *g, uint64_t q, unsigned row,
+		    struct agent_step **steps, size_t n)
+{
+	struct gang_record *r = &g->hist[g->hist_next];
+	size_t used = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->q = q;
+	r->row = row;
+	for (size_t i = 0; i < n && used < sizeof(r->run); i++) {
+		int w;
+
+		if (!steps[i]->gang->runs)
+			continue;
+		w = snprintf(r->run + used, sizeof(r->run) - used, "%s%u.%u",
+			     used ? " " : "", steps[i]->job, steps[i]->step);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	g->hist_next = (g->hist_next + 1) % HISTORY;
+	if (g->hist_n < HISTORY)
+		g->hist_n++;
+}
+
+/* Quantum q begins: each step runs when its job holds q's row. */
+static void _switch(struct agent *a, struct agent_gang *g, uint64_t q)
+{
+	struct agent_step *steps[GANG_JOBS_MAX * 4];
+	bool run[GANG_JOBS_MAX * 4];
+	size_t n = _steps(a, steps, GANG_JOBS_MAX * 4);
+	bool fresh = _fresh(g);
+
+	if (!fresh && !g->stale)
+		agent_log("gang: quantum %llu: no table from slurmctld for %d ms: every step runs",
+			  (unsigned long long)q, GANG_TABLE_STALE_MS);
+	else if (fresh && g->stale)
+		agent_log("gang: quantum %llu: tables again", (unsigned long long)q);
+	g->stale = !fresh;
+	for (size_t i = 0; i < n; i++)
+		run[i] = !fresh || gang_job_runs(&g->table, steps[i]->job, q);
+	_enforce(steps, n, run);
+	g->quanta++;
+	g->stale_quanta += !fresh;
+	_record(g, q, fresh ? gang_row_of(&g->table, q) : UINT32_MAX, steps, n);
+}
+
+void agent_gang_timer(struct agent *a)
+{
+	struct agent_gang *g = a->gang;
+	struct agent_step *steps[1];
+	uint64_t expirations, now, q;
+
+	if (!g || read(g->timer_fd, &expirations, sizeof(expirations)) <= 0)
+		return;
+	if (!_steps(a, steps, 1)) {
+		_disarm(g);	/* no gang step left: the next table re-arms */
+		return;
+	}
+	/* the quantum whose start is nearest: a timer fires a little late */
+	now = _wall_ns();
+	q = (now + g->slice_ns / 2) / g->slice_ns;
+	_switch(a, g, q);
+	_arm_at(g, (q + 1) * g->slice_ns);
+}
+
+/* ---- tables from slurmctld ---- */
+
+static void _refuse(struct agent_gang *g, const char *why)
+{
+	g->refused++;
+	if (agent_log_allow(&refused_log))
+		agent_log("gang: refused a table: %s", why);
+}
+
+/* A newer table replaces the held one; an older one is a datagram that
+ * came late, unless the held one is stale (slurmctld restarted with a
+ * clock set back). */
+static void _take(struct agent *a, struct agent_gang *g,
+		  const struct gang_table *t)
+{
+	struct agent_step *steps[1];
+
+	if (g->have_table && t->epoch <= g->table.epoch && _fresh(g)) {
+		g->old++;
+		return;
+	}
+	g->table = *t;
+	g->have_table = true;
+	g->table_ns = agent_now_ns();
+	g->tables++;
+	if (_steps(a, steps, 1))
+		_arm(g);
+}
+
+void agent_gang_peer(struct agent *a)
+{
+	struct agent_gang *g = a->gang;
+	char err[COSCHED_ERR_LEN];
+	struct peer_datagram d;
+	struct gang_table t;
+	const char *why;
+
+	if (!g || !g->bound)
+		return;
+	for (int i = 0; i < BATCH_MAX; i++) {
+		int rc = peer_recv(&g->peer, NULL, NULL, &d, &why);
+
+		if (!rc)
+			return;
+		if (rc < 0) {
+			_refuse(g, why);
+			continue;
+		}
+		if (gang_table_parse(d.text, d.len, a->conf.node, &t, err,
+				     sizeof(err)))
+			_refuse(g, err);
+		else
+			_take(a, g, &t);
+		free(d.text);
+	}
+}
+
+int agent_gang_timer_fd(const struct agent *a)
+{
+	return a->gang ? a->gang->timer_fd : -1;
+}
+
+int agent_gang_peer_fd(const struct agent *a)
+{
+	return a->gang && a->gang->bound ? a->gang->peer.fd : -1;
+}
+
+void agent_gang_close(struct agent *a)
+{
+	struct agent_gang *g = a->gang;
+
+	if (!g)
+		return;
+	if (g->bound)
+		peer_close(&g->peer);
+	if (g->timer_fd >= 0)
+		close(g->timer_fd);
+	free(g);
+	a->gang = NULL;
+}
+
+/* ---- status ---- */
+
+static json_object *_int(uint64_t v)
+{
+	return json_object_new_int64((int64_t)v);
+}
+
+static json_object *_table_json(const struct agent_gang *g)
+{
+	json_object *o = json_object_new_object();
+	char jobs[GANG_JOBS_MAX * 24] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < g->table.njobs; i++) {
+		int w = snprintf(jobs + used, sizeof(jobs) - used, "%s%u:%x",
+				 i ? " " : "", g->table.jobs[i].job,
+				 g->table.jobs[i].rows);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	json_object_object_add(o, "epoch", _int(g->table.epoch));
+	json_object_object_add(o, "age_ms",
+			       _int((agent_now_ns() - g->table_ns) / 1000000));
+	json_object_object_add(o, "slice_ms", _int(g->table.slice_ms));
+	json_object_object_add(o, "rows", _int(g->table.rows));
+	json_object_object_add(o, "first", _int(g->table.first));
+	json_object_object_add(o, "priority",
+			       json_object_new_boolean(g->table.priority));
+	json_object_object_add(o, "jobs", json_object_new_string(jobs));
+	return o;
+}
+
+json_object *agent_gang_status(const struct agent *a)
+{
+	const struct agent_gang *g = a->gang;
+	json_object *o, *hist;
+
+	if (!g)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "self", json_object_new_string(
+		g->bound ? g->self.text : ""));
+	json_object_object_add(o, "ctld_uid", g->peer.allow_set ?
+			       _int(g->peer.allow_uid) : NULL);
+	json_object_object_add(o, "fresh", json_object_new_boolean(_fresh(g)));
+	json_object_object_add(o, "table", g->have_table ? _table_json(g) : NULL);
+	json_object_object_add(o, "quanta", _int(g->quanta));
+	json_object_object_add(o, "stale_quanta", _int(g->stale_quanta));
+	json_object_object_add(o, "tables", _int(g->tables));
+	json_object_object_add(o, "refused", _int(g->refused));
+	json_object_object_add(o, "old", _int(g->old));
+	hist = json_object_new_array();
+	for (size_t k = 0; k < g->hist_n; k++) {
+		const struct gang_record *r =
+			&g->hist[(g->hist_next + HISTORY - g->hist_n + k) % HISTORY];
+		json_object *q = json_object_new_object();
+
+		json_object_object_add(q, "q", _int(r->q));
+		json_object_object_add(q, "row", r->row == UINT32_MAX ? NULL :
+				       _int(r->row));
+		json_object_object_add(q, "run", json_object_new_string(r->run));
+		json_object_array_add(hist, q);
+	}
+	json_object_object_add(o, "history", hist);
+	return o;
+}
+
+json_object *agent_gang_step_status(const struct agent_step *s)
+{
+	const struct agent_gang_step *gs = s->gang;
+	json_object *o;
+
+	if (!gs)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "running", json_object_new_boolean(gs->runs));
+	json_object_object_add(o, "quanta_run", _int(gs->quanta_run));
+	json_object_object_add(o, "quanta_frozen", _int(gs->quanta_frozen));
+	json_object_object_add(o, "freeze", json_object_new_string(
+		gs->freeze ? freeze_kind_name(freeze_group_kind(gs->freeze)) :
+			     "none"));
+	return o;
+}

@@ -14,8 +14,9 @@
  * (slurmctld dead, restarting or cut off); a step that cannot be frozen
  * runs in every quantum; a step is thawed when it ends and when the agent
  * stops, and the guardian thaws what the state file lists if the agent
- * dies.  Tables come in munge credentials from slurmctld's user (or
- * root), from any address: slurmctld's is not known here, munge decides.
+ * dies.  Tables come in munge credentials from root or the agent's
+ * allow_user (SlurmUser), from any address: slurmctld's is not known
+ * here, munge decides.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -113,14 +114,12 @@ static int _bind_self(struct agent *a, struct agent_gang *g,
 	} else {
 		if (peer_open(&g->peer, &self, a->conf.munge_socket, why, len))
 			return -1;
+		g->peer.allow_set = a->conf.allow_uid_set;
+		g->peer.allow_uid = a->conf.allow_uid;
 		g->self = self;
 		g->bound = true;
 		agent_log("gang: tables reach us at %s", self.text);
 	}
-	if (!g->peer.allow_set || g->peer.allow_uid != (uid_t)r->ctld_uid)
-		agent_log("gang: tables taken from uid %u and root", r->ctld_uid);
-	g->peer.allow_set = true;
-	g->peer.allow_uid = (uid_t)r->ctld_uid;
 	return 0;
 }
 
@@ -454,8 +453,6 @@ json_object *agent_gang_status(const struct agent *a)
 	o = json_object_new_object();
 	json_object_object_add(o, "self", json_object_new_string(
 		g->bound ? g->self.text : ""));
-	json_object_object_add(o, "ctld_uid", g->peer.allow_set ?
-			       _int(g->peer.allow_uid) : NULL);
 	json_object_object_add(o, "fresh", json_object_new_boolean(_fresh(g)));
 	json_object_object_add(o, "table", g->have_table ? _table_json(g) : NULL);
 	json_object_object_add(o, "quanta", _int(g->quanta));

@@ -294,10 +294,9 @@ int cosched_gang_request_format(const struct cosched_gang_req *g, char *buf,
 	if (!len)
 		return -1;
 	buf[0] = '\0';
-	if (!g->self[0] || strchr(g->self, ' ') || g->ctld_uid == UINT32_MAX)
+	if (!g->self[0] || strchr(g->self, ' '))
 		return -1;
-	n = snprintf(buf, len, "gang self=%s ctld_uid=%u", g->self,
-		     g->ctld_uid);
+	n = snprintf(buf, len, "gang self=%s", g->self);
 	if (n < 0 || (size_t)n >= len || n > COSCHED_REQUEST_LEN) {
 		buf[0] = '\0';
 		return -1;
@@ -309,21 +308,15 @@ int cosched_gang_request_parse(const char *line, struct cosched_gang_req *out,
 			       char *err, size_t err_len)
 {
 	struct cosched_gang_req g;
-	char num[24];
-	uint64_t uid;
 
 	memset(&g, 0, sizeof(g));
 	if (cosched_request_check(line, VERB, err, err_len))
 		return -1;
 	if (cosched_request_word(line, "self", g.self, sizeof(g.self)) ||
-	    !g.self[0] ||
-	    cosched_request_word(line, "ctld_uid", num, sizeof(num)) ||
-	    num_parse_range(num, 0, UINT32_MAX - 1, &uid)) {
-		cosched_set_err(err, err_len,
-				"gang needs self (NAME@ADDR:PORT) and ctld_uid (a uid)");
+	    !g.self[0]) {
+		cosched_set_err(err, err_len, "gang needs self (NAME@ADDR:PORT)");
 		return -1;
 	}
-	g.ctld_uid = (uint32_t)uid;
 	*out = g;
 	return 0;
 }

@@ -92,13 +92,13 @@ int gang_table_parse(const char *text, size_t len, const char *self,
 		     struct gang_table *t, char *err, size_t err_len);
 
 /*
- * The request that tells a node's agent where to take gang tables (the
- * UDP PEER it binds, as for membus) and from whom: slurmctld's user,
- * besides root.  "gang self=PEER ctld_uid=U" (proto.h).
+ * The request that tells a node's agent where to take gang tables: the
+ * UDP PEER it binds, as for membus.  "gang self=PEER" (proto.h).  Tables
+ * are taken from root and the agent's allow_user (SlurmUser, whom
+ * slurmctld runs as), as membus messages are.
  */
 struct cosched_gang_req {
 	char self[COSCHED_PEER_LEN];
-	uint32_t ctld_uid;	/* < UINT32_MAX */
 };
 
 int cosched_gang_request_format(const struct cosched_gang_req *g, char *buf,

@@ -19,9 +19,9 @@
  *       declared bandwidth per process (--cosched-bw), whole bytes/s;
  *       gang=1: the step is in gang rows the agents switch (gang.h),
  *       not with mode membus;
- *   gang self=PEER ctld_uid=U
+ *   gang self=PEER
  *       before the first register with gang=1: the agent takes gang
- *       tables at PEER (UDP), from slurmctld's user U (or root);
+ *       tables at PEER (UDP), from root and its allowed user;
  *   membus job=J step=S nnodes=K self=PEER coord=PEER[,PEER[,PEER]]
  *       once per step and node, before the first register of a membus
  *       step: the step spans K nodes; the agents reach each other over

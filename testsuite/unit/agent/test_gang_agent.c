@@ -10,7 +10,7 @@
  *     middle of every quantum q exactly the job of row q mod 2 runs;
  *   - 70 in both rows (a replica) and 71 not named: both always run;
  *   - a table for another node, and one munged by a user who is neither
- *     root nor ctld_uid, are refused;
+ *     root nor the agent's allow_user, are refused;
  *   - no table for GANG_TABLE_STALE_MS: everything runs;
  *   - the agent SIGKILLed while a job is frozen: its guardian thaws it;
  *   - a job's end thaws it.
@@ -68,9 +68,10 @@ static int request(const char *line, int timeout_ms)
 
 static pid_t start_agent(void)
 {
+	/* SlurmUser stands for daemon here: nobody must be refused */
 	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
-			 "--freeze", "signal", "--munge-socket",
-			 (char *)munge_sock, NULL };
+			 "--freeze", "signal", "--allow-user", "daemon",
+			 "--munge-socket", (char *)munge_sock, NULL };
 
 	cosched_socket_path(run_dir, node, sock, sizeof(sock));
 	return harness_start_agent(argv, sock);
@@ -234,7 +235,7 @@ static bool both_running_within(int ms)
 static void test_gang(void)
 {
 	char line[COSCHED_REQUEST_LEN + 1];
-	struct cosched_gang_req gr = { .ctld_uid = 12345 };
+	struct cosched_gang_req gr;
 	struct peer_ctx probe;
 	struct sampled s;
 	long long refused;
@@ -306,7 +307,6 @@ static void test_gang(void)
 
 	/* a new agent: a job's end thaws it */
 	pid = start_agent();
-	gr.ctld_uid = 0;
 	(void)cosched_gang_request_format(&gr, line, sizeof(line));
 	joined = pid > 0 && !request(line, 3000);
 	snprintf(line, sizeof(line),

@@ -209,8 +209,7 @@ static void test_requests(void)
 	struct cosched_register r = { .job = 7, .step = 0, .uid = 1000,
 				      .pid = 4242, .mode = COSCHED_MODE_NONE,
 				      .gang = true }, back;
-	struct cosched_gang_req g = { .self = "n1@10.0.0.1:6868",
-				      .ctld_uid = 64030 }, gb;
+	struct cosched_gang_req g = { .self = "n1@10.0.0.1:6868" }, gb;
 	char line[COSCHED_REQUEST_LEN + 1], err[COSCHED_ERR_LEN] = "";
 
 	ok(!cosched_register_format(&r, line, sizeof(line)) &&
@@ -234,15 +233,14 @@ static void test_requests(void)
 	   "... and never written");
 
 	ok(!cosched_gang_request_format(&g, line, sizeof(line)) &&
-	   !strcmp(line, "gang self=n1@10.0.0.1:6868 ctld_uid=64030") &&
+	   !strcmp(line, "gang self=n1@10.0.0.1:6868") &&
 	   !cosched_gang_request_parse(line, &gb, err, sizeof(err)) &&
-	   !strcmp(gb.self, g.self) && gb.ctld_uid == 64030,
+	   !strcmp(gb.self, g.self),
 	   "the gang request: %s", line);
-	ok(cosched_gang_request_parse("gang self=n1@h:1", &gb, err, sizeof(err)) == -1 &&
-	   cosched_gang_request_parse("gang self=n1@h:1 ctld_uid=4294967295", &gb, err, sizeof(err)) == -1 &&
-	   cosched_gang_request_parse("gang ctld_uid=0", &gb, err, sizeof(err)) == -1 &&
+	ok(cosched_gang_request_parse("gang self=", &gb, err, sizeof(err)) == -1 &&
+	   cosched_gang_request_parse("gang", &gb, err, sizeof(err)) == -1 &&
 	   strstr(err, "gang needs self"),
-	   "the gang request needs self and a uid: %s", err);
+	   "the gang request needs self: %s", err);
 }
 
 int main(void)

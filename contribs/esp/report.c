@@ -81,7 +81,8 @@ static void _print_summary(const struct esp_run *run,
 int esp_cmd_analyze(const char *dir, const char *label, double immediate,
 		    double tie)
 {
-	char path[4096], err[ESP_ERR_LEN];
+	/* empty: an incomplete run fails with no other error to print */
+	char path[4096], err[ESP_ERR_LEN] = "";
 	struct esp_run run;
 	struct esp_result res;
 	int rc = 1;

@@ -14,6 +14,7 @@
  *   proc.c, boost.c  /proc and the boost mechanisms (proc.h, boost.h)
  *   membus.c    --cosched=membus: quanta, sampling, selection, switching
  *   gang.c      gang rows switched here, by slurmctld's tables
+ *   switch.c    freezing and thawing a quantum's steps (membus, gang)
  *   peer.c      membus messages between agents (UDP, munge, JSON)
  *   bw.c, freeze.c   bandwidth sources and step freezing (bw.h, freeze.h)
  *   cgroup.c    cgroup v1 helpers of boost.c and freeze.c (cgroup.h)
@@ -115,6 +116,14 @@ struct agent_counters {
 	struct arrivals_stats arrivals;	/* local and remote, delays */
 };
 
+/* A step that quanta stop and resume (membus, gang rows): its freezer
+ * group and what the quanta did with it (switch.c). */
+struct agent_switched {
+	struct freeze_group *freeze;	/* NULL: cannot be frozen, runs */
+	bool runs;			/* in the current quantum */
+	uint64_t quanta_run, quanta_frozen;
+};
+
 /* What a membus step has besides its processes (membus.c). */
 struct agent_mb_step {
 	uint32_t nnodes;		/* nodes the step spans */
@@ -124,17 +133,8 @@ struct agent_mb_step {
 	struct bw_resctrl resctrl;
 	struct membus_window win;	/* per-process means, quanta it ran */
 	struct membus_sample estimate;	/* the window's mean, last vote */
-	struct freeze_group *freeze;	/* NULL: cannot be frozen, runs */
+	struct agent_switched sw;	/* its freezer, the quanta it ran */
 	uint64_t seq;			/* place in the node's list */
-	bool runs;			/* in the set of the current quantum */
-	uint64_t quanta_run, quanta_frozen;
-};
-
-/* What a step in gang rows has besides its processes (gang.c). */
-struct agent_gang_step {
-	struct freeze_group *freeze;	/* NULL: cannot be frozen, runs */
-	bool runs;			/* in the current quantum */
-	uint64_t quanta_run, quanta_frozen;
 };
 
 struct agent_step {
@@ -149,7 +149,7 @@ struct agent_step {
 	size_t nprocs, cap;
 	struct agent_counters count;
 	struct agent_mb_step *mb;	/* membus steps only */
-	struct agent_gang_step *gang;	/* steps in gang rows only */
+	struct agent_switched *gang;	/* steps in gang rows only */
 	uint64_t started_ns, ended_ns;
 	struct agent_step *next;
 };
@@ -289,6 +289,12 @@ void agent_membus_peer(struct agent *a);
 void agent_membus_close(struct agent *a);
 struct json_object *agent_membus_status(const struct agent *a);
 struct json_object *agent_membus_step_status(const struct agent_step *s);
+
+/* switch.c: quantum q's set: freeze first the steps run[i] leaves out,
+ * then thaw the others, so the node never runs more than the set; a step
+ * whose freezing fails runs from then on (its group is dropped). */
+void agent_switch_apply(struct agent_step **steps, struct agent_switched **sw,
+			size_t n, const bool *run);
 
 /* gang.c */
 int agent_gang_request(struct agent *a, const char *request, char *reply,

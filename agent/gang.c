@@ -7,7 +7,7 @@
  * there.  Quanta are aligned on the wall clock (quantum q starts at
  * q x slice_ms); at each boundary the agent freezes the registered steps
  * whose job does not hold the row of q and thaws the others, freeze first
- * so that a node never runs two rows at once.
+ * so that a node never runs two rows at once (switch.c).
  *
  * It fails open: a step the table does not name runs, and so does every
  * step once the newest table is older than GANG_TABLE_STALE_MS
@@ -147,7 +147,7 @@ static void _arm(struct agent_gang *g);
 int agent_gang_step_init(struct agent *a, struct agent_step *s, char *why,
 			 size_t len)
 {
-	struct agent_gang_step *gs;
+	struct agent_switched *gs;
 	char err[AGENT_ERR_LEN];
 
 	if (s->gang)
@@ -240,33 +240,6 @@ static bool _fresh(const struct agent_gang *g)
 	       agent_now_ns() - g->table_ns <= GANG_TABLE_STALE_MS * 1000000ull;
 }
 
-/* Freeze first, then thaw: never two rows at once on the node. */
-static void _enforce(struct agent_step **steps, size_t n, const bool *run)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct agent_gang_step *gs = steps[i]->gang;
-
-		if (run[i] || !gs->freeze || !freeze_group_freeze(gs->freeze))
-			continue;
-		agent_log("job %u step %u: freezing failed: it runs from now on",
-			  steps[i]->job, steps[i]->step);
-		freeze_group_destroy(gs->freeze);
-		gs->freeze = NULL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct agent_gang_step *gs = steps[i]->gang;
-
-		gs->runs = run[i] || !gs->freeze;
-		if (gs->runs && gs->freeze && freeze_group_thaw(gs->freeze))
-			agent_log("job %u step %u: thawing failed",
-				  steps[i]->job, steps[i]->step);
-		if (gs->runs)
-			gs->quanta_run++;
-		else
-			gs->quanta_frozen++;
-	}
-}
-
 static void _record(struct agent_gang *g, uint64_t q, unsigned row,
 		    struct agent_step **steps, size_t n)
 {
@@ -294,6 +267,7 @@ static void _record(struct agent_gang *g, uint64_t q, unsigned row,
 static void _switch(struct agent *a, struct agent_gang *g, uint64_t q)
 {
 	struct agent_step *steps[GANG_JOBS_MAX * 4];
+	struct agent_switched *sw[GANG_JOBS_MAX * 4];
 	bool run[GANG_JOBS_MAX * 4];
 	size_t n = _steps(a, steps, GANG_JOBS_MAX * 4);
 	bool fresh = _fresh(g);
@@ -304,9 +278,11 @@ static void _switch(struct agent *a, struct agent_gang *g, uint64_t q)
 	else if (fresh && g->stale)
 		agent_log("gang: quantum %llu: tables again", (unsigned long long)q);
 	g->stale = !fresh;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		sw[i] = steps[i]->gang;
 		run[i] = !fresh || gang_job_runs(&g->table, steps[i]->job, q);
-	_enforce(steps, n, run);
+	}
+	agent_switch_apply(steps, sw, n, run);
 	g->quanta++;
 	g->stale_quanta += !fresh;
 	_record(g, q, fresh ? gang_row_of(&g->table, q) : UINT32_MAX, steps, n);
@@ -478,7 +454,7 @@ json_object *agent_gang_status(const struct agent *a)
 
 json_object *agent_gang_step_status(const struct agent_step *s)
 {
-	const struct agent_gang_step *gs = s->gang;
+	const struct agent_switched *gs = s->gang;
 	json_object *o;
 
 	if (!gs)

@@ -254,8 +254,8 @@ static int _membus_add(struct agent *a, struct agent_step *s,
 					     r->bw.net_set ? r->bw.net : -1,
 					     why, len))
 		return -1;
-	if (s->mb->freeze)
-		freeze_group_set_persist(s->mb->freeze, _persist, a);
+	if (s->mb->sw.freeze)
+		freeze_group_set_persist(s->mb->sw.freeze, _persist, a);
 	return agent_membus_proc_add(a, s, p, why, len);
 }
 
@@ -479,7 +479,7 @@ uint32_t agent_wanted_tick_us(const struct agent *a)
 static struct freeze_group *_step_freeze(const struct agent_step *s)
 {
 	if (s->mb)
-		return s->mb->freeze;
+		return s->mb->sw.freeze;
 	return s->gang ? s->gang->freeze : NULL;
 }
 

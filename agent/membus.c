@@ -459,18 +459,18 @@ int agent_membus_step_init(struct agent *a, struct agent_step *s,
 			mb->mem_src = mb->hint_mem_set ? BW_SRC_HINT : BW_SRC_NONE;
 		}
 	}
-	mb->freeze = freeze_group_create(a->conf.node, s->job, s->step,
+	mb->sw.freeze = freeze_group_create(a->conf.node, s->job, s->step,
 					 a->conf.freeze, err, sizeof(err));
-	if (!mb->freeze)
+	if (!mb->sw.freeze)
 		agent_log("job %u step %u: cannot freeze it (%s): it runs in every quantum",
 			  s->job, s->step, err);
 	mb->seq = ++m->list_seq;	/* a new application joins the list's end */
-	mb->runs = true;
+	mb->sw.runs = true;
 	s->mb = mb;
 	agent_log("job %u step %u: membus on %u node(s), memory from %s, network from %s, freezing by %s",
 		  s->job, s->step, mb->nnodes, bw_source_name(mb->mem_src),
 		  bw_source_name(mb->net_src),
-		  mb->freeze ? freeze_kind_name(freeze_group_kind(mb->freeze)) : "nothing");
+		  mb->sw.freeze ? freeze_kind_name(freeze_group_kind(mb->sw.freeze)) : "nothing");
 	if (m->timer_fd >= 0 && m->next_q == 0)
 		_schedule_first(m);
 	return 0;
@@ -483,7 +483,7 @@ int agent_membus_proc_add(struct agent *a, struct agent_step *s,
 	char err[AGENT_ERR_LEN];
 
 	(void)a;
-	if (mb->freeze && freeze_group_add(mb->freeze, &p->id)) {
+	if (mb->sw.freeze && freeze_group_add(mb->sw.freeze, &p->id)) {
 		snprintf(why, len, "pid %d: cannot be added to the step's freezer group",
 			 (int)p->id.pid);
 		return -1;
@@ -513,11 +513,11 @@ void agent_membus_step_release(struct agent_step *s)
 
 	if (!mb)
 		return;
-	freeze_group_destroy(mb->freeze);	/* thaws */
-	mb->freeze = NULL;
+	freeze_group_destroy(mb->sw.freeze);	/* thaws */
+	mb->sw.freeze = NULL;
 	if (mb->mem_src == BW_SRC_RESCTRL)
 		bw_resctrl_close(&mb->resctrl);
-	mb->runs = true;
+	mb->sw.runs = true;
 }
 
 /* ---- sampling (at SWITCH: the quantum just ended) ---- */
@@ -578,7 +578,7 @@ static void _sample_all(struct agent_membus *m, struct agent_step **steps,
 
 		/* the window holds the quanta it ran (a frozen quantum says
 		 * nothing of its needs); a declared figure holds always */
-		if (mb->runs || (mb->mem_src == BW_SRC_HINT &&
+		if (mb->sw.runs || (mb->mem_src == BW_SRC_HINT &&
 				 mb->net_src != BW_SRC_TCP))
 			membus_window_add(&mb->win, smp);
 		mb->estimate = membus_window_mean(&mb->win);
@@ -789,7 +789,7 @@ static void _record(struct agent_membus *m, uint64_t q,
 		int w;
 
 		_step_id(steps[i], id, sizeof(id));
-		if (mb->runs && used < sizeof(r->run)) {
+		if (mb->sw.runs && used < sizeof(r->run)) {
 			w = snprintf(r->run + used, sizeof(r->run) - used,
 				     "%s%s", used ? " " : "", id);
 			used += w > 0 ? (size_t)w : 0;
@@ -807,32 +807,17 @@ static void _record(struct agent_membus *m, uint64_t q,
 		m->hist_n++;
 }
 
-/* Freeze first, then thaw: never more running than P (Algorithm 1). */
+/* Algorithm 1's stop and resume, run[i] for steps[i]. */
 static void _enforce(struct agent_step **steps, size_t n, const uint8_t *run)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct agent_mb_step *mb = steps[i]->mb;
+	struct agent_switched *sw[VOTERS_MAX];
+	bool runs[VOTERS_MAX];
 
-		if (run[i] || !mb->freeze || !freeze_group_freeze(mb->freeze))
-			continue;
-		agent_log("job %u step %u: freezing failed: it runs from now on",
-			  steps[i]->job, steps[i]->step);
-		freeze_group_destroy(mb->freeze);
-		mb->freeze = NULL;
-	}
 	for (size_t i = 0; i < n; i++) {
-		struct agent_mb_step *mb = steps[i]->mb;
-
-		/* a step that cannot be frozen runs every quantum */
-		mb->runs = run[i] || !mb->freeze;
-		if (mb->runs && mb->freeze && freeze_group_thaw(mb->freeze))
-			agent_log("job %u step %u: thawing failed",
-				  steps[i]->job, steps[i]->step);
-		if (mb->runs)
-			mb->quanta_run++;
-		else
-			mb->quanta_frozen++;
+		sw[i] = &steps[i]->mb->sw;
+		runs[i] = run[i];
 	}
+	agent_switch_apply(steps, sw, n, runs);
 }
 
 /* Quantum q had no decision from the candidate voted for: it runs
@@ -888,7 +873,7 @@ static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
 	_enforce(steps, n, run);
 	/* Algorithm 1, lines 3-5: what ran goes to the end of the list */
 	for (size_t i = 0; i < n; i++)
-		if (steps[i]->mb->runs)
+		if (steps[i]->mb->sw.runs)
 			steps[i]->mb->seq = ++m->list_seq;
 	if (n) {
 		m->quanta++;
@@ -1195,12 +1180,12 @@ json_object *agent_membus_step_status(const struct agent_step *s)
 		json_object_object_add(o, "hint_net", json_object_new_double(mb->hint_net));
 	json_object_object_add(o, "mem_per_proc", json_object_new_double(mb->estimate.mem));
 	json_object_object_add(o, "net_per_proc", json_object_new_double(mb->estimate.net));
-	json_object_object_add(o, "freeze", _str(mb->freeze ?
-		freeze_kind_name(freeze_group_kind(mb->freeze)) : "none"));
-	json_object_object_add(o, "running", json_object_new_boolean(mb->runs));
+	json_object_object_add(o, "freeze", _str(mb->sw.freeze ?
+		freeze_kind_name(freeze_group_kind(mb->sw.freeze)) : "none"));
+	json_object_object_add(o, "running", json_object_new_boolean(mb->sw.runs));
 	json_object_object_add(o, "quanta_run",
-			       json_object_new_int64((int64_t)mb->quanta_run));
+			       json_object_new_int64((int64_t)mb->sw.quanta_run));
 	json_object_object_add(o, "quanta_frozen",
-			       json_object_new_int64((int64_t)mb->quanta_frozen));
+			       json_object_new_int64((int64_t)mb->sw.quanta_frozen));
 	return o;
 }

@@ -9,7 +9,7 @@ CFLAGS_agent := $(JSONC_CFLAGS)
 COSCHEDD := $(O)/sbin/coschedd
 COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
 	state.c sched.c status.c guardian.c proc.c boost.c membus.c \
-	peer.c mbmsg.c bw.c freeze.c cgroup.c arrivals.c gang.c)
+	peer.c mbmsg.c bw.c freeze.c cgroup.c arrivals.c gang.c switch.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.
 COSCHEDD_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
 	$(O)/lib/libcosched_opts.a $(LIBNUM)

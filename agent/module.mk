@@ -78,10 +78,10 @@ $(eval $(call unit_test,agent/test_mbmsg,testsuite/unit/agent/test_mbmsg.c,$(MBM
 $(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c testsuite/unit/agent/fixture.c agent/peer.c,,-lmunge))
 
 # MemBUS messages that reach a real coschedd (root, a private munged).
-$(eval $(call unit_test,agent/test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c agent/peer.c,$(MBMSG_LIBS),-lmunge $(MBMSG_LDLIBS)))
+$(eval $(call unit_test,agent/test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c testsuite/unit/agent/peer_fixture.c agent/peer.c,$(MBMSG_LIBS),-lmunge $(MBMSG_LDLIBS)))
 $(O)/tests/agent/test_membus_peers.t: | $(COSCHEDD)
 
 # Gang rows switched by a real coschedd, this test as slurmctld (root, a
 # private munged).
-$(eval $(call unit_test,agent/test_gang_agent,testsuite/unit/agent/test_gang_agent.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c agent/peer.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),-lmunge $(JSONC_LIBS)))
+$(eval $(call unit_test,agent/test_gang_agent,testsuite/unit/agent/test_gang_agent.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c testsuite/unit/agent/peer_fixture.c agent/peer.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),-lmunge $(JSONC_LIBS)))
 $(O)/tests/agent/test_gang_agent.t: | $(COSCHEDD)

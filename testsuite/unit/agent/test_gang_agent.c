@@ -35,6 +35,7 @@
 #include "agent_harness.h"
 #include "cosched_proto/gang.h"
 #include "fixture.h"
+#include "peer_fixture.h"
 #include "peer.h"
 #include "tap.h"
 
@@ -42,9 +43,9 @@
 #define NOBODY 65534
 #define REPLY_LEN 65536
 
-static char coschedd[PATH_MAX], run_dir[PATH_MAX], sock[PATH_MAX + 64];
+static struct peer_fixture fx;
+static char sock[PATH_MAX + 64];
 static char reply[REPLY_LEN];
-static const char *munge_sock;
 static char node[32];
 static struct peer_ctx ctld;
 static struct peer_addr ctld_addr, agent;
@@ -61,7 +62,7 @@ static uint64_t wall_ms(void)
 
 static int request(const char *line, int timeout_ms)
 {
-	cosched_socket_path(run_dir, node, sock, sizeof(sock));
+	cosched_socket_path(fx.run_dir, node, sock, sizeof(sock));
 	return harness_request_within(sock, line, reply, sizeof(reply),
 				      timeout_ms);
 }
@@ -69,29 +70,18 @@ static int request(const char *line, int timeout_ms)
 static pid_t start_agent(void)
 {
 	/* SlurmUser stands for daemon here: nobody must be refused */
-	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
+	char *argv[] = { fx.coschedd, "--node", node, "--run-dir", fx.run_dir,
 			 "--freeze", "signal", "--allow-user", "daemon",
-			 "--munge-socket", (char *)munge_sock, NULL };
+			 "--munge-socket", (char *)fx.munge_sock, NULL };
 
-	cosched_socket_path(run_dir, node, sock, sizeof(sock));
+	cosched_socket_path(fx.run_dir, node, sock, sizeof(sock));
 	return harness_start_agent(argv, sock);
 }
 
 /* A socket as NAME on a free port of the loopback, munge-signing. */
 static int open_peer(const char *name, struct peer_ctx *c, struct peer_addr *a)
 {
-	char text[128], err[256];
-	struct sockaddr_in *in = (struct sockaddr_in *)&a->sa;
-
-	snprintf(text, sizeof(text), "%s@127.0.0.1:0", name);
-	if (peer_parse(text, a, err, sizeof(err)) ||
-	    peer_open(c, a, munge_sock, err, sizeof(err)))
-		return -1;
-	a->len = sizeof(a->sa);
-	getsockname(c->fd, (struct sockaddr *)&a->sa, &a->len);
-	snprintf(a->text, sizeof(a->text), "%s@127.0.0.1:%d", name,
-		 ntohs(in->sin_port));
-	return 0;
+	return peer_fixture_socket(&fx, name, c, a);
 }
 
 /* The table "70:m0,71:m1" (0: not named) for node to, sent as ctld. */
@@ -333,24 +323,11 @@ static void test_gang(void)
 
 int main(int argc, char **argv)
 {
-	char tmpl[] = "/tmp/test_gang_agent.XXXXXX", cmd[PATH_MAX + 32];
-
 	(void)argc;
-	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
-	if (!(munge_sock = test_munged_start())) {
-		test_munged_stop();
-		printf("1..0 # SKIP no private munged (/usr/sbin/munged)\n");
+	if (peer_fixture_begin(argv[0], "test_gang_agent", &fx))
 		return 0;
-	}
-	if (!mkdtemp(tmpl))
-		return 1;
-	chmod(tmpl, 0755);
-	snprintf(run_dir, sizeof(run_dir), "%s", tmpl);
 	plan(13);
 	test_gang();
-	test_munged_stop();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_dir);
-	if (!getenv("KEEP"))
-		(void)!system(cmd);
+	peer_fixture_end(&fx);
 	return done_testing();
 }

@@ -38,6 +38,7 @@
 #include "agent_harness.h"
 #include "mbmsg.h"
 #include "fixture.h"
+#include "peer_fixture.h"
 #include "peer.h"
 #include "tap.h"
 
@@ -48,9 +49,9 @@
 #define QUANTUM_MS 400
 #define REPLY_LEN 65536
 
-static char coschedd[PATH_MAX], run_dir[PATH_MAX], sock[PATH_MAX + 64];
+static struct peer_fixture fx;
+static char sock[PATH_MAX + 64];
 static char reply[REPLY_LEN];
-static const char *munge_sock;
 
 static uint64_t now_ms(void)
 {
@@ -62,7 +63,7 @@ static uint64_t now_ms(void)
 
 static int request(const char *node, const char *line, int timeout_ms)
 {
-	cosched_socket_path(run_dir, node, sock, sizeof(sock));
+	cosched_socket_path(fx.run_dir, node, sock, sizeof(sock));
 	return harness_request_within(sock, line, reply, sizeof(reply),
 				      timeout_ms);
 }
@@ -70,14 +71,14 @@ static int request(const char *node, const char *line, int timeout_ms)
 static pid_t start_agent(const char *node, int quantum_ms)
 {
 	char quantum[16];
-	char *argv[] = { coschedd, "--node", (char *)node, "--run-dir", run_dir,
+	char *argv[] = { fx.coschedd, "--node", (char *)node, "--run-dir", fx.run_dir,
 			 "--membus-quantum-ms", quantum, "--cpus", "1",
 			 "--membus-mem", "1G", "--membus-net", "1G",
-			 "--freeze", "signal", "--munge-socket", (char *)munge_sock,
+			 "--freeze", "signal", "--munge-socket", (char *)fx.munge_sock,
 			 NULL };
 
 	snprintf(quantum, sizeof(quantum), "%d", quantum_ms);
-	cosched_socket_path(run_dir, node, sock, sizeof(sock));
+	cosched_socket_path(fx.run_dir, node, sock, sizeof(sock));
 	return harness_start_agent(argv, sock);
 }
 
@@ -98,18 +99,7 @@ static void stop_agent(pid_t agent)
 /* A socket as the test's peer NAME, munge-signing, on a free port. */
 static int open_peer(const char *name, struct peer_ctx *c, struct peer_addr *a)
 {
-	char text[128], err[256];
-	struct sockaddr_in *in = (struct sockaddr_in *)&a->sa;
-
-	snprintf(text, sizeof(text), "%s@127.0.0.1:0", name);
-	if (peer_parse(text, a, err, sizeof(err)) ||
-	    peer_open(c, a, munge_sock, err, sizeof(err)))
-		return -1;
-	a->len = sizeof(a->sa);
-	getsockname(c->fd, (struct sockaddr *)&a->sa, &a->len);
-	snprintf(a->text, sizeof(a->text), "%s@127.0.0.1:%d", name,
-		 ntohs(in->sin_port));
-	return 0;
+	return peer_fixture_socket(&fx, name, c, a);
 }
 
 /* An address for the agent NAME: a free port, probed and released. */
@@ -260,7 +250,7 @@ static int log_lines(const char *node, const char *what)
 	int n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s.log", run_dir, node);
+	snprintf(path, sizeof(path), "%s/%s.log", fx.run_dir, node);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -503,25 +493,12 @@ static void test_coordinator(void)
 
 int main(int argc, char **argv)
 {
-	char tmpl[] = "/tmp/test_membus_peers.XXXXXX", cmd[PATH_MAX + 32];
-
 	(void)argc;
-	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
-	if (!(munge_sock = test_munged_start())) {
-		test_munged_stop();
-		printf("1..0 # SKIP no private munged (/usr/sbin/munged)\n");
+	if (peer_fixture_begin(argv[0], "test_membus_peers", &fx))
 		return 0;
-	}
-	if (!mkdtemp(tmpl))
-		return 1;
-	chmod(tmpl, 0755);
-	snprintf(run_dir, sizeof(run_dir), "%s", tmpl);
 	plan(19);
 	test_voter();
 	test_coordinator();
-	test_munged_stop();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_dir);
-	if (!getenv("KEEP"))
-		(void)!system(cmd);
+	peer_fixture_end(&fx);
 	return done_testing();
 }

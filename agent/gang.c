@@ -316,15 +316,15 @@ static void _refuse(struct agent_gang *g, const char *why)
 		agent_log("gang: refused a table: %s", why);
 }
 
-/* A newer table replaces the held one; an older one is a datagram that
- * came late, unless the held one is stale (slurmctld restarted with a
- * clock set back). */
+/* A table as new as the held one replaces it (the same epoch sent again
+ * keeps it fresh); an older one is a datagram that came late, unless the
+ * held one is stale (slurmctld restarted with a clock set back). */
 static void _take(struct agent *a, struct agent_gang *g,
 		  const struct gang_table *t)
 {
 	struct agent_step *steps[1];
 
-	if (g->have_table && t->epoch <= g->table.epoch && _fresh(g)) {
+	if (g->have_table && t->epoch < g->table.epoch && _fresh(g)) {
 		g->old++;
 		return;
 	}

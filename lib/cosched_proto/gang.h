@@ -27,8 +27,10 @@
  *   gang node=NAME epoch=E slice_ms=S rows=R first=F priority=0|1
  *        jobs=ID:MASK[,ID:MASK...]|-
  *
- * E counts the tables slurmctld sent (an older one never replaces a newer
- * one), MASK is the hexadecimal set of rows (bit r: row r), '-' no job.
+ * E orders the tables (slurmctld's wall clock when the matrix changed, in
+ * microseconds, say): an older one never replaces a newer one, the same
+ * one sent again keeps it fresh.  MASK is the hexadecimal set of rows
+ * (bit r: row r), '-' no job.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

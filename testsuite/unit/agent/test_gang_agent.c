@@ -11,6 +11,8 @@
  *   - 70 in both rows (a replica) and 71 not named: both always run;
  *   - a table for another node, and one munged by a user who is neither
  *     root nor the agent's allow_user, are refused;
+ *   - a table older than the one held is ignored, the same one sent
+ *     again keeps it fresh;
  *   - no table for GANG_TABLE_STALE_MS: everything runs;
  *   - the agent SIGKILLed while a job is frozen: its guardian thaws it;
  *   - a job's end thaws it.
@@ -84,11 +86,13 @@ static int open_peer(const char *name, struct peer_ctx *c, struct peer_addr *a)
 	return peer_fixture_socket(&fx, name, c, a);
 }
 
-/* The table "70:m0,71:m1" (0: not named) for node to, sent as ctld. */
-static void send_table(const char *to, uint32_t m0, uint32_t m1)
+/* The table "70:m0,71:m1" (0: not named) for node to, sent as ctld
+ * with epoch (0: now, in microseconds). */
+static void send_table_epoch(const char *to, uint32_t m0, uint32_t m1,
+			     uint64_t epoch)
 {
-	struct gang_table t = { .epoch = wall_ms() * 1000, .slice_ms = SLICE_MS,
-				.rows = 2 };
+	struct gang_table t = { .epoch = epoch ? epoch : wall_ms() * 1000,
+				.slice_ms = SLICE_MS, .rows = 2 };
 	char text[COSCHED_REQUEST_LEN + 1];
 	uint32_t masks[2] = { m0, m1 };
 
@@ -101,6 +105,11 @@ static void send_table(const char *to, uint32_t m0, uint32_t m1)
 	if (gang_table_format(&t, text, sizeof(text)) < 0 ||
 	    peer_send(&ctld, &agent.sa, agent.len, text, strlen(text)))
 		diag("cannot send the table %s", text);
+}
+
+static void send_table(const char *to, uint32_t m0, uint32_t m1)
+{
+	send_table_epoch(to, m0, m1, 0);
 }
 
 /* Whether pid is stopped (state T). */
@@ -228,14 +237,14 @@ static void test_gang(void)
 	struct cosched_gang_req gr;
 	struct peer_ctx probe;
 	struct sampled s;
-	long long refused;
+	long long refused, old;
 	pid_t pid;
 	bool joined = true;
 
 	snprintf(node, sizeof(node), "g%d", (int)getpid());
 	if (open_peer("ctld", &ctld, &ctld_addr) ||
 	    open_peer(node, &probe, &agent)) {
-		skip(13, "no UDP sockets on loopback");
+		skip(15, "no UDP sockets on loopback");
 		return;
 	}
 	peer_close(&probe);	/* a free port for the agent */
@@ -278,6 +287,28 @@ static void test_gang(void)
 	s = sample(1000, 0x1, 0x2, true);
 	ok(s.row_ok == s.samples && s.samples >= 3,
 	   "alternating again (%d of %d)", s.row_ok, s.samples);
+	old = counter("old");
+	send_table_epoch(node, 0x3, 0x0, 1);	/* a datagram from long ago */
+	harness_sleep_ms(SLICE_MS * 2);
+	s = sample(800, 0, 0, false);
+	ok(counter("old") == old + 1 && s.samples >= 2 && s.row_ok == s.samples,
+	   "a table older than the one held is ignored (%d of %d still alternate)",
+	   s.row_ok, s.samples);
+	{	/* one table sent again and again for longer than its staleness */
+		uint64_t epoch = wall_ms() * 1000, until = wall_ms() + GANG_TABLE_STALE_MS + 1000;
+		long long stale = counter("stale_quanta"), tables = counter("tables");
+		int sent = 0;
+
+		old = counter("old");
+		for (; wall_ms() < until; sent++) {
+			send_table_epoch(node, 0x1, 0x2, epoch);
+			harness_sleep_ms(500);
+		}
+		ok(counter("stale_quanta") == stale && counter("old") == old &&
+		   counter("tables") == tables + sent,
+		   "the same table sent again keeps it fresh: %lld of %d taken, %lld quanta without one",
+		   counter("tables") - tables, sent, counter("stale_quanta") - stale);
+	}
 	harness_sleep_ms(GANG_TABLE_STALE_MS + SLICE_MS);
 	s = sample(1000, 0, 0, false);
 	ok(s.samples >= 3 && s.both_ran == s.samples && counter("stale_quanta") > 0,
@@ -326,7 +357,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	if (peer_fixture_begin(argv[0], "test_gang_agent", &fx))
 		return 0;
-	plan(13);
+	plan(15);
 	test_gang();
 	peer_fixture_end(&fx);
 	return done_testing();

@@ -290,11 +290,22 @@ void agent_membus_close(struct agent *a);
 struct json_object *agent_membus_status(const struct agent *a);
 struct json_object *agent_membus_step_status(const struct agent_step *s);
 
-/* switch.c: quantum q's set: freeze first the steps run[i] leaves out,
- * then thaw the others, so the node never runs more than the set; a step
- * whose freezing fails runs from then on (its group is dropped). */
+/* switch.c */
+/* CLOCK_REALTIME in ns: quanta are numbered on it */
+uint64_t agent_wall_ns(void);
+/* a CLOCK_REALTIME timerfd (non-blocking), or -1 with why filled */
+int agent_wall_timer_new(char *why, size_t len);
+/* arm it to fire once at the wall-clock time at_ns / disarm it */
+void agent_wall_timer_at(int fd, uint64_t at_ns);
+void agent_wall_timer_off(int fd);
+/* quantum q's set: freeze first the steps run[i] leaves out, then thaw
+ * the others, so the node never runs more than the set; a step whose
+ * freezing fails runs from then on (its group is dropped) */
 void agent_switch_apply(struct agent_step **steps, struct agent_switched **sw,
-			size_t n, const bool *run);
+			size_t n, const uint8_t *run);
+/* freeze, running, quanta_run, quanta_frozen into a step's status */
+void agent_switched_status(struct json_object *o,
+			   const struct agent_switched *sw);
 
 /* gang.c */
 int agent_gang_request(struct agent *a, const char *request, char *reply,

@@ -21,12 +21,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/timerfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -62,14 +59,6 @@ struct agent_gang {
 static struct agent_log_limit refused_log =
 	AGENT_LOG_LIMIT_WINDOW("gang table refusals", 60);
 
-static uint64_t _wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- set-up: the agent's gang state and the "gang" request ---- */
 
 static struct agent_gang *_gang(struct agent *a, char *why, size_t len)
@@ -84,9 +73,8 @@ static struct agent_gang *_gang(struct agent *a, char *why, size_t len)
 		return NULL;
 	}
 	g->peer.fd = -1;
-	g->timer_fd = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+	g->timer_fd = agent_wall_timer_new(why, len);
 	if (g->timer_fd < 0) {
-		snprintf(why, len, "timerfd: %s", strerror(errno));
 		free(g);
 		return NULL;
 	}
@@ -206,11 +194,7 @@ static size_t _steps(struct agent *a, struct agent_step **out, size_t max)
 
 static void _arm_at(struct agent_gang *g, uint64_t at_ns)
 {
-	struct itimerspec its = { 0 };
-
-	its.it_value.tv_sec = (time_t)(at_ns / 1000000000ull);
-	its.it_value.tv_nsec = (long)(at_ns % 1000000000ull);
-	(void)timerfd_settime(g->timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
+	agent_wall_timer_at(g->timer_fd, at_ns);
 	g->armed = true;
 }
 
@@ -223,14 +207,12 @@ static void _arm(struct agent_gang *g)
 	if (!g->have_table || (g->armed && g->slice_ns == slice))
 		return;
 	g->slice_ns = slice;
-	_arm_at(g, (_wall_ns() / slice + 1) * slice);
+	_arm_at(g, (agent_wall_ns() / slice + 1) * slice);
 }
 
 static void _disarm(struct agent_gang *g)
 {
-	struct itimerspec its = { 0 };
-
-	(void)timerfd_settime(g->timer_fd, 0, &its, NULL);
+	agent_wall_timer_off(g->timer_fd);
 	g->armed = false;
 }
 
@@ -268,7 +250,7 @@ static void _switch(struct agent *a, struct agent_gang *g, uint64_t q)
 {
 	struct agent_step *steps[GANG_JOBS_MAX * 4];
 	struct agent_switched *sw[GANG_JOBS_MAX * 4];
-	bool run[GANG_JOBS_MAX * 4];
+	uint8_t run[GANG_JOBS_MAX * 4];
 	size_t n = _steps(a, steps, GANG_JOBS_MAX * 4);
 	bool fresh = _fresh(g);
 
@@ -301,7 +283,7 @@ void agent_gang_timer(struct agent *a)
 		return;
 	}
 	/* the quantum whose start is nearest: a timer fires a little late */
-	now = _wall_ns();
+	now = agent_wall_ns();
 	q = (now + g->slice_ns / 2) / g->slice_ns;
 	_switch(a, g, q);
 	_arm_at(g, (q + 1) * g->slice_ns);
@@ -460,11 +442,6 @@ json_object *agent_gang_step_status(const struct agent_step *s)
 	if (!gs)
 		return NULL;
 	o = json_object_new_object();
-	json_object_object_add(o, "running", json_object_new_boolean(gs->runs));
-	json_object_object_add(o, "quanta_run", _int(gs->quanta_run));
-	json_object_object_add(o, "quanta_frozen", _int(gs->quanta_frozen));
-	json_object_object_add(o, "freeze", json_object_new_string(
-		gs->freeze ? freeze_kind_name(freeze_group_kind(gs->freeze)) :
-			     "none"));
+	agent_switched_status(o, gs);
 	return o;
 }

@@ -474,7 +474,6 @@ uint32_t agent_wanted_tick_us(const struct agent *a)
 
 /* ---- the state file ---- */
 
-/* One process; the step's first also carries what signals stopped. */
 /* The freezer group of a membus or gang step, NULL: none. */
 static struct freeze_group *_step_freeze(const struct agent_step *s)
 {
@@ -482,6 +481,8 @@ static struct freeze_group *_step_freeze(const struct agent_step *s)
 		return s->mb->sw.freeze;
 	return s->gang ? s->gang->freeze : NULL;
 }
+
+/* One process; the step's first also carries what signals stopped. */
 
 static json_object *_proc_json(const struct agent_step *s,
 			       const struct agent_proc *p, bool first)

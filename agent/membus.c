@@ -32,8 +32,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/timerfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -117,14 +115,6 @@ struct agent_membus {
 
 /* ---- time ---- */
 
-static uint64_t _wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* When phase of quantum q happens (wall clock, ns). */
 static uint64_t _phase_at(const struct agent_membus *m, enum phase ph,
 			  uint64_t q)
@@ -143,24 +133,13 @@ static uint64_t _phase_at(const struct agent_membus *m, enum phase ph,
 
 static void _arm_at(struct agent_membus *m, uint64_t at_ns)
 {
-	struct itimerspec its = { 0 };
-
-	its.it_value.tv_sec = (time_t)(at_ns / 1000000000ull);
-	its.it_value.tv_nsec = (long)(at_ns % 1000000000ull);
-	(void)timerfd_settime(m->timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
-}
-
-static void _disarm(struct agent_membus *m)
-{
-	struct itimerspec its = { 0 };
-
-	(void)timerfd_settime(m->timer_fd, 0, &its, NULL);
+	agent_wall_timer_at(m->timer_fd, at_ns);
 }
 
 /* Schedule the next VOTE far enough ahead to keep every phase's order. */
 static void _schedule_first(struct agent_membus *m)
 {
-	uint64_t now = _wall_ns();
+	uint64_t now = agent_wall_ns();
 	uint64_t q = now / m->q_ns + 1;
 
 	if (_phase_at(m, PHASE_VOTE, q) <= now)
@@ -270,9 +249,8 @@ static struct agent_membus *_membus(struct agent *a, char *why, size_t len)
 	m->peer.fd = -1;
 	m->voted_cand = -1;
 	membus_tally_init(&m->tally);
-	m->timer_fd = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+	m->timer_fd = agent_wall_timer_new(why, len);
 	if (m->timer_fd < 0) {
-		snprintf(why, len, "timerfd: %s", strerror(errno));
 		free(m);
 		return NULL;
 	}
@@ -811,13 +789,10 @@ static void _record(struct agent_membus *m, uint64_t q,
 static void _enforce(struct agent_step **steps, size_t n, const uint8_t *run)
 {
 	struct agent_switched *sw[VOTERS_MAX];
-	bool runs[VOTERS_MAX];
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		sw[i] = &steps[i]->mb->sw;
-		runs[i] = run[i];
-	}
-	agent_switch_apply(steps, sw, n, runs);
+	agent_switch_apply(steps, sw, n, run);
 }
 
 /* Quantum q had no decision from the candidate voted for: it runs
@@ -892,12 +867,12 @@ void agent_membus_timer(struct agent *a)
 	if (!m || read(m->timer_fd, &expirations, sizeof(expirations)) <= 0)
 		return;
 	if (!_steps(a, steps, 1)) {
-		_disarm(m);	/* no membus step left: sleep until one comes */
+		agent_wall_timer_off(m->timer_fd);	/* no membus step left: sleep until one comes */
 		m->next_q = 0;
 		return;
 	}
 	/* late by more than a phase (a stall): start over at the next one */
-	if (_wall_ns() > _phase_at(m, m->next_phase, m->next_q) + m->q_ns / 5) {
+	if (agent_wall_ns() > _phase_at(m, m->next_phase, m->next_q) + m->q_ns / 5) {
 		_schedule_first(m);
 		return;
 	}
@@ -938,7 +913,7 @@ static void _refuse(struct agent_membus *m, const char *why)
 
 static bool _in_window(struct agent_membus *m, const struct mbmsg *msg)
 {
-	uint64_t cur = _wall_ns() / m->q_ns;
+	uint64_t cur = agent_wall_ns() / m->q_ns;
 
 	if (msg->q + WINDOW_BEFORE >= cur && msg->q <= cur + WINDOW_AFTER)
 		return true;
@@ -1180,12 +1155,6 @@ json_object *agent_membus_step_status(const struct agent_step *s)
 		json_object_object_add(o, "hint_net", json_object_new_double(mb->hint_net));
 	json_object_object_add(o, "mem_per_proc", json_object_new_double(mb->estimate.mem));
 	json_object_object_add(o, "net_per_proc", json_object_new_double(mb->estimate.net));
-	json_object_object_add(o, "freeze", _str(mb->sw.freeze ?
-		freeze_kind_name(freeze_group_kind(mb->sw.freeze)) : "none"));
-	json_object_object_add(o, "running", json_object_new_boolean(mb->sw.runs));
-	json_object_object_add(o, "quanta_run",
-			       json_object_new_int64((int64_t)mb->sw.quanta_run));
-	json_object_object_add(o, "quanta_frozen",
-			       json_object_new_int64((int64_t)mb->sw.quanta_frozen));
+	agent_switched_status(o, &mb->sw);
 	return o;
 }

@@ -1,7 +1,9 @@
 /*
- * switch.c - the start of a quantum for the steps that quanta stop and
- * resume: membus's (002_*, Algorithm 1: "stop all of its processes" /
- * "resume applications") and gang rows' (gang.c).
+ * switch.c - quanta for the steps that they stop and resume: membus's
+ * (002_*, Algorithm 1: "stop all of its processes" / "resume
+ * applications") and gang rows' (gang.c).  Both align quanta on the wall
+ * clock (quantum q starts at q x its length, so every node numbers them
+ * alike) with a CLOCK_REALTIME timerfd armed at absolute times.
  *
  * Freeze first, then thaw: between the two passes fewer steps run than
  * the quantum's set, never more (membus: never more than P; gang: never
@@ -10,10 +12,62 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <json-c/json.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+
 #include "agent.h"
 
+uint64_t agent_wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int agent_wall_timer_new(char *why, size_t len)
+{
+	int fd = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+
+	if (fd < 0)
+		snprintf(why, len, "timerfd: %s", strerror(errno));
+	return fd;
+}
+
+void agent_wall_timer_at(int fd, uint64_t at_ns)
+{
+	struct itimerspec its = { 0 };
+
+	its.it_value.tv_sec = (time_t)(at_ns / 1000000000ull);
+	its.it_value.tv_nsec = (long)(at_ns % 1000000000ull);
+	(void)timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+void agent_wall_timer_off(int fd)
+{
+	struct itimerspec its = { 0 };
+
+	(void)timerfd_settime(fd, 0, &its, NULL);
+}
+
+void agent_switched_status(json_object *o, const struct agent_switched *sw)
+{
+	json_object_object_add(o, "freeze", json_object_new_string(
+		sw->freeze ? freeze_kind_name(freeze_group_kind(sw->freeze)) :
+			     "none"));
+	json_object_object_add(o, "running", json_object_new_boolean(sw->runs));
+	json_object_object_add(o, "quanta_run",
+			       json_object_new_int64((int64_t)sw->quanta_run));
+	json_object_object_add(o, "quanta_frozen",
+			       json_object_new_int64((int64_t)sw->quanta_frozen));
+}
+
 void agent_switch_apply(struct agent_step **steps, struct agent_switched **sw,
-			size_t n, const bool *run)
+			size_t n, const uint8_t *run)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (run[i] || !sw[i]->freeze ||

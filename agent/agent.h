@@ -134,7 +134,7 @@ struct agent_mb_step {
 	struct membus_window win;	/* per-process means, quanta it ran */
 	struct membus_sample estimate;	/* the window's mean, last vote */
 	struct agent_switched sw;	/* its freezer, the quanta it ran */
-	uint64_t seq;			/* place in the node's list */
+	uint64_t seq;			/* its place in the node's list: the quantum it joined or last ran in */
 };
 
 struct agent_step {

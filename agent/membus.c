@@ -105,7 +105,6 @@ struct agent_membus {
 	bool voter_self[VOTERS_MAX];
 	size_t nvoters;
 	/* counters and history */
-	uint64_t list_seq;
 	uint64_t quanta, fallbacks, coordinated, late, refused, out_of_window;
 	struct quantum_record hist[HISTORY];
 	size_t hist_n, hist_next;
@@ -151,6 +150,23 @@ static void _schedule_first(struct agent_membus *m)
 
 /* ---- the node's membus steps ---- */
 
+/*
+ * Every node keeps its own list, yet the votes only add up to a common
+ * choice when the lists agree: a place is the quantum a step joined or
+ * last ran in (the same number on every node: quanta are wall-clock),
+ * and steps of one place are in job and step order, not in the order
+ * their tasks happened to register on this node.
+ */
+static bool _listed_after(const struct agent_step *a,
+			  const struct agent_step *b)
+{
+	if (a->mb->seq != b->mb->seq)
+		return a->mb->seq > b->mb->seq;
+	if (a->job != b->job)
+		return a->job > b->job;
+	return a->step > b->step;
+}
+
 static size_t _steps(struct agent *a, struct agent_step **out, size_t max)
 {
 	size_t n = 0;
@@ -163,7 +179,7 @@ static size_t _steps(struct agent *a, struct agent_step **out, size_t max)
 		struct agent_step *cur = out[i];
 		size_t j = i;
 
-		while (j > 0 && out[j - 1]->mb->seq > cur->mb->seq) {
+		while (j > 0 && _listed_after(out[j - 1], cur)) {
 			out[j] = out[j - 1];
 			j--;
 		}
@@ -442,7 +458,7 @@ int agent_membus_step_init(struct agent *a, struct agent_step *s,
 	if (!mb->sw.freeze)
 		agent_log("job %u step %u: cannot freeze it (%s): it runs in every quantum",
 			  s->job, s->step, err);
-	mb->seq = ++m->list_seq;	/* a new application joins the list's end */
+	mb->seq = agent_wall_ns() / m->q_ns;	/* joins the list's end */
 	mb->sw.runs = true;
 	s->mb = mb;
 	agent_log("job %u step %u: membus on %u node(s), memory from %s, network from %s, freezing by %s",
@@ -616,9 +632,14 @@ static void _tally_vote(struct agent_membus *m, const struct mbmsg *vote,
 	}
 	memcpy(m->voter_name[m->nvoters], vote->from, sizeof(vote->from));
 	m->voter_self[m->nvoters++] = self;
-	for (size_t i = 0; i < vote->napps; i++)
-		(void)membus_tally_add(&m->tally, vote->apps[i].id,
-				       vote->apps[i].sel, vote->apps[i].nodes);
+	/* equal totals keep the order steps entered the tally in: the first
+	 * voter's selection first, a set that fits, then the rest */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < vote->napps; i++)
+			if (!vote->apps[i].sel == pass)
+				(void)membus_tally_add(&m->tally, vote->apps[i].id,
+						       vote->apps[i].sel,
+						       vote->apps[i].nodes);
 }
 
 /* The tally's order and its incomplete steps (as many as a message
@@ -849,7 +870,7 @@ static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
 	/* Algorithm 1, lines 3-5: what ran goes to the end of the list */
 	for (size_t i = 0; i < n; i++)
 		if (steps[i]->mb->sw.runs)
-			steps[i]->mb->seq = ++m->list_seq;
+			steps[i]->mb->seq = q;
 	if (n) {
 		m->quanta++;
 		_record(m, q, steps, n, from);

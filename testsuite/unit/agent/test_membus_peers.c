@@ -16,6 +16,10 @@
  * out of window and never reset its tally (no quantum without a
  * decision); a flood of datagrams neither stalls the agent (ping answers
  * within 2 s) nor writes more than a burst of log lines.
+ * Two agents, one coordinating both, whose steps registered in other
+ * orders: their lists agree, so they run the same set, a heavy step
+ * beside a light one, in every quantum (with lists in registration
+ * order the votes tied and both heavy steps ran together).
  * Needs root (the agent and munged).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -68,11 +72,11 @@ static int request(const char *node, const char *line, int timeout_ms)
 				      timeout_ms);
 }
 
-static pid_t start_agent(const char *node, int quantum_ms)
+static pid_t start_agent_cpus(const char *node, int quantum_ms, const char *cpus)
 {
 	char quantum[16];
 	char *argv[] = { fx.coschedd, "--node", (char *)node, "--run-dir", fx.run_dir,
-			 "--membus-quantum-ms", quantum, "--cpus", "1",
+			 "--membus-quantum-ms", quantum, "--cpus", (char *)cpus,
 			 "--membus-mem", "1G", "--membus-net", "1G",
 			 "--freeze", "signal", "--munge-socket", (char *)fx.munge_sock,
 			 NULL };
@@ -80,6 +84,11 @@ static pid_t start_agent(const char *node, int quantum_ms)
 	snprintf(quantum, sizeof(quantum), "%d", quantum_ms);
 	cosched_socket_path(fx.run_dir, node, sock, sizeof(sock));
 	return harness_start_agent(argv, sock);
+}
+
+static pid_t start_agent(const char *node, int quantum_ms)
+{
+	return start_agent_cpus(node, quantum_ms, "1");
 }
 
 static bool alive(pid_t agent, const char *node)
@@ -260,8 +269,8 @@ static int log_lines(const char *node, const char *what)
 	return n;
 }
 
-static bool join(const char *node, int job, const char *self,
-		 const char *coord, pid_t task)
+static bool join_bw(const char *node, int job, const char *self,
+		    const char *coord, pid_t task, const char *bw_mem)
 {
 	char line[512];
 
@@ -270,9 +279,15 @@ static bool join(const char *node, int job, const char *self,
 	if (request(node, line, 3000) || strncmp(reply, "ok membus", 9))
 		return false;
 	snprintf(line, sizeof(line),
-		 "register job=%d step=0 uid=0 mode=membus pid=%d rank=0 bw_mem=100000000",
-		 job, (int)task);
+		 "register job=%d step=0 uid=0 mode=membus pid=%d rank=0 bw_mem=%s",
+		 job, (int)task, bw_mem);
 	return !request(node, line, 3000) && !strncmp(reply, "ok registered", 13);
+}
+
+static bool join(const char *node, int job, const char *self,
+		 const char *coord, pid_t task)
+{
+	return join_bw(node, job, self, coord, task, "100000000");
 }
 
 /* ---- the agent as a voter ---- */
@@ -491,14 +506,160 @@ static void test_coordinator(void)
 	peer_close(&x);
 }
 
+/* ---- two agents whose steps registered in different orders ---- */
+
+/* Words of in, sorted, joined by spaces into out: a set's one spelling. */
+static void sorted_words(const char *in, char *out, size_t len)
+{
+	char buf[512], *words[16], *save = NULL;
+	size_t n = 0, used = 0;
+
+	snprintf(buf, sizeof(buf), "%s", in ? in : "");
+	for (char *w = strtok_r(buf, " ", &save); w && n < 16;
+	     w = strtok_r(NULL, " ", &save))
+		words[n++] = w;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strcmp(words[j - 1], words[j]) > 0; j--) {
+			char *t = words[j];
+
+			words[j] = words[j - 1];
+			words[j - 1] = t;
+		}
+	out[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+					 i ? " " : "", words[i]);
+}
+
+static int words_in(const char *s)
+{
+	int n = 0;
+
+	for (const char *p = s; p && *p; p++)
+		n += *p != ' ' && (p == s || p[-1] == ' ');
+	return n;
+}
+
+/* Quantum q of node's history decided by coord with all 4 steps known:
+ * its run set, sorted, into run; false if there is no such record. */
+static bool full_quantum(json_object *hist, uint64_t q, const char *coord,
+			 char *run, size_t len)
+{
+	for (size_t i = 0; json_object_is_type(hist, json_type_array) &&
+			   i < json_object_array_length(hist); i++) {
+		json_object *r = json_object_array_get_idx(hist, i);
+		const char *est = json_object_get_string(json_object_object_get(r, "estimates_mbs"));
+		const char *who = json_object_get_string(json_object_object_get(r, "coordinator"));
+
+		if ((uint64_t)json_object_get_int64(json_object_object_get(r, "q")) != q)
+			continue;
+		if (words_in(est) != 4 || !who || strcmp(who, coord))
+			return false;
+		sorted_words(json_object_get_string(json_object_object_get(r, "run")),
+			     run, len);
+		return true;
+	}
+	return false;
+}
+
+struct pairing { int common, same, paired; };
+
+/* Compare the quanta both agents ran on a decision of coord's. */
+static struct pairing compare_quanta(const char *a, const char *b,
+				     const char *coord, uint64_t from_q, bool tell)
+{
+	json_object *ma = membus_status(a), *mb = membus_status(b);
+	json_object *ha = ma ? json_object_object_get(ma, "history") : NULL;
+	json_object *hb = mb ? json_object_object_get(mb, "history") : NULL;
+	struct pairing p = { 0, 0, 0 };
+	char ra[256], rb[256];
+
+	for (size_t i = 0; json_object_is_type(ha, json_type_array) &&
+			   i < json_object_array_length(ha); i++) {
+		uint64_t q = (uint64_t)json_object_get_int64(json_object_object_get(
+				json_object_array_get_idx(ha, i), "q"));
+
+		if (q < from_q || !full_quantum(ha, q, coord, ra, sizeof(ra)) ||
+		    !full_quantum(hb, q, coord, rb, sizeof(rb)))
+			continue;
+		p.common++;
+		p.same += !strcmp(ra, rb);
+		/* 90.0 and 91.0 are the heavy ones: one of them beside a light one */
+		if (words_in(ra) == 2 &&
+		    (strstr(ra, "90.0") != NULL) + (strstr(ra, "91.0") != NULL) == 1)
+			p.paired++;
+		else if (tell)
+			diag("quantum %llu ran %s on %s, %s on %s", (unsigned long long)q,
+			     ra, a, rb, b);
+	}
+	json_object_put(ma);
+	json_object_put(mb);
+	return p;
+}
+
+/*
+ * Agent a coordinates itself and b; both have 2 CPUs, M = 1 GB/s, and
+ * the same four 2-node steps, two heavy (800 MB/s) and two light
+ * (50 MB/s), whose tasks registered on b in another order than on a.
+ * The lists must still agree, else the votes tie and the decision runs
+ * both heavy steps together (what the embedded cluster saw in CI).
+ */
+static void test_two_lists(void)
+{
+	static const int jobs_a[4] = { 90, 91, 92, 93 }, jobs_b[4] = { 91, 90, 93, 92 };
+	char a[32], b[32];
+	struct peer_addr addr_a, addr_b;
+	pid_t pa, pb, tasks[8];
+	struct pairing p = { 0, 0, 0 };
+	bool joined = true;
+	uint64_t from_q;
+
+	snprintf(a, sizeof(a), "a%d", (int)getpid());
+	snprintf(b, sizeof(b), "b%d", (int)getpid());
+	if (agent_addr(a, &addr_a) || agent_addr(b, &addr_b)) {
+		skip(2, "no UDP sockets on loopback");
+		return;
+	}
+	pa = start_agent_cpus(a, QUANTUM_MS, "2");
+	pb = start_agent_cpus(b, QUANTUM_MS, "2");
+	for (int i = 0; i < 4; i++) {
+		tasks[i] = harness_sleeper();
+		tasks[4 + i] = harness_sleeper();
+		joined &= join_bw(a, jobs_a[i], addr_a.text, addr_a.text, tasks[i],
+				  jobs_a[i] < 92 ? "800000000" : "50000000");
+		joined &= join_bw(b, jobs_b[i], addr_b.text, addr_a.text, tasks[4 + i],
+				  jobs_b[i] < 92 ? "800000000" : "50000000");
+	}
+	/* from the second quantum on that every step was known by both
+	 * agents in (before, a step one has not heard of runs everywhere) */
+	from_q = wall_quantum() + 2;
+	for (uint64_t until = now_ms() + 20 * QUANTUM_MS;
+	     joined && now_ms() < until && p.common < 8; harness_sleep_ms(QUANTUM_MS))
+		p = compare_quanta(a, b, a, from_q, false);
+	p = compare_quanta(a, b, a, from_q, true);
+	ok(pa > 0 && pb > 0 && joined && p.common >= 8 && p.same == p.common,
+	   "two agents, steps registered in other orders: both ran the same set in every quantum a decided (%d of %d)",
+	   p.same, p.common);
+	ok(p.common >= 8 && p.paired == p.common,
+	   "... a heavy step beside a light one in every such quantum (%d of %d)",
+	   p.paired, p.common);
+	stop_agent(pa);
+	stop_agent(pb);
+	for (int i = 0; i < 8; i++) {
+		kill(tasks[i], SIGKILL);
+		waitpid(tasks[i], NULL, 0);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	if (peer_fixture_begin(argv[0], "test_membus_peers", &fx))
 		return 0;
-	plan(19);
+	plan(21);
 	test_voter();
 	test_coordinator();
+	test_two_lists();
 	peer_fixture_end(&fx);
 	return done_testing();
 }

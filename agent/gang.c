@@ -28,7 +28,7 @@
 
 #include "agent.h"
 #include "cosched_proto/gang.h"
-#include "peer.h"
+#include "cosched_proto/peer.h"
 
 #define HISTORY 32		/* quanta kept for status */
 #define BATCH_MAX 64		/* datagrams read per wake-up of the loop */

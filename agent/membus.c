@@ -36,7 +36,7 @@
 
 #include "agent.h"
 #include "mbmsg.h"
-#include "peer.h"
+#include "cosched_proto/peer.h"
 
 #define CANDIDATES_MAX 16
 #define MISSES_DEAD 4		/* quanta in a row without a decision */

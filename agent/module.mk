@@ -9,7 +9,7 @@ CFLAGS_agent := $(JSONC_CFLAGS)
 COSCHEDD := $(O)/sbin/coschedd
 COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
 	state.c sched.c status.c guardian.c proc.c boost.c membus.c \
-	peer.c mbmsg.c bw.c freeze.c cgroup.c arrivals.c gang.c switch.c)
+	mbmsg.c bw.c freeze.c cgroup.c arrivals.c gang.c switch.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.
 COSCHEDD_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
 	$(O)/lib/libcosched_opts.a $(LIBNUM)
@@ -75,13 +75,13 @@ $(eval $(call static_lib,$(LIBMBMSG),$(MBMSG_SRCS)))
 $(eval $(call unit_test,agent/test_mbmsg,testsuite/unit/agent/test_mbmsg.c,$(MBMSG_LIBS),$(MBMSG_LDLIBS)))
 
 # MemBUS peer addresses and refusals (a private munged when root).
-$(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c testsuite/unit/agent/fixture.c agent/peer.c,,-lmunge))
+$(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c testsuite/unit/agent/fixture.c lib/cosched_proto/peer.c,,-lmunge))
 
 # MemBUS messages that reach a real coschedd (root, a private munged).
-$(eval $(call unit_test,agent/test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c testsuite/unit/agent/peer_fixture.c agent/peer.c,$(MBMSG_LIBS),-lmunge $(MBMSG_LDLIBS)))
+$(eval $(call unit_test,agent/test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c testsuite/unit/agent/peer_fixture.c lib/cosched_proto/peer.c,$(MBMSG_LIBS),-lmunge $(MBMSG_LDLIBS)))
 $(O)/tests/agent/test_membus_peers.t: | $(COSCHEDD)
 
 # Gang rows switched by a real coschedd, this test as slurmctld (root, a
 # private munged).
-$(eval $(call unit_test,agent/test_gang_agent,testsuite/unit/agent/test_gang_agent.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c testsuite/unit/agent/peer_fixture.c agent/peer.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),-lmunge $(JSONC_LIBS)))
+$(eval $(call unit_test,agent/test_gang_agent,testsuite/unit/agent/test_gang_agent.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c testsuite/unit/agent/peer_fixture.c lib/cosched_proto/peer.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),-lmunge $(JSONC_LIBS)))
 $(O)/tests/agent/test_gang_agent.t: | $(COSCHEDD)

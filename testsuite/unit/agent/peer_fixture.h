@@ -11,7 +11,7 @@
 
 #include <limits.h>
 
-#include "peer.h"
+#include "cosched_proto/peer.h"
 
 struct peer_fixture {
 	char coschedd[PATH_MAX];

@@ -38,7 +38,7 @@
 #include "cosched_proto/gang.h"
 #include "fixture.h"
 #include "peer_fixture.h"
-#include "peer.h"
+#include "cosched_proto/peer.h"
 #include "tap.h"
 
 #define SLICE_MS 200

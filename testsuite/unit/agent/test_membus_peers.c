@@ -43,7 +43,7 @@
 #include "mbmsg.h"
 #include "fixture.h"
 #include "peer_fixture.h"
-#include "peer.h"
+#include "cosched_proto/peer.h"
 #include "tap.h"
 
 /* The voter's quanta are long: the test must answer its vote within

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "peer.h"
+#include "cosched_proto/peer.h"
 #include "tap.h"
 
 static void test_parse(void)

@@ -1,14 +1,16 @@
 /*
- * peer.h - messages between the node agents of MemBUS (peer.c): one UDP
- * datagram per message, the JSON text inside a munge credential, so that
- * a receiver knows the sender is root (or the allowed user) on a host of
- * the same munge realm, and munge itself refuses a credential replayed.
- * What the text says is mbmsg.c's business; this file moves it.
+ * peer.h - datagrams between the node agents (MemBUS) and from
+ * slurmctld's select/coalloc to them (gang tables): one UDP datagram per
+ * message, the text inside a munge credential, so that a receiver knows
+ * the sender is root (or the allowed user) on a host of the same munge
+ * realm, and munge itself refuses a credential replayed.  What the text
+ * says is mbmsg.c's or gang.c's business; this file moves it, for both
+ * ends.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef COSCHEDD_PEER_H
-#define COSCHEDD_PEER_H
+#ifndef COSCHED_PROTO_PEER_H
+#define COSCHED_PROTO_PEER_H
 
 #include <munge.h>
 #include <stdbool.h>
@@ -77,4 +79,4 @@ int peer_recv(struct peer_ctx *c, peer_source_fn *known, void *arg,
 bool peer_same_addr(const struct sockaddr_storage *a, socklen_t alen,
 		    const struct sockaddr_storage *b, socklen_t blen);
 
-#endif /* COSCHEDD_PEER_H */
+#endif /* COSCHED_PROTO_PEER_H */

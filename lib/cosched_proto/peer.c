@@ -1,5 +1,5 @@
 /*
- * peer.c - MemBUS messages between node agents (see peer.h).
+ * peer.c - munge-signed datagrams to and between node agents (peer.h).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -69,7 +69,7 @@ FUZZ_AGENT := $(COSCHEDD_SRCS) $(LIBCOSCHED_PROTO_SRCS) $(LIBCOSCHED_SRCS) \
 	lib/cosched_opts/cosched_bw.c $(FUZZ_NUM)
 FUZZ_AGENT_LIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
 
-$(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c $(COALLOC_SRCS) $(FUZZ_NUM),-lm))
+$(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c lib/cosched_proto/settings.c $(COALLOC_SRCS) $(FUZZ_NUM),-lm))
 $(eval $(call fuzz_target,cosched_opts,$(FUZZ_COSCHED_OPTS),))
 $(eval $(call fuzz_target,plugstack_args,plugins/spank_cosched/args.c $(FUZZ_COSCHED_PROTO),))
 $(eval $(call fuzz_target,num,$(FUZZ_NUM),))

@@ -12,7 +12,12 @@
 #include <strings.h>
 
 #include "coalloc_conf/coalloc_conf.h"
+#include "cosched_proto/gang.h"
+#include "cosched_proto/settings.h"
 #include "num/num.h"
+
+_Static_assert(COALLOC_CONF_MAX_MPL <= GANG_ROWS_MAX,
+	       "the agents must take every row the matrix may have");
 #include "num/text.h"
 
 /* One KEY=VALUE of a line, pointing into the line buffer. */
@@ -118,12 +123,12 @@ static int _set_matrix(struct parser *p, const struct pair *kv)
 
 enum scalar {
 	KEY_POLICY, KEY_AGING, KEY_MATRIX, KEY_MPL, KEY_TIMESLICE, KEY_GLOBAL,
-	KEY_PREEMPT, KEY_COUNT
+	KEY_PREEMPT, KEY_GANG_PORT, KEY_COUNT
 };
 
 static const char *scalar_keys[KEY_COUNT] = {
 	"Policy", "AgingTime", "Matrix", "MPL", "TimeSlice", "GlobalPartition",
-	"PreemptPartition",
+	"PreemptPartition", "GangPortOffset",
 };
 
 static int _scalar_index(const char *key)
@@ -134,9 +139,33 @@ static int _scalar_index(const char *key)
 	return -1;
 }
 
+/*
+ * Whole seconds: slurmctld suspends and resumes rows.  "NNNms", below a
+ * second: the node agents switch them (cosched_proto/gang.h's bounds).
+ */
+static int _set_time_slice(struct parser *p, const struct pair *kv)
+{
+	struct coalloc_conf *c = p->conf;
+	size_t len = strlen(kv->value);
+	char ms[32];
+	uint64_t v;
+
+	if (len < 3 || strcasecmp(kv->value + len - 2, "ms"))
+		return _parse_uint(p, kv, 1, 86400, &c->time_slice);
+	snprintf(ms, sizeof(ms), "%.*s", (int)(len - 2), kv->value);
+	if (len - 2 >= sizeof(ms) ||
+	    num_parse_range(ms, GANG_SLICE_MS_MIN, GANG_SLICE_MS_MAX, &v))
+		return _fail(p, kv->key, "'%s' is neither whole seconds from 1 to 86400 nor milliseconds from %ums to %ums",
+			     kv->value, GANG_SLICE_MS_MIN, GANG_SLICE_MS_MAX);
+	c->time_slice_ms = (unsigned)v;
+	return 0;
+}
+
 static int _set_scalar(struct parser *p, const struct pair *kv, int k)
 {
 	struct coalloc_conf *c = p->conf;
+	const struct cosched_setting *port_offset =
+		cosched_setting(COSCHED_SET_GANG_PORT_OFFSET);
 
 	if (p->seen & (1u << k))
 		return _fail(p, kv->key, "given twice");
@@ -151,7 +180,10 @@ static int _set_scalar(struct parser *p, const struct pair *kv, int k)
 	case KEY_MPL:
 		return _parse_uint(p, kv, 1, COALLOC_CONF_MAX_MPL, &c->mpl);
 	case KEY_TIMESLICE:
-		return _parse_uint(p, kv, 1, 86400, &c->time_slice);
+		return _set_time_slice(p, kv);
+	case KEY_GANG_PORT:
+		return _parse_uint(p, kv, (unsigned)port_offset->lo,
+				   (unsigned)port_offset->hi, &c->gang_port_offset);
 	case KEY_PREEMPT:
 		c->preempt_line = p->line;
 		return _set_string(p, kv, &c->preempt_partition);
@@ -168,7 +200,7 @@ static int _scalar_line(struct parser *p, struct pair *kv, int n)
 
 		if (k < 0)
 			return _fail(p, kv[i].key, "unknown key%s", i ?
-				     " (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition or PreemptPartition takes only those)" : "");
+				     " (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition or GangPortOffset takes only those)" : "");
 		if (_set_scalar(p, &kv[i], k))
 			return -1;
 	}
@@ -425,6 +457,8 @@ static int _check_matrix(struct parser *p)
 		return _fail(p, "MPL", "MPL=%u needs Matrix=gang or Matrix=local", c->mpl);
 	if (c->matrix != COALLOC_CONF_MATRIX_GANG && (p->seen & (1u << KEY_TIMESLICE)))
 		return _fail(p, "TimeSlice", "only Matrix=gang rows are time-sliced");
+	if (!coalloc_conf_fast_gang(c) && (p->seen & (1u << KEY_GANG_PORT)))
+		return _fail(p, "GangPortOffset", "only rows the node agents switch (Matrix=gang, TimeSlice below a second, e.g. 200ms) use it");
 	return 0;
 }
 
@@ -472,6 +506,7 @@ static void _defaults(struct coalloc_conf *c)
 	c->matrix = COALLOC_CONF_MATRIX_OFF;
 	c->mpl = COALLOC_CONF_DEFAULT_MPL;
 	c->time_slice = COALLOC_CONF_DEFAULT_TIMESLICE;
+	c->gang_port_offset = (unsigned)cosched_setting(COSCHED_SET_GANG_PORT_OFFSET)->dflt;
 }
 
 static void _free_locals(struct parser *p)

@@ -7,6 +7,7 @@
  * a line.  Three kinds of line:
  *
  *   Policy=LS-DO AgingTime=3600 Matrix=gang MPL=2 TimeSlice=30
+ *   Matrix=gang MPL=4 TimeSlice=200ms GangPortOffset=1001
  *   PreemptPartition=urgent
  *   GlobalPartition=grid
  *   Site=siteA Nodes=n[1-16]
@@ -56,7 +57,9 @@ struct coalloc_conf {
 	unsigned aging_time;
 	enum coalloc_conf_matrix matrix;
 	unsigned mpl;
-	unsigned time_slice;
+	unsigned time_slice;		/* seconds: slurmctld suspends rows */
+	unsigned time_slice_ms;		/* 0, or below a second: agents switch */
+	unsigned gang_port_offset;	/* agents' gang port - slurmd's */
 	char *global_partition;		/* NULL when none */
 	int global_line;
 	char *preempt_partition;	/* its jobs preempt: NULL when none */
@@ -82,6 +85,12 @@ const struct coalloc_conf_site *
 coalloc_conf_find_site(const struct coalloc_conf *conf, const char *name);
 
 const char *coalloc_conf_matrix_name(enum coalloc_conf_matrix matrix);
+
+/* Rows switched by the node agents: Matrix=gang, TimeSlice below 1 s. */
+static inline int coalloc_conf_fast_gang(const struct coalloc_conf *c)
+{
+	return c->matrix == COALLOC_CONF_MATRIX_GANG && c->time_slice_ms > 0;
+}
 
 /*
  * A job's layout as users see it (SLURM_COALLOC_LAYOUT, scontrol's

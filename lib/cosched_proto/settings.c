@@ -25,6 +25,10 @@ static const struct cosched_setting settings[COSCHED_SET_COUNT] = {
 	/* slurmd's port + offset must stay a port; checked per node too */
 	[COSCHED_SET_MEMBUS_PORT_OFFSET] = { "membus_port_offset", NULL, 1000, 1,
 					     64511, "ports" },
+	/* where select/coalloc sends gang tables (coalloc.conf's
+	 * GangPortOffset, the same default) */
+	[COSCHED_SET_GANG_PORT_OFFSET] = { "gang_port_offset", NULL, 1001, 1,
+					   64511, "ports" },
 };
 
 const struct cosched_setting *cosched_setting(enum cosched_setting_id id)

@@ -27,6 +27,7 @@ enum cosched_setting_id {
 	COSCHED_SET_MEMBUS_MEM,		/* 0: the agent measures it */
 	COSCHED_SET_MEMBUS_NET,		/* 0: the agent finds or probes it */
 	COSCHED_SET_MEMBUS_PORT_OFFSET,	/* an agent's UDP port - slurmd's */
+	COSCHED_SET_GANG_PORT_OFFSET,	/* its gang-table port - slurmd's */
 	COSCHED_SET_COUNT
 };
 

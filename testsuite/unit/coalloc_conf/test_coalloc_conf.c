@@ -59,6 +59,21 @@ static void test_good(void)
 	is_int(c.sites[1].local_line, 7, "its line");
 	coalloc_conf_free(&c);
 
+	is_int(parse("Matrix=gang MPL=4 TimeSlice=200ms\n" TWO_SITES, &c), 0,
+	       "a time slice in milliseconds");
+	is_int(c.time_slice_ms, 200, "... kept in milliseconds");
+	ok(coalloc_conf_fast_gang(&c), "... rows the agents switch");
+	is_int(c.gang_port_offset, 1001, "... default gang port offset");
+	coalloc_conf_free(&c);
+	is_int(parse("Matrix=gang MPL=2 TimeSlice=50MS GangPortOffset=2000\n" TWO_SITES, &c),
+	       0, "the shortest slice, any case; a gang port offset");
+	ok(c.time_slice_ms == 50 && c.gang_port_offset == 2000, "... both kept");
+	coalloc_conf_free(&c);
+	is_int(parse("Matrix=gang MPL=2 TimeSlice=1\n" TWO_SITES, &c), 0, "one second");
+	ok(c.time_slice == 1 && !c.time_slice_ms && !coalloc_conf_fast_gang(&c),
+	   "... goes through slurmctld");
+	coalloc_conf_free(&c);
+
 	is_int(parse("LocalPartition=pa Site=a\nLocalPartition=pb Site=b\n"
 		     "Policy=LP-GF GlobalPartition=\"grid\"\n" TWO_SITES, &c),
 	       0, "local partitions before their sites, quoted value");
@@ -72,7 +87,7 @@ static void test_bad_syntax(void)
 	refused("Policy=GS\nFoo=1\n" TWO_SITES,
 		"coalloc.conf line 2: key 'Foo': unknown key", "unknown key");
 	refused("Policy=GS Nodes=n1\n" TWO_SITES,
-		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition or PreemptPartition takes only those)",
+		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition or GangPortOffset takes only those)",
 		"site key on a scalar line");
 	refused("Site=a Nodes=n1 Weight=2\n",
 		"coalloc.conf line 1: key 'Weight': unknown key (a Site line takes only Nodes)",
@@ -102,6 +117,24 @@ static void test_bad_values(void)
 	refused("TimeSlice=10s\n" TWO_SITES,
 		"coalloc.conf line 1: key 'TimeSlice': '10s' is not a whole number from 1 to 86400",
 		"unit suffix");
+	refused("Matrix=gang MPL=2 TimeSlice=1000ms\n" TWO_SITES,
+		"coalloc.conf line 1: key 'TimeSlice': '1000ms' is neither whole seconds from 1 to 86400 nor milliseconds from 50ms to 999ms",
+		"a second in milliseconds");
+	refused("Matrix=gang MPL=2 TimeSlice=49ms\n" TWO_SITES,
+		"coalloc.conf line 1: key 'TimeSlice': '49ms' is neither whole seconds from 1 to 86400 nor milliseconds from 50ms to 999ms",
+		"too short a slice");
+	refused("Matrix=gang MPL=2 TimeSlice=ms\n" TWO_SITES,
+		"coalloc.conf line 1: key 'TimeSlice': 'ms' is not a whole number from 1 to 86400",
+		"no number");
+	refused("Matrix=gang MPL=2 TimeSlice=2.5ms\n" TWO_SITES,
+		"coalloc.conf line 1: key 'TimeSlice': '2.5ms' is neither whole seconds from 1 to 86400 nor milliseconds from 50ms to 999ms",
+		"a fraction");
+	refused("Matrix=gang MPL=2 TimeSlice=200ms GangPortOffset=0\n" TWO_SITES,
+		"coalloc.conf line 1: key 'GangPortOffset': '0' is not a whole number from 1 to 64511",
+		"gang port offset 0");
+	refused("Matrix=gang MPL=2 TimeSlice=20 GangPortOffset=1001\n" TWO_SITES,
+		"coalloc.conf: key 'GangPortOffset': only rows the node agents switch (Matrix=gang, TimeSlice below a second, e.g. 200ms) use it",
+		"gang port offset with slurmctld's rows");
 	refused("Matrix=rows\n" TWO_SITES,
 		"coalloc.conf line 1: key 'Matrix': 'rows' is not off, gang or local",
 		"bad matrix");

@@ -82,7 +82,7 @@ INTEGRATION_TESTS := $(sort $(wildcard testsuite/integration/*.t))
 # plugin refused, and purged pending jobs.
 INTEGRATION_SUBSET := 01-cluster 02-jobs 05-spank-options 07-coalloc-conf \
 	08-sites 09-policies 10-status 11-policy-restart 12-matrix 14-esp \
-	15-cosched 27-slurm-mismatch 28-cancel-purged
+	15-cosched 27-slurm-mismatch 28-cancel-purged 29-gang-agents
 ifeq ($(SLURM_ORIGIN),installed)
 SLURM_INTEGRATION_TESTS := $(INTEGRATION_TESTS)
 else

@@ -48,7 +48,7 @@ static int _fail(char *buf, size_t len)
 	return -1;
 }
 
-int cosched_membus_port(uint32_t slurmd_port, uint32_t offset,
+int cosched_agent_port(uint32_t slurmd_port, uint32_t offset,
 			uint16_t *port)
 {
 	uint64_t sum = (uint64_t)slurmd_port + offset;

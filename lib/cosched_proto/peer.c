@@ -79,11 +79,13 @@ int peer_parse(const char *text, struct peer_addr *p, char *err, size_t len)
 	return 0;
 }
 
-int peer_open(struct peer_ctx *c, const struct peer_addr *self,
-	      const char *munge_socket, char *err, size_t len)
+/* c emptied, with a munge context on munge_socket (NULL: munge's own). */
+static int _open_munge(struct peer_ctx *c, const char *munge_socket,
+		       char *err, size_t len)
 {
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
+	c->fd6 = -1;
 	c->munge = munge_ctx_create();
 	if (!c->munge) {
 		snprintf(err, len, "munge_ctx_create failed");
@@ -93,10 +95,40 @@ int peer_open(struct peer_ctx *c, const struct peer_addr *self,
 	    munge_ctx_set(c->munge, MUNGE_OPT_SOCKET, munge_socket) != EMUNGE_SUCCESS) {
 		snprintf(err, len, "munge socket %s: %s", munge_socket,
 			 munge_ctx_strerror(c->munge));
+		return -1;
+	}
+	return 0;
+}
+
+static int _udp(int family)
+{
+	return socket(family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+}
+
+int peer_open_sender(struct peer_ctx *c, const char *munge_socket,
+		     char *err, size_t len)
+{
+	if (_open_munge(c, munge_socket, err, len))
+		goto fail;
+	c->sender = true;
+	c->fd = _udp(AF_INET);
+	c->fd6 = _udp(AF_INET6);	/* a host without IPv6 sends IPv4 only */
+	if (c->fd < 0 && c->fd6 < 0) {
+		snprintf(err, len, "UDP socket: %s", strerror(errno));
 		goto fail;
 	}
-	c->fd = socket(self->sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC |
-		       SOCK_NONBLOCK, 0);
+	return 0;
+fail:
+	peer_close(c);
+	return -1;
+}
+
+int peer_open(struct peer_ctx *c, const struct peer_addr *self,
+	      const char *munge_socket, char *err, size_t len)
+{
+	if (_open_munge(c, munge_socket, err, len))
+		goto fail;
+	c->fd = _udp(self->sa.ss_family);
 	if (c->fd < 0 || bind(c->fd, (const struct sockaddr *)&self->sa,
 			      self->len)) {
 		snprintf(err, len, "UDP %s: %s", self->text, strerror(errno));
@@ -112,7 +144,10 @@ void peer_close(struct peer_ctx *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
+	if (c->sender && c->fd6 >= 0)
+		close(c->fd6);
 	c->fd = -1;
+	c->fd6 = -1;
 	if (c->munge)
 		munge_ctx_destroy(c->munge);
 	c->munge = NULL;
@@ -123,13 +158,14 @@ int peer_send(struct peer_ctx *c, const struct sockaddr_storage *to,
 {
 	char *cred = NULL;
 	int rc = -1;
+	int fd = c->sender && to->ss_family == AF_INET6 ? c->fd6 : c->fd;
 
-	if (c->fd < 0 || len > DATAGRAM_MAX ||
+	if (fd < 0 || len > DATAGRAM_MAX ||
 	    munge_encode(&cred, c->munge, text, (int)len) != EMUNGE_SUCCESS)
 		goto fail;
 	if (strlen(cred) > DATAGRAM_MAX)
 		goto fail;
-	if (sendto(c->fd, cred, strlen(cred), 0,
+	if (sendto(fd, cred, strlen(cred), 0,
 		   (const struct sockaddr *)to, to_len) < 0)
 		goto fail;
 	c->sent++;

@@ -36,6 +36,8 @@ int peer_parse(const char *text, struct peer_addr *p, char *err, size_t len);
 
 struct peer_ctx {
 	int fd;				/* -1: closed */
+	int fd6;			/* a sender's IPv6 socket, -1: none */
+	bool sender;			/* peer_open_sender's: fd6 is its */
 	munge_ctx_t munge;
 	uid_t allow_uid;		/* besides root */
 	bool allow_set;
@@ -45,6 +47,10 @@ struct peer_ctx {
 /* Bind a UDP socket on self's address.  Returns 0 or -1 with err. */
 int peer_open(struct peer_ctx *c, const struct peer_addr *self,
 	      const char *munge_socket, char *err, size_t len);
+/* Unbound sockets (IPv4, and IPv6 where the host has it) that only send,
+ * as slurmctld does to the agents.  Returns 0 or -1 with err. */
+int peer_open_sender(struct peer_ctx *c, const char *munge_socket,
+		     char *err, size_t len);
 void peer_close(struct peer_ctx *c);
 
 /* Encode len bytes of text in a credential and send it to `to`.

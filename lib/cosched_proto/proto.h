@@ -122,11 +122,12 @@ struct cosched_membus {
 };
 
 /*
- * The UDP port of a node's agent: its slurmd's port plus offset.
+ * A UDP port of a node's agent (membus, gang tables): its slurmd's port
+ * plus the offset.
  * Returns 0, or -1 when slurmd_port is 0 (unknown) or the sum is not a
  * port (above 65535).
  */
-int cosched_membus_port(uint32_t slurmd_port, uint32_t offset,
+int cosched_agent_port(uint32_t slurmd_port, uint32_t offset,
 			uint16_t *port);
 
 /*

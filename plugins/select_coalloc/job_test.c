@@ -302,14 +302,16 @@ static bool _preempting(job_record_t *job_ptr)
  * matrix replicates it there), or it preempts (its row becomes active).
  * Else slurmd would run it beside the active row's jobs until the
  * suspend of the next pass reached its nodes: seconds of a node running
- * two rows.  Such a job waits for its row's turn instead.
+ * two rows.  Such a job waits for its row's turn instead.  Rows the node
+ * agents switch need no wait: an agent freezes a new job's steps within a
+ * quantum of its start, when it is not its row's turn.
  */
 static bool _runs_at_once(job_record_t *job_ptr, int row, bitstr_t *bitmap)
 {
 	int active = node_usage_active_row();
 
 	if (row < 0 || row == active || node_usage_local() ||
-	    _preempting(job_ptr))
+	    node_usage_fast_gang() || _preempting(job_ptr))
 		return true;
 	for (int i = 0; i < node_record_count; i++)
 		if (bit_test(bitmap, i) && node_usage_cell(active, i, NULL))

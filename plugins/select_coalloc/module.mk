@@ -6,15 +6,16 @@
 SELECT_COALLOC_SRCS := $(addprefix plugins/select_coalloc/,\
 	select_coalloc.c config.c job_resources.c job_test.c node_usage.c \
 	nodeinfo.c queues.c sites.c slurm_compat.c state.c status.c \
-	timeslice.c)
+	timeslice.c gang_tables.c)
 SELECT_COALLOC_OBJS := $(patsubst %.c,$(O)/%.o,$(SELECT_COALLOC_SRCS))
 SELECT_COALLOC_SO   := $(O)/plugins/select_coalloc.so
 
 CFLAGS_plugins/select_coalloc := $(SLURM_INTERNAL_CPPFLAGS) $(JSONC_CFLAGS)
 NEEDS_SLURM_SRC += $(SELECT_COALLOC_OBJS)
 
-SELECT_COALLOC_LIBS := $(LIBNODEPICK) $(LIBCOALLOC_CONF) $(LIBCOALLOC_CONF_DEPS) $(COALLOC_LIB) \
-	$(LIBCOSCHED_OPTS) $(LIBNUM)
+SELECT_COALLOC_LIBS := $(LIBNODEPICK) $(LIBCOALLOC_CONF) $(LIBCOALLOC_CONF_DEPS) \
+	$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS) $(COALLOC_LIB) \
+	$(LIBCOSCHED_OPTS) $(O)/lib/libcosched.a $(LIBNUM)
 
 $(SELECT_COALLOC_SO): $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) \
 		plugins/select_coalloc/select_coalloc.map
@@ -24,7 +25,8 @@ $(SELECT_COALLOC_SO): $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) \
 	@# name both releases; Slurm's loader uses RTLD_LAZY for the same reason
 	$(CC) -shared $(ALL_LDFLAGS) -Wl,-z,lazy \
 		-Wl,--version-script=plugins/select_coalloc/select_coalloc.map \
-		-o $@.tmp $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) $(JSONC_LIBS)
+		-o $@.tmp $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) $(JSONC_LIBS) \
+		-lmunge
 	@# rename, never overwrite: running daemons have the old file mapped
 	mv -f $@.tmp $@
 

@@ -5,6 +5,9 @@
  *   Matrix=off    one row: a node is held by at most one job;
  *   Matrix=gang   MPL rows: a job takes one row, the active row runs and
  *                 the others are suspended (timeslice.c rotates them);
+ *                 with a TimeSlice below a second, Slurm sees every row
+ *                 running and the node agents switch them (gang_tables.c
+ *                 sends them the rows, lib/cosched_proto/gang.h);
  *   Matrix=local  up to MPL jobs per node, all running.
  * With PreemptPartition a priority row 0 comes first: its jobs run at
  * once, and only the jobs they overlap are suspended (the others run on
@@ -19,6 +22,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "coalloc/matrix.h"
 #include "select_coalloc.h"
@@ -41,6 +45,21 @@ static struct saved_row planned;
 static struct saved_row *saved;
 static size_t nsaved;
 static int saved_active = -1;
+/* When the matrix last changed (wall clock, us): orders gang tables. */
+static uint64_t epoch_us;
+
+/* A change the node agents must hear of: a newer epoch, never an equal
+ * one, even with the clock stepped back. */
+static void _changed(void)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	epoch_us = now > epoch_us ? now : epoch_us + 1;
+	coalloc_gang_tables_kick();
+}
 
 void node_usage_lock(void)
 {
@@ -72,9 +91,45 @@ bool node_usage_local(void)
 	return shape.mode == COALLOC_CONF_MATRIX_LOCAL;
 }
 
+bool node_usage_fast_gang(void)
+{
+	return shape.mode == COALLOC_CONF_MATRIX_GANG && shape.time_slice_ms;
+}
+
+/* Rows slurmctld suspends and resumes (not those the agents switch). */
 bool node_usage_time_sliced(void)
 {
-	return shape.mode == COALLOC_CONF_MATRIX_GANG || shape.preempt;
+	return (shape.mode == COALLOC_CONF_MATRIX_GANG || shape.preempt) &&
+	       !node_usage_fast_gang();
+}
+
+unsigned node_usage_time_slice_ms(void)
+{
+	return shape.time_slice_ms;
+}
+
+unsigned node_usage_gang_port_offset(void)
+{
+	return shape.gang_port_offset;
+}
+
+uint64_t node_usage_epoch(void)
+{
+	return epoch_us;
+}
+
+size_t node_usage_column_jobs(int node_inx, uint32_t *ids, uint32_t *rows,
+			      size_t max)
+{
+	if (!matrix || node_inx < 0 || node_inx >= node_record_count)
+		return 0;
+	return coalloc_matrix_column_jobs(matrix, (unsigned)node_inx, ids,
+					  rows, max);
+}
+
+bool node_usage_priority_busy(void)
+{
+	return matrix && shape.preempt && coalloc_matrix_priority_busy(matrix);
 }
 
 unsigned node_usage_time_slice(void)
@@ -225,6 +280,7 @@ static int _add_locked(job_record_t *job_ptr, int want)
 			 bit_set_count(job_ptr->node_bitmap), row,
 			 priority ? " (priority row)" : "");
 	coalloc_matrix_replicate(matrix);
+	_changed();
 	return row;
 }
 
@@ -259,9 +315,12 @@ int node_usage_engine_row(uint32_t job_id)
 	return row - first_row;
 }
 
+/* Whether Slurm must see it running: with the agents switching rows,
+ * every job does. */
 bool node_usage_job_runs(uint32_t job_id)
 {
-	return !matrix || coalloc_matrix_job_runs(matrix, job_id);
+	return !matrix || node_usage_fast_gang() ||
+	       coalloc_matrix_job_runs(matrix, job_id);
 }
 
 bool node_usage_has_job(uint32_t job_id)
@@ -273,6 +332,7 @@ void node_usage_remove_job(job_record_t *job_ptr)
 {
 	if (matrix && !coalloc_matrix_remove(matrix, job_ptr->job_id)) {
 		coalloc_matrix_replicate(matrix);
+		_changed();
 		log_flag(SELECT_TYPE, "%s: %pJ released its nodes",
 			 plugin_type, job_ptr);
 	}
@@ -303,6 +363,8 @@ bool node_usage_rotate(bool slice_over)
 	if (!matrix || node_usage_local())
 		return false;
 	before = coalloc_matrix_active_row(matrix);
+	if (node_usage_fast_gang())	/* the agents switch by the clock */
+		return false;
 	if (prio && coalloc_matrix_row_busy(matrix, 0, false)) {
 		coalloc_matrix_set_active(matrix, 0);
 	} else if ((prio && before == 0) ||
@@ -412,6 +474,7 @@ int node_usage_reset(list_t *jobs)
 		nsaved = 0;
 		saved_active = -1;
 	}
+	_changed();
 	node_usage_unlock();
 	return matrix ? SLURM_SUCCESS : SLURM_ERROR;
 }

@@ -40,6 +40,7 @@ extern int init(void)
 	coalloc_check_sched_params();
 	coalloc_status_start();
 	coalloc_timeslice_start();
+	coalloc_gang_tables_start();
 	info("%s: loaded (plugin_id %u, whole-node allocation)", plugin_type,
 	     plugin_id);
 	return SLURM_SUCCESS;
@@ -47,6 +48,7 @@ extern int init(void)
 
 extern int fini(void)
 {
+	coalloc_gang_tables_stop();
 	coalloc_timeslice_stop();
 	coalloc_status_stop();
 	coalloc_queues_fini();

@@ -55,6 +55,8 @@ struct coalloc_matrix_conf {
 	enum coalloc_conf_matrix mode;
 	unsigned mpl;
 	unsigned time_slice;		/* seconds */
+	unsigned time_slice_ms;		/* 0, or the agents switch rows */
+	unsigned gang_port_offset;	/* their gang port - slurmd's */
 	bool preempt;			/* a PreemptPartition: priority row */
 };
 void coalloc_sites_matrix(struct coalloc_matrix_conf *out);
@@ -98,8 +100,16 @@ void node_usage_unlock(void);
 /* Caller holds the lock for the rest. */
 bool node_usage_ready(void);
 bool node_usage_local(void);		/* Matrix=local */
-bool node_usage_time_sliced(void);	/* rows to rotate (gang, priority) */
+bool node_usage_time_sliced(void);	/* rows slurmctld rotates */
 unsigned node_usage_time_slice(void);
+bool node_usage_fast_gang(void);	/* rows the node agents switch */
+unsigned node_usage_time_slice_ms(void);
+unsigned node_usage_gang_port_offset(void);
+uint64_t node_usage_epoch(void);	/* of the last change, us */
+/* A node's jobs and the rows each holds there (gang tables). */
+size_t node_usage_column_jobs(int node_inx, uint32_t *ids, uint32_t *rows,
+			      size_t max);
+bool node_usage_priority_busy(void);	/* a preempting job runs alone */
 int node_usage_rows(void);		/* all rows, the priority row too */
 int node_usage_first_row(void);		/* first row of ordinary jobs */
 int node_usage_active_row(void);
@@ -125,6 +135,11 @@ void node_usage_restore(const struct coalloc_statefile *st);
 void coalloc_timeslice_start(void);	/* slurmctld only */
 void coalloc_timeslice_stop(void);
 void coalloc_timeslice_kick(void);	/* apply matrix changes soon */
+
+/* ---- gang_tables.c: the rows sent to the node agents ---- */
+void coalloc_gang_tables_start(void);	/* slurmctld only */
+void coalloc_gang_tables_stop(void);
+void coalloc_gang_tables_kick(void);	/* the matrix changed: send soon */
 
 /* ---- state.c: StateSaveLocation/coalloc_state ---- */
 int coalloc_state_save(const char *dir);

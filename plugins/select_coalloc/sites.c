@@ -313,11 +313,18 @@ static void _log_sites(const struct sites *s)
 {
 	const struct coalloc_conf *c = &s->conf;
 
-	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u TimeSlice=%u PreemptPartition=%s",
+	char slice[128];
+
+	if (c->time_slice_ms)
+		snprintf(slice, sizeof(slice), "%ums (node agents switch the rows, gang port = slurmd's + %u)",
+			 c->time_slice_ms, c->gang_port_offset);
+	else
+		snprintf(slice, sizeof(slice), "%u", c->time_slice);
+	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u TimeSlice=%s PreemptPartition=%s",
 	     plugin_type, s->implicit ? "no coalloc.conf" : c->file, c->nsites,
 	     c->nsites == 1 ? "" : "s", coalloc_policy_name(c->policy),
 	     c->aging_time, coalloc_conf_matrix_name(c->matrix), c->mpl,
-	     c->time_slice,
+	     slice,
 	     c->preempt_partition ? c->preempt_partition : "(none)");
 	_check_sharing(c);
 	for (size_t i = 0; i < c->nsites; i++)
@@ -453,6 +460,8 @@ void coalloc_sites_matrix(struct coalloc_matrix_conf *out)
 		out->mode = current->conf.matrix;
 		out->mpl = current->conf.mpl;
 		out->time_slice = current->conf.time_slice;
+		out->time_slice_ms = current->conf.time_slice_ms;
+		out->gang_port_offset = current->conf.gang_port_offset;
 		out->preempt = current->conf.preempt_partition != NULL;
 	}
 	slurm_mutex_unlock(&sites_mutex);
@@ -556,6 +565,8 @@ void coalloc_sites_json(json_object *root)
 				       _str_or_null(c->preempt_partition));
 		json_object_object_add(root, "time_slice",
 				       json_object_new_int(c->time_slice));
+		json_object_object_add(root, "time_slice_ms", c->time_slice_ms ?
+				       json_object_new_int(c->time_slice_ms) : NULL);
 		for (size_t i = 0; i < c->nsites; i++) {
 			json_object *s = json_object_new_object();
 			int total = 0;

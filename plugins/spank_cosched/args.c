@@ -66,6 +66,7 @@ void cosched_args_defaults(struct cosched_args *args)
 	args->membus_net = (double)_dflt(COSCHED_SET_MEMBUS_NET);
 	args->membus_port_offset =
 		(uint32_t)_dflt(COSCHED_SET_MEMBUS_PORT_OFFSET);
+	args->gang_port_offset = (uint32_t)_dflt(COSCHED_SET_GANG_PORT_OFFSET);
 	snprintf(args->freeze, sizeof(args->freeze), "auto");
 	args->munge_socket[0] = '\0';	/* munge's default socket */
 }
@@ -209,6 +210,19 @@ static int _set_freeze(struct cosched_args *args, const char *key,
 	return 0;
 }
 
+static int _set_gang_rows(struct cosched_args *args, const char *key,
+			  const char *value, char *err, size_t err_len)
+{
+	if (strcmp(value, "yes") && strcmp(value, "no")) {
+		cosched_set_err(err, err_len,
+				"plugstack.conf: %s='%.*s': expected yes or no",
+				key, QUOTE_ARG_MAX, value);
+		return -1;
+	}
+	args->gang_rows = !strcmp(value, "yes");
+	return 0;
+}
+
 static int _set_user(struct cosched_args *args, const char *key,
 		     const char *value, char *err, size_t err_len)
 {
@@ -249,6 +263,8 @@ static const struct arg_key arg_keys[] = {
 	RATE_KEY(membus_mem, COSCHED_SET_MEMBUS_MEM),
 	RATE_KEY(membus_net, COSCHED_SET_MEMBUS_NET),
 	U32_KEY(membus_port_offset, COSCHED_SET_MEMBUS_PORT_OFFSET),
+	{ "gang_rows", _set_gang_rows, 0, 0, 0 },
+	U32_KEY(gang_port_offset, COSCHED_SET_GANG_PORT_OFFSET),
 	{ "freeze", _set_freeze, 0, 0, 0 },
 	PATH_KEY(munge_socket),
 	{ NULL, NULL, 0, 0, 0 },
@@ -335,6 +351,12 @@ static int _check_limits(const struct cosched_args *args, char *err,
 		cosched_set_err(err, err_len,
 				"plugstack.conf: default_mode=%s is not in allowed_modes",
 				cosched_mode_name(args->default_mode));
+		return -1;
+	}
+	if (args->gang_port_offset == args->membus_port_offset) {
+		cosched_set_err(err, err_len,
+				"plugstack.conf: gang_port_offset=%u is membus_port_offset too: each needs a port of its own",
+				args->gang_port_offset);
 		return -1;
 	}
 	return 0;

@@ -23,7 +23,14 @@
  *                       (0: the agent finds or probes it)
  *   membus_port_offset=N  membus: an agent's UDP port is its slurmd's
  *                       port + N (1000)
- *   freeze=auto|cgroup|signal   how the agent stops membus steps (auto)
+ *   gang_rows=yes|no    every task (batch scripts too) goes to the agent
+ *                       to be frozen and thawed by gang rows, for
+ *                       coalloc.conf's TimeSlice below a second (no)
+ *   gang_port_offset=N  where the agent takes select/coalloc's gang
+ *                       tables: slurmd's port + N, coalloc.conf's
+ *                       GangPortOffset (1001)
+ *   freeze=auto|cgroup|signal   how the agent stops membus and gang steps
+ *                       (auto)
  *   munge_socket=PATH   munged's socket for the agents' messages
  *                       (none: munge's default)
  *
@@ -68,6 +75,8 @@ struct cosched_args {
 	double membus_mem;	/* bytes per second, 0: measured */
 	double membus_net;	/* bytes per second, 0: found or probed */
 	uint32_t membus_port_offset;
+	bool gang_rows;
+	uint32_t gang_port_offset;
 	char freeze[COSCHED_ARG_NAME_LEN];
 	char munge_socket[COSCHED_ARG_PATH_LEN];	/* "": munge's default */
 };

@@ -88,4 +88,9 @@ int cosched_peers_request(spank_t sp, uint32_t job, uint32_t step,
 			  const char *self, char *request, size_t len,
 			  char *err, size_t err_len);
 
+/* peers.c: "gang self=PEER", where this node's agent takes select/
+ * coalloc's gang tables.  0, or -1 with why in err. */
+int cosched_gang_join_request(const char *self, char *request, size_t len,
+			      char *err, size_t err_len);
+
 #endif /* COALLOC_SPANK_COSCHED_H */

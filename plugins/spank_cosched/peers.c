@@ -1,5 +1,6 @@
 /*
- * peers.c - slurmstepd: who the node agents of a membus step are.
+ * peers.c - slurmstepd: who the node agents of a membus step are, and
+ * where this node's agent takes gang tables.
  *
  * The agents of a step's nodes gang-switch the step together: each needs
  * the number of nodes the step spans, its own UDP address and those of the
@@ -26,6 +27,7 @@
 #include <slurm/slurm.h>
 
 #include "cosched.h"
+#include "cosched_proto/gang.h"
 #include "cosched_proto/proto.h"
 
 /* Large enough for the node list of any step (Slurm compresses it). */
@@ -109,7 +111,8 @@ static int _expand(const char *list, const char *self, struct step_nodes *out,
 	return 0;
 }
 
-/* NAME@ADDR:PORT of node name, from slurmctld's record of it. */
+/* NAME@ADDR:PORT of node name, from slurmctld's record of it (select/
+ * coalloc's gang_tables.c finds the same address in its own record). */
 static int _peer(const char *name, uint32_t offset, char *buf, size_t len,
 		 char *err, size_t err_len)
 {
@@ -131,8 +134,8 @@ static int _peer(const char *name, uint32_t offset, char *buf, size_t len,
 	addr = info->node_addr && *info->node_addr ? info->node_addr :
 	       info->node_hostname && *info->node_hostname ?
 	       info->node_hostname : name;
-	if (cosched_membus_port(info->port, offset, &port)) {
-		snprintf(err, err_len, "node %s: slurmd port %u + membus_port_offset %u is not a port",
+	if (cosched_agent_port(info->port, offset, &port)) {
+		snprintf(err, err_len, "node %s: slurmd port %u + port offset %u is not a port",
 			 name, (unsigned int)info->port, (unsigned int)offset);
 		goto fail;
 	}
@@ -198,4 +201,20 @@ int cosched_peers_request(spank_t sp, uint32_t job, uint32_t step,
 fail:
 	free(list);
 	return rc;
+}
+
+int cosched_gang_join_request(const char *self, char *request, size_t len,
+			      char *err, size_t err_len)
+{
+	struct cosched_gang_req g;
+
+	if (_peer(self, cosched_config()->gang_port_offset, g.self,
+		  sizeof(g.self), err, err_len))
+		return -1;
+	if (cosched_gang_request_format(&g, request, len) < 0) {
+		snprintf(err, err_len, "the gang request for %s does not fit %zu bytes",
+			 g.self, len);
+		return -1;
+	}
+	return 0;
 }

@@ -2,7 +2,9 @@
  * stepd.c - slurmstepd (remote context): the node side of --cosched.
  *
  * For a step whose mode is not none (the batch and extern steps never
- * are coscheduled):
+ * are coscheduled), and with gang_rows=yes for every step but the extern
+ * one (the agent then freezes and thaws it by gang rows, as select/
+ * coalloc's tables say):
  *   post_opt        (slurmstepd, root) makes the step's page directory
  *                   for the shim, RUN_DIR/pages/JOB.STEP, the job user's
  *                   and no one else's (lib/cosched/pages.h);
@@ -14,7 +16,8 @@
  *   task_post_fork  (slurmstepd, root) registers the task with the node's
  *                   agent, starting the agent if none answers; for membus
  *                   it first tells the agent, once, the step's nodes and
- *                   their agents' addresses (peers.c);
+ *                   their agents' addresses (peers.c), for gang rows
+ *                   where to take the tables;
  *   exit            removes the page directory and ends the step at the
  *                   agent, which restores priorities (or, for membus,
  *                   resumes the step for good).
@@ -60,6 +63,8 @@ static struct {
 	struct cosched_bw bw;	/* membus: declared bandwidth per process */
 	bool agent_up, agent_failed;
 	bool membus_joined, membus_failed;
+	bool gang;		/* in gang rows the agents switch */
+	bool gang_joined, gang_failed;
 	int registered;
 } step;
 
@@ -178,17 +183,24 @@ int cosched_stepd_post_opt(spank_t sp)
 	    spank_get_item(sp, S_JOB_STEPID, &step.step) != ESPANK_SUCCESS ||
 	    spank_get_item(sp, S_JOB_UID, &step.uid) != ESPANK_SUCCESS)
 		return 0;
-	if (step.step == SLURM_BATCH_SCRIPT || step.step == SLURM_EXTERN_CONT)
+	if (step.step == SLURM_EXTERN_CONT)
 		return 0;
+	/* a membus step switches by its own quanta (gang.h) */
+	step.gang = cosched_config()->gang_rows;
+	if (step.step == SLURM_BATCH_SCRIPT) {
+		step.active = step.gang;
+		return 0;
+	}
 	_resolve(sp);
 	if (!cosched_args_allows(cosched_config(), step.mode)) {
 		slurm_error("cosched: job %u: mode %s is not allowed here: running without coscheduling",
 			    step.job, cosched_mode_name(step.mode));
-		return 0;
+		step.mode = COSCHED_MODE_NONE;
 	}
+	step.gang &= step.mode != COSCHED_MODE_MEMBUS;
 	(void)cosched_mode_split(step.mode, &step.parts);
 	step.shim = cosched_mode_needs_shim(step.mode);
-	step.active = step.shim || step.mode == COSCHED_MODE_MEMBUS;
+	step.active = step.shim || step.mode == COSCHED_MODE_MEMBUS || step.gang;
 	if (step.shim)
 		_make_pages();
 	if (step.shim)
@@ -367,6 +379,43 @@ static bool _membus_joined(spank_t sp)
 	return true;
 }
 
+/*
+ * Gang rows: tell the agent, once per step, where select/coalloc sends
+ * this node's tables (it binds there at the first such request).  False:
+ * the step runs in every row on this node.
+ */
+static bool _gang_joined(void)
+{
+	const char *node = getenv("SLURMD_NODENAME");
+	char request[COSCHED_REQUEST_LEN], reply[REPLY_LEN], err[512];
+
+	if (step.gang_joined || step.gang_failed)
+		return step.gang_joined;
+	step.gang_failed = true;
+	/* _agent() checked the node name already */
+	if (cosched_gang_join_request(node, request, sizeof(request), err,
+				      sizeof(err))) {
+		slurm_error("cosched: job %u: gang rows: %s: it runs in every row here",
+			    step.job, err);
+		return false;
+	}
+	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
+				  AGENT_TIMEOUT_MS)) {
+		slurm_error("cosched: job %u: gang rows: node agent did not answer: %s: it runs in every row here",
+			    step.job, strerror(errno));
+		return false;
+	}
+	if (!cosched_reply_ok(reply)) {
+		reply[strcspn(reply, "\n")] = '\0';
+		slurm_error("cosched: job %u: gang rows: node agent: %s: it runs in every row here",
+			    step.job, reply);
+		return false;
+	}
+	step.gang_failed = false;
+	step.gang_joined = true;
+	return true;
+}
+
 /* The register request of task pid, rank into buf: 0, or -1 (too long). */
 static int _register_request(pid_t pid, uint32_t rank, char *buf, size_t len)
 {
@@ -375,6 +424,7 @@ static int _register_request(pid_t pid, uint32_t rank, char *buf, size_t len)
 		.pid = (int32_t)pid, .rank = rank, .mode = step.mode,
 		.pb = step.pb, .tick_us = step.tick_us,
 		.spin_ns = (uint64_t)step.spin_us * 1000ull,
+		.gang = step.gang,
 	};
 
 	/* the declared bandwidth counts for membus only */
@@ -393,6 +443,11 @@ int cosched_stepd_task_post_fork(spank_t sp)
 		return 0;
 	if (step.mode == COSCHED_MODE_MEMBUS && !_membus_joined(sp))
 		return 0;
+	if (step.gang && !_gang_joined()) {
+		step.gang = false;
+		if (step.mode == COSCHED_MODE_NONE)
+			return 0;	/* nothing else to ask the agent */
+	}
 	if (spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS ||
 	    spank_get_item(sp, S_TASK_GLOBAL_ID, &rank) != ESPANK_SUCCESS) {
 		slurm_error("cosched: job %u: cannot get a task's pid or rank: it runs without coscheduling",

@@ -11,7 +11,7 @@
 #include "cosched_opts/cosched_opts.h"
 #include "tap.h"
 
-#define KNOWN "; known keys: agent, shim, run_dir, default_mode, allowed_modes, default_pb, tick_us, min_tick_us, max_tick_us, max_spin_us, boost, idle_exit, allow_user, membus_quantum_ms, membus_window, membus_mem, membus_net, membus_port_offset, freeze, munge_socket"
+#define KNOWN "; known keys: agent, shim, run_dir, default_mode, allowed_modes, default_pb, tick_us, min_tick_us, max_tick_us, max_spin_us, boost, idle_exit, allow_user, membus_quantum_ms, membus_window, membus_mem, membus_net, membus_port_offset, gang_rows, gang_port_offset, freeze, munge_socket"
 
 static char err[COSCHED_ARGS_ERR_LEN];
 static struct cosched_args args;
@@ -57,6 +57,8 @@ static void test_defaults(void)
 	is_double(args.membus_mem, 0, 0, "membus memory capacity: measured");
 	is_double(args.membus_net, 0, 0, "membus network capacity: found");
 	is_int(args.membus_port_offset, 1000, "membus port offset");
+	ok(!args.gang_rows, "no gang rows");
+	is_int(args.gang_port_offset, 1001, "gang port offset");
 	is_str(args.freeze, "auto", "freeze auto");
 	is_str(args.munge_socket, "", "munge's default socket");
 	for (int m = 0; m < COSCHED_MODE_COUNT; m++)
@@ -172,6 +174,14 @@ static void test_rejections(void)
 	rejects_with("membus_port_offset=0",
 		     "plugstack.conf: membus_port_offset='0': expected a whole number from 1 to 64511");
 	rejects_mentioning("membus_port_offset=64512", "from 1 to 64511");
+	ok(!parse1("gang_rows=yes") && args.gang_rows, "gang rows on");
+	ok(!parse1("gang_port_offset=7") && args.gang_port_offset == 7,
+	   "a gang port offset");
+	rejects_with("gang_rows=1",
+		     "plugstack.conf: gang_rows='1': expected yes or no");
+	rejects_with("gang_port_offset=1000",
+		     "plugstack.conf: gang_port_offset=1000 is membus_port_offset too: each needs a port of its own");
+	rejects_mentioning("gang_port_offset=0", "gang_port_offset='0': expected a whole number from 1 to 64511");
 	rejects_with("freeze=stop",
 		     "plugstack.conf: freeze='stop': expected auto, cgroup or signal");
 	rejects_mentioning("freeze=", "freeze=''");

@@ -20,19 +20,19 @@ static void test_port(void)
 {
 	uint16_t port = 7;
 
-	ok(!cosched_membus_port(6818, 1000, &port) && port == 7818,
+	ok(!cosched_agent_port(6818, 1000, &port) && port == 7818,
 	   "slurmd 6818 + 1000 = 7818");
-	ok(!cosched_membus_port(1, 64511, &port) && port == 64512,
+	ok(!cosched_agent_port(1, 64511, &port) && port == 64512,
 	   "1 + 64511");
-	ok(!cosched_membus_port(64535, 1000, &port) && port == 65535,
+	ok(!cosched_agent_port(64535, 1000, &port) && port == 65535,
 	   "65535 is the last port");
 	port = 7;
-	ok(cosched_membus_port(64536, 1000, &port), "65536 is refused");
-	ok(cosched_membus_port(65535, 64511, &port), "far above is refused");
-	ok(cosched_membus_port(UINT32_MAX, UINT32_MAX, &port),
+	ok(cosched_agent_port(64536, 1000, &port), "65536 is refused");
+	ok(cosched_agent_port(65535, 64511, &port), "far above is refused");
+	ok(cosched_agent_port(UINT32_MAX, UINT32_MAX, &port),
 	   "no wrap-around");
-	ok(cosched_membus_port(0, 1000, &port), "an unknown slurmd port fails");
-	ok(cosched_membus_port(6818, 0, &port), "offset 0 fails");
+	ok(cosched_agent_port(0, 1000, &port), "an unknown slurmd port fails");
+	ok(cosched_agent_port(6818, 0, &port), "offset 0 fails");
 	is_int(port, 7, "port untouched on failure");
 }
 

@@ -1,0 +1,297 @@
+/*
+ * gang_tables.c - rows the node agents switch (Matrix=gang with a
+ * TimeSlice below a second): the thread that tells every node's coschedd
+ * which rows its jobs hold there.
+ *
+ * Slurm sees the jobs of every row running; the agents freeze and thaw
+ * them at quantum boundaries aligned on the wall clock
+ * (lib/cosched_proto/gang.h).  Each node with cells gets its table, one
+ * munge-signed UDP datagram (lib/cosched_proto/peer.c), at once when the
+ * matrix changes and again every GANG_RESEND_MS, so that a lost datagram
+ * costs a second and an agent hears within GANG_TABLE_STALE_MS that
+ * slurmctld is gone (it then runs every row: fail open).  A node without
+ * cells gets nothing: with no table, or a stale one, everything runs.
+ *
+ * Where: the node's address as slurmctld has it (NodeAddr, else
+ * NodeHostname, else its name), port its slurmd's plus GangPortOffset,
+ * the same rule the cosched plugin tells the agent to bind by.  Names are
+ * resolved once and again only when NodeAddr or the port changes.
+ *
+ * Sending never blocks: the sockets are non-blocking and a full buffer
+ * loses a datagram (the next second sends it again).  Locks: slurmctld's
+ * node read lock, then the matrix mutex, as timeslice.c takes them; both
+ * are dropped before munge is asked.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <pthread.h>
+#include <time.h>
+
+#include "select_coalloc.h"
+#include "cosched_proto/gang.h"
+#include "cosched_proto/peer.h"
+#include "cosched_proto/proto.h"
+#include "src/common/node_conf.h"
+#include "src/common/slurm_protocol_api.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+
+#pragma weak lock_slurmctld
+#pragma weak unlock_slurmctld
+
+/* Send errors an unreachable node causes: logged at most this often. */
+#define ERROR_LOG_PERIOD 60
+
+static pthread_mutex_t gt_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gt_cond = PTHREAD_COND_INITIALIZER;
+static pthread_t gt_thread;
+static bool gt_running, gt_stop, gt_kicked;
+
+/* One node's table and where it goes, built under the locks. */
+struct outgoing {
+	int node_inx;
+	char peer[COSCHED_PEER_LEN];	/* NAME@ADDR:PORT, "" unusable */
+	struct gang_table table;
+};
+
+/* A node's resolved address, kept while its NAME@ADDR:PORT is the same. */
+struct resolved {
+	char text[COSCHED_PEER_LEN];
+	struct peer_addr addr;
+	bool ok;
+};
+
+static struct {
+	struct peer_ctx peer;
+	bool open;
+	struct resolved *cache;
+	int ncache;
+	uint64_t sent, failed;
+	time_t error_logged;
+} gt;
+
+/* The table of node i, false when no job has a cell there. */
+static bool _table_of(int i, const node_record_t *node_ptr,
+		      struct gang_table *t)
+{
+	uint32_t ids[GANG_JOBS_MAX], rows[GANG_JOBS_MAX];
+	size_t n = node_usage_column_jobs(i, ids, rows, GANG_JOBS_MAX);
+
+	if (!n)
+		return false;
+	memset(t, 0, sizeof(*t));
+	snprintf(t->node, sizeof(t->node), "%s", node_ptr->name);
+	t->epoch = node_usage_epoch();
+	t->slice_ms = node_usage_time_slice_ms();
+	t->rows = (uint16_t)node_usage_rows();
+	t->first = (uint16_t)node_usage_first_row();
+	t->priority = node_usage_priority_busy();
+	t->njobs = n;
+	for (size_t k = 0; k < n; k++) {
+		t->jobs[k].job = ids[k];
+		t->jobs[k].rows = rows[k];
+	}
+	return true;
+}
+
+/* NAME@ADDR:PORT of a node's agent, "" when it has none (logged). */
+static void _peer_of(const node_record_t *node_ptr, unsigned offset,
+		     char *buf, size_t len)
+{
+	const char *addr = node_ptr->comm_name && *node_ptr->comm_name ?
+			   node_ptr->comm_name :
+			   node_ptr->node_hostname && *node_ptr->node_hostname ?
+			   node_ptr->node_hostname : node_ptr->name;
+	uint16_t port;
+
+	buf[0] = '\0';
+	if (cosched_agent_port(node_ptr->port, offset, &port) ||
+	    cosched_peer_format(node_ptr->name, addr, port, buf, len)) {
+		buf[0] = '\0';
+		log_flag(SELECT_TYPE, "%s: node %s: no usable agent address (%s, slurmd port %u + GangPortOffset %u)",
+			 plugin_type, node_ptr->name, addr,
+			 (unsigned)node_ptr->port, offset);
+	}
+}
+
+/* The tables of every node with cells, into a new array (*n of them). */
+static struct outgoing *_collect(size_t *n)
+{
+	slurmctld_lock_t lock = { .node = READ_LOCK };
+	struct outgoing *out = NULL;
+	node_record_t *node_ptr;
+	unsigned offset;
+	bool fast;
+
+	*n = 0;
+	node_usage_lock();
+	fast = node_usage_ready() && node_usage_fast_gang();
+	node_usage_unlock();
+	if (!fast)	/* slurmctld's locks are not worth taking */
+		return NULL;
+	lock_slurmctld(lock);
+	node_usage_lock();
+	if (node_usage_ready() && node_usage_fast_gang()) {
+		offset = node_usage_gang_port_offset();
+		out = xcalloc(node_record_count ? node_record_count : 1,
+			      sizeof(*out));
+		for (int i = 0; (node_ptr = next_node(&i)); i++) {
+			struct outgoing *o = &out[*n];
+
+			if (!_table_of(i, node_ptr, &o->table))
+				continue;
+			o->node_inx = i;
+			_peer_of(node_ptr, offset, o->peer, sizeof(o->peer));
+			(*n)++;
+		}
+	}
+	node_usage_unlock();
+	unlock_slurmctld(lock);
+	return out;
+}
+
+/* The resolved address of o's peer, NULL when it does not resolve. */
+static const struct peer_addr *_resolve(const struct outgoing *o)
+{
+	struct resolved *r;
+	char err[256];
+
+	if (o->node_inx >= gt.ncache) {
+		gt.cache = xrecalloc(gt.cache, o->node_inx + 1,
+				     sizeof(*gt.cache));
+		gt.ncache = o->node_inx + 1;
+	}
+	r = &gt.cache[o->node_inx];
+	if (strcmp(r->text, o->peer)) {
+		snprintf(r->text, sizeof(r->text), "%s", o->peer);
+		r->ok = !peer_parse(o->peer, &r->addr, err, sizeof(err));
+		if (!r->ok)
+			error("%s: node %s's agent: %s: it gets no gang table (its jobs run in every row)",
+			      plugin_type, o->table.node, err);
+	}
+	return r->ok ? &r->addr : NULL;
+}
+
+static void _log_failure(const struct outgoing *o, const char *why)
+{
+	time_t now = time(NULL);
+
+	gt.failed++;
+	if (now - gt.error_logged < ERROR_LOG_PERIOD)
+		return;
+	gt.error_logged = now;
+	error("%s: cannot send node %s its gang table: %s (%"PRIu64" failures so far; logged once a minute)",
+	      plugin_type, o->table.node, why, gt.failed);
+}
+
+static void _send(const struct outgoing *o)
+{
+	char text[COSCHED_REQUEST_LEN];
+	const struct peer_addr *to;
+	int len;
+
+	if (!o->peer[0] || !(to = _resolve(o)))
+		return;
+	len = gang_table_format(&o->table, text, sizeof(text));
+	if (len < 0) {
+		_log_failure(o, "the table does not fit a datagram");
+		return;
+	}
+	if (peer_send(&gt.peer, &to->sa, to->len, text, (size_t)len))
+		_log_failure(o, strerror(errno));
+	else
+		gt.sent++;
+}
+
+/* Munge's socket as slurm.conf's AuthInfo names it (NULL: munge's own). */
+static bool _open(void)
+{
+	char *socket = slurm_auth_opts_to_socket(slurm_conf.authinfo);
+	char err[256];
+
+	gt.open = !peer_open_sender(&gt.peer, socket, err, sizeof(err));
+	if (!gt.open)
+		error("%s: no socket for gang tables (%s): the node agents run every row",
+		      plugin_type, err);
+	xfree(socket);
+	return gt.open;
+}
+
+static void _send_all(void)
+{
+	size_t n;
+	struct outgoing *out = _collect(&n);
+
+	if (n && (gt.open || _open()))
+		for (size_t i = 0; i < n; i++)
+			_send(&out[i]);
+	xfree(out);
+}
+
+static void *_gang_tables_main(void *arg)
+{
+	(void) arg;
+	slurm_mutex_lock(&gt_mutex);
+	while (!gt_stop) {
+		struct timespec until;
+
+		if (!gt_kicked) {
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_sec += GANG_RESEND_MS / 1000;
+			pthread_cond_timedwait(&gt_cond, &gt_mutex, &until);
+			if (gt_stop)
+				break;
+		}
+		gt_kicked = false;
+		slurm_mutex_unlock(&gt_mutex);
+		_send_all();
+		slurm_mutex_lock(&gt_mutex);
+	}
+	slurm_mutex_unlock(&gt_mutex);
+	if (gt.open)
+		peer_close(&gt.peer);
+	gt.open = false;
+	xfree(gt.cache);
+	gt.ncache = 0;
+	return NULL;
+}
+
+void coalloc_gang_tables_start(void)
+{
+	if (!lock_slurmctld || !unlock_slurmctld) {
+		error("%s: slurmctld's locks are missing: no gang tables",
+		      plugin_type);
+		return;
+	}
+	slurm_mutex_lock(&gt_mutex);
+	if (!gt_running) {
+		gt_stop = false;
+		slurm_thread_create(&gt_thread, _gang_tables_main, NULL);
+		gt_running = true;
+	}
+	slurm_mutex_unlock(&gt_mutex);
+}
+
+void coalloc_gang_tables_stop(void)
+{
+	slurm_mutex_lock(&gt_mutex);
+	if (!gt_running) {
+		slurm_mutex_unlock(&gt_mutex);
+		return;
+	}
+	gt_stop = true;
+	slurm_cond_signal(&gt_cond);
+	slurm_mutex_unlock(&gt_mutex);
+	pthread_join(gt_thread, NULL);
+	gt_running = false;
+}
+
+/* Called with the matrix lock held or not: only gt_mutex is taken. */
+void coalloc_gang_tables_kick(void)
+{
+	slurm_mutex_lock(&gt_mutex);
+	gt_kicked = true;
+	slurm_cond_signal(&gt_cond);
+	slurm_mutex_unlock(&gt_mutex);
+}

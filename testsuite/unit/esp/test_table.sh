@@ -26,7 +26,7 @@ result() {	# dir label seed E [finished missing]
 JSON
 }
 
-echo "1..11"
+echo "1..14"
 
 # one seed: no seed summary; loss shares of P*T = 19200
 result "$TMP/one/co" "$CO" 1 0.84
@@ -91,5 +91,16 @@ LOG
 ok $(($? != 1)) "analyze of a run that ended early: exit 1${VG:+ (under valgrind)}"
 [ "$(cat "$TMP/early.err")" = "esp: 1 job(s) did not complete" ]
 ok $? "  and only that on stderr: $(head -c 200 "$TMP/early.err" | tr -c '[:print:]\n' '?' | tr '\n' '|')"
+
+# the front end refuses bad configurations before any cluster starts
+ESP=contribs/esp/esp
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" compare --configs linear+agents --out "$TMP/no" 2>&1)
+[ "$out" = "esp: error: --configs: 'linear+agents': only coalloc has rows the agents switch" ]
+ok $? "esp compare: +agents is coalloc's only ($out)"
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --time-slice 2.5 --out "$TMP/no" 2>&1)
+[ "$out" = "esp: error: --time-slice must be whole seconds or milliseconds (200ms), not '2.5'" ]
+ok $? "esp run: a time slice in seconds or milliseconds ($out)"
+[ ! -e "$TMP/no" ]
+ok $? "  and nothing started"
 
 exit $((fails > 0))

@@ -341,42 +341,56 @@ up:
 }
 
 /*
+ * Send the agent a step's set-up request (what: "membus" or "gang rows"),
+ * NULL when it could not be built (err says why); false, logged with
+ * what the step falls back to, unless the agent accepted it.
+ */
+static bool _agent_accepts(const char *what, const char *request,
+			   const char *err, const char *fallback)
+{
+	char reply[REPLY_LEN];
+
+	if (!request) {
+		slurm_error("cosched: job %u: %s: %s: %s", step.job, what, err,
+			    fallback);
+		return false;
+	}
+	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
+				  AGENT_TIMEOUT_MS)) {
+		slurm_error("cosched: job %u: %s: node agent did not answer: %s: %s",
+			    step.job, what, strerror(errno), fallback);
+		return false;
+	}
+	if (!cosched_reply_ok(reply)) {
+		reply[strcspn(reply, "\n")] = '\0';
+		slurm_error("cosched: job %u: %s: node agent: %s: %s", step.job,
+			    what, reply, fallback);
+		return false;
+	}
+	slurm_debug("cosched: job %u step %u: %s", step.job, step.step,
+		    request);
+	return true;
+}
+
+/*
  * membus: tell the agent, once per step, which nodes the step spans and
  * where their agents listen; until it has accepted, no task registers.
  * False: the step runs without coscheduling on this node.
  */
 static bool _membus_joined(spank_t sp)
 {
-	const char *node = getenv("SLURMD_NODENAME");
-	char request[COSCHED_REQUEST_LEN], reply[REPLY_LEN], err[512];
+	const char *node = getenv("SLURMD_NODENAME");	/* checked by _agent() */
+	char request[COSCHED_REQUEST_LEN], err[512];
+	bool built;
 
 	if (step.membus_joined || step.membus_failed)
 		return step.membus_joined;
-	step.membus_failed = true;
-	/* _agent() checked the node name already */
-	if (cosched_peers_request(sp, step.job, step.step, node, request,
-				  sizeof(request), err, sizeof(err))) {
-		slurm_error("cosched: job %u: membus: %s: running without coscheduling",
-			    step.job, err);
-		return false;
-	}
-	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
-				  AGENT_TIMEOUT_MS)) {
-		slurm_error("cosched: job %u: membus: node agent did not answer: %s: running without coscheduling",
-			    step.job, strerror(errno));
-		return false;
-	}
-	if (!cosched_reply_ok(reply)) {
-		reply[strcspn(reply, "\n")] = '\0';
-		slurm_error("cosched: job %u: membus: node agent: %s: running without coscheduling",
-			    step.job, reply);
-		return false;
-	}
-	slurm_debug("cosched: job %u step %u: %s", step.job, step.step,
-		    request);
-	step.membus_failed = false;
-	step.membus_joined = true;
-	return true;
+	built = !cosched_peers_request(sp, step.job, step.step, node, request,
+				       sizeof(request), err, sizeof(err));
+	step.membus_joined = _agent_accepts("membus", built ? request : NULL,
+					    err, "running without coscheduling");
+	step.membus_failed = !step.membus_joined;
+	return step.membus_joined;
 }
 
 /*
@@ -386,34 +400,18 @@ static bool _membus_joined(spank_t sp)
  */
 static bool _gang_joined(void)
 {
-	const char *node = getenv("SLURMD_NODENAME");
-	char request[COSCHED_REQUEST_LEN], reply[REPLY_LEN], err[512];
+	const char *node = getenv("SLURMD_NODENAME");	/* checked by _agent() */
+	char request[COSCHED_REQUEST_LEN], err[512];
+	bool built;
 
 	if (step.gang_joined || step.gang_failed)
 		return step.gang_joined;
-	step.gang_failed = true;
-	/* _agent() checked the node name already */
-	if (cosched_gang_join_request(node, request, sizeof(request), err,
-				      sizeof(err))) {
-		slurm_error("cosched: job %u: gang rows: %s: it runs in every row here",
-			    step.job, err);
-		return false;
-	}
-	if (cosched_agent_request(step.socket, request, reply, sizeof(reply),
-				  AGENT_TIMEOUT_MS)) {
-		slurm_error("cosched: job %u: gang rows: node agent did not answer: %s: it runs in every row here",
-			    step.job, strerror(errno));
-		return false;
-	}
-	if (!cosched_reply_ok(reply)) {
-		reply[strcspn(reply, "\n")] = '\0';
-		slurm_error("cosched: job %u: gang rows: node agent: %s: it runs in every row here",
-			    step.job, reply);
-		return false;
-	}
-	step.gang_failed = false;
-	step.gang_joined = true;
-	return true;
+	built = !cosched_gang_join_request(node, request, sizeof(request), err,
+					   sizeof(err));
+	step.gang_joined = _agent_accepts("gang rows", built ? request : NULL,
+					  err, "it runs in every row here");
+	step.gang_failed = !step.gang_joined;
+	return step.gang_joined;
 }
 
 /* The register request of task pid, rank into buf: 0, or -1 (too long). */

@@ -16,13 +16,14 @@
 #     on switching, the cut-off one runs both rows once its table is stale;
 #   - an agent killed (SIGKILL) in the middle of a quantum: its guardian
 #     thaws everything on its node, and both jobs run there.
+# Then esp-work in both rows counts only the time it ran.
 source "$(dirname "$0")/lib/tap.sh"
 
 CTL=$BUILD_DIR/bin/coschedctl
 [[ -x $CTL && -x $BUILD_DIR/sbin/coschedd ]] || skip_all "coschedd is missing: run make"
 [[ -w /sys/fs/cgroup/freezer ]] || skip_all "no writable cgroup v1 freezer"
 
-plan 16
+plan 17
 
 SLICE_MS=200
 cluster_start --sites 2 --nodes-per-site 1 --select coalloc --matrix gang \
@@ -173,3 +174,24 @@ both_tick_n2() {
 wait_until 10 both_tick_n2
 ok $? "... and both jobs run there"
 scancel "$a" "$b"
+gone() { job_done "$a" && job_done "$b"; }
+wait_until 30 gone
+
+# --- esp-work counts only the time it ran --------------------------------
+# Two all-node jobs of 3 s of work each share the rows: each takes about
+# 6 s of wall time and counts 3 s run, 3 s frozen (a new agent on n2, the
+# killed one's successor, gets its table).
+WORK=$BUILD_DIR/bin/esp-work
+for j in c d; do
+	declare "$j=$(submit -p grid --coalloc=1,1 -o "work-%j.out" --wrap \
+		"srun $WORK --seconds 3 --tick 20")"
+done
+done_cd() { job_done "$c" && job_done "$d"; }
+wait_until 60 done_cd
+lines=$(cat "work-$c.out" "work-$d.out" 2>/dev/null | grep -c '^esp-work: job=')
+counted=$(cat "work-$c.out" "work-$d.out" 2>/dev/null | awk '/^esp-work: job=/ {
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	if (v["run"] >= 2.9 && v["run"] <= 3.5 && v["suspended"] >= 2 && v["wall"] >= 5) n++ }
+	END { print n + 0 }')
+diag "$(cat "work-$c.out" "work-$d.out" 2>/dev/null | grep '^esp-work:')"
+is "$lines $counted" "4 4" "esp-work in both rows, on both nodes: 3 s run, over 2 s frozen, over 5 s wall"

@@ -20,7 +20,10 @@
  * does.  So a freeze of a fifth of a second (gang rows switched by the
  * node agents) is a stop, and a long wait on an overloaded host is not.
  * Without schedstat, only a gap over a second beyond the expected time
- * is a stop.  Stopped gaps are not counted, and each is logged.
+ * is a stop.  Stopped gaps are not counted, and each is logged.  A stop
+ * inside a sleeping tick began somewhere in it: half the tick counts as
+ * run, the unbiased guess (a whole tick lost per stop would cost a job a
+ * tenth of its running time under stops every fifth of a second).
  *
  * Every job appends `start`, `suspend` and `end` lines to the run's log
  * (lib/esp/runlog.h), each with one write(2) under O_APPEND so lines of
@@ -523,6 +526,7 @@ static bool _frozen(int64_t over, int64_t waited)
 static bool _work(struct work *w, int64_t *wall)
 {
 	int64_t begin = _mono(), prev = begin, last, now, gap, expect, len;
+	int64_t credit;
 	int64_t delay_before = _run_delay(w), delay, waited;
 	sig_atomic_t seen = _n_cont, n;
 	bool cont;
@@ -547,10 +551,14 @@ static bool _work(struct work *w, int64_t *wall)
 		expect = w->burn ? 0 : len;
 		if (gap > expect + w->margin &&
 		    (cont || _frozen(gap - expect, waited))) {
-			w->run += last - prev;
-			w->suspended += gap;
+			/* a sleeping tick ran until the stop, which came
+			 * anywhere in it: half of it is the unbiased guess
+			 * (stops every fifth of a second add up otherwise) */
+			credit = expect / 2;
+			w->run += last - prev + credit;
+			w->suspended += gap - credit;
 			w->nsusp++;
-			_log_suspend(w, last, now);
+			_log_suspend(w, last + credit, now);
 		} else {
 			w->run += now - prev;
 		}

@@ -22,9 +22,16 @@
 
 unsigned gang_row_of(const struct gang_table *t, uint64_t q)
 {
+	unsigned turn[GANG_ROWS_MAX], n = 0;
+
 	if (t->priority)
 		return 0;
-	return t->first + (unsigned)(q % (uint64_t)(t->rows - t->first));
+	for (unsigned r = t->first; r < t->rows; r++)
+		if (t->busy >> r & 1u)
+			turn[n++] = r;
+	if (!n)		/* no job anywhere: any row will do */
+		return t->first + (unsigned)(q % (uint64_t)(t->rows - t->first));
+	return turn[q % n];
 }
 
 bool gang_job_runs(const struct gang_table *t, uint32_t job, uint64_t q)
@@ -59,6 +66,8 @@ static const char *_table_bad(const struct gang_table *t)
 		return "rows out of range";
 	if (t->first > 1 || (t->priority && !t->first))
 		return "first must be 0, or 1 with a priority row";
+	if (t->busy & ~_row_mask(t->rows))
+		return "busy rows out of range";
 	if (t->njobs > GANG_JOBS_MAX)
 		return "too many jobs";
 	for (size_t i = 0; i < t->njobs; i++) {
@@ -90,9 +99,9 @@ int gang_table_format(const struct gang_table *t, char *buf, size_t len)
 	buf[0] = '\0';
 	if (_table_bad(t))
 		return -1;
-	n = snprintf(buf, len, VERB " node=%s epoch=%llu slice_ms=%u rows=%u first=%u priority=%d jobs=%s",
+	n = snprintf(buf, len, VERB " node=%s epoch=%llu slice_ms=%u rows=%u first=%u priority=%d busy=%x jobs=%s",
 		     t->node, (unsigned long long)t->epoch, t->slice_ms,
-		     t->rows, t->first, t->priority ? 1 : 0,
+		     t->rows, t->first, t->priority ? 1 : 0, t->busy,
 		     t->njobs ? "" : "-");
 	if (n < 0 || (size_t)n >= len)
 		goto fail;
@@ -215,6 +224,7 @@ bad:
 static int _fields(const char *line, struct gang_table *t, char *err,
 		   size_t err_len)
 {
+	char hex[HEX_DIGITS_MAX + 2];
 	uint64_t v;
 
 	if (_word(line, "node", t->node, sizeof(t->node), err, err_len))
@@ -234,6 +244,14 @@ static int _fields(const char *line, struct gang_table *t, char *err,
 	if (_number(line, "priority", 0, 1, &v, err, err_len))
 		return -1;
 	t->priority = v;
+	if (_word(line, "busy", hex, sizeof(hex), err, err_len))
+		return -1;
+	if (_hex(hex, &t->busy)) {
+		cosched_set_err(err, err_len,
+				"gang table: busy=%.8s is not a hexadecimal row set",
+				hex);
+		return -1;
+	}
 	return _jobs(line, t, err, err_len);
 }
 

@@ -14,8 +14,12 @@
  * of q:
  *   - with a preempting job in the priority row: row 0 only (the matrix
  *     stays on it while it holds a job, as the slurmctld path does);
- *   - otherwise the ordinary rows in turn: first + q mod (rows - first),
- *     first being 1 with a priority row, else 0.
+ *   - otherwise the busy rows in turn, the k-th of them with
+ *     k = q mod (their number): an ordinary row (first or later, first
+ *     being 1 with a priority row, else 0) is busy when it holds some
+ *     job's own cells anywhere in the matrix, so every node skips the same
+ *     empty rows (a node alone in a row would idle through its quanta);
+ *     with no busy row, first + q mod (rows - first).
  * A job the table does not name runs (fail open: a job newer than the
  * table, or one outside the matrix), and so does every job when the
  * newest table is older than GANG_TABLE_STALE_MS (slurmctld dead or cut
@@ -25,12 +29,13 @@
  * proto.h, each key once, all of them required):
  *
  *   gang node=NAME epoch=E slice_ms=S rows=R first=F priority=0|1
- *        jobs=ID:MASK[,ID:MASK...]|-
+ *        busy=MASK jobs=ID:MASK[,ID:MASK...]|-
  *
  * E orders the tables (slurmctld's wall clock when the matrix changed, in
  * microseconds, say): an older one never replaces a newer one, the same
- * one sent again keeps it fresh.  MASK is the hexadecimal set of rows
- * (bit r: row r), '-' no job.
+ * one sent again keeps it fresh.  MASK is a hexadecimal set of rows
+ * (bit r: row r); busy is the whole matrix's, the same in every node's
+ * table; '-' no job.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -67,6 +72,7 @@ struct gang_table {
 	uint16_t rows;		/* MPL, 2..GANG_ROWS_MAX */
 	uint16_t first;		/* first ordinary row: 0, or 1 (priority row) */
 	bool priority;		/* a preempting job holds the priority row */
+	uint32_t busy;		/* rows with a job's own cells, any node */
 	size_t njobs;
 	struct gang_job jobs[GANG_JOBS_MAX];
 };

@@ -72,7 +72,7 @@ static struct {
 } gt;
 
 /* The table of node i, false when no job has a cell there. */
-static bool _table_of(int i, const node_record_t *node_ptr,
+static bool _table_of(int i, const node_record_t *node_ptr, uint32_t busy,
 		      struct gang_table *t)
 {
 	uint32_t ids[GANG_JOBS_MAX], rows[GANG_JOBS_MAX];
@@ -87,6 +87,7 @@ static bool _table_of(int i, const node_record_t *node_ptr,
 	t->rows = (uint16_t)node_usage_rows();
 	t->first = (uint16_t)node_usage_first_row();
 	t->priority = node_usage_priority_busy();
+	t->busy = busy;
 	t->njobs = n;
 	for (size_t k = 0; k < n; k++) {
 		t->jobs[k].job = ids[k];
@@ -122,6 +123,7 @@ static struct outgoing *_collect(size_t *n)
 	struct outgoing *out = NULL;
 	node_record_t *node_ptr;
 	unsigned offset;
+	uint32_t busy;
 	bool fast;
 
 	*n = 0;
@@ -134,12 +136,13 @@ static struct outgoing *_collect(size_t *n)
 	node_usage_lock();
 	if (node_usage_ready() && node_usage_fast_gang()) {
 		offset = node_usage_gang_port_offset();
+		busy = node_usage_busy_rows();
 		out = xcalloc(node_record_count ? node_record_count : 1,
 			      sizeof(*out));
 		for (int i = 0; (node_ptr = next_node(&i)); i++) {
 			struct outgoing *o = &out[*n];
 
-			if (!_table_of(i, node_ptr, &o->table))
+			if (!_table_of(i, node_ptr, busy, &o->table))
 				continue;
 			o->node_inx = i;
 			_peer_of(node_ptr, offset, o->peer, sizeof(o->peer));

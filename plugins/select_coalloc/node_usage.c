@@ -127,6 +127,18 @@ size_t node_usage_column_jobs(int node_inx, uint32_t *ids, uint32_t *rows,
 					  rows, max);
 }
 
+/* The ordinary rows holding some job's own cells (bit r: row r): the
+ * agents skip the others, as node_usage_rotate() does. */
+uint32_t node_usage_busy_rows(void)
+{
+	uint32_t busy = 0;
+
+	for (int r = first_row; matrix && r < node_usage_rows(); r++)
+		if (coalloc_matrix_row_busy(matrix, (unsigned)r, false))
+			busy |= 1u << r;
+	return busy;
+}
+
 bool node_usage_priority_busy(void)
 {
 	return matrix && shape.preempt && coalloc_matrix_priority_busy(matrix);

@@ -110,6 +110,7 @@ uint64_t node_usage_epoch(void);	/* of the last change, us */
 size_t node_usage_column_jobs(int node_inx, uint32_t *ids, uint32_t *rows,
 			      size_t max);
 bool node_usage_priority_busy(void);	/* a preempting job runs alone */
+uint32_t node_usage_busy_rows(void);	/* rows with jobs' own cells */
 int node_usage_rows(void);		/* all rows, the priority row too */
 int node_usage_first_row(void);		/* first row of ordinary jobs */
 int node_usage_active_row(void);

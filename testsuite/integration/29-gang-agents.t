@@ -16,14 +16,15 @@
 #     on switching, the cut-off one runs both rows once its table is stale;
 #   - an agent killed (SIGKILL) in the middle of a quantum: its guardian
 #     thaws everything on its node, and both jobs run there.
-# Then esp-work in both rows counts only the time it ran.
+# Then esp-work in both rows counts only the time it ran, and a job alone
+# runs in every quantum (the empty row is skipped).
 source "$(dirname "$0")/lib/tap.sh"
 
 CTL=$BUILD_DIR/bin/coschedctl
 [[ -x $CTL && -x $BUILD_DIR/sbin/coschedd ]] || skip_all "coschedd is missing: run make"
 [[ -w /sys/fs/cgroup/freezer ]] || skip_all "no writable cgroup v1 freezer"
 
-plan 17
+plan 18
 
 SLICE_MS=200
 cluster_start --sites 2 --nodes-per-site 1 --select coalloc --matrix gang \
@@ -195,3 +196,12 @@ counted=$(cat "work-$c.out" "work-$d.out" 2>/dev/null | awk '/^esp-work: job=/ {
 	END { print n + 0 }')
 diag "$(cat "work-$c.out" "work-$d.out" 2>/dev/null | grep '^esp-work:')"
 is "$lines $counted" "4 4" "esp-work in both rows, on both nodes: 3 s run, over 2 s frozen, over 5 s wall"
+
+# A job alone in the matrix: the empty row is skipped on every node
+# (busy= in the tables), so it is never frozen.
+e=$(submit -p grid --coalloc=1,1 -o "work-%j.out" --wrap "srun $WORK --seconds 2 --tick 20")
+wait_until 30 job_done "$e"
+alone=$(awk '/^esp-work: job=/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	if (v["run"] >= 1.9 && v["suspended"] < 0.3) n++ } END { print n + 0 }' "work-$e.out" 2>/dev/null)
+diag "$(grep '^esp-work:' "work-$e.out" 2>/dev/null)"
+is "$alone" 2 "a job alone runs in every quantum on both nodes: the empty row is skipped"

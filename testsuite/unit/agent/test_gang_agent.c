@@ -92,7 +92,7 @@ static void send_table_epoch(const char *to, uint32_t m0, uint32_t m1,
 			     uint64_t epoch)
 {
 	struct gang_table t = { .epoch = epoch ? epoch : wall_ms() * 1000,
-				.slice_ms = SLICE_MS, .rows = 2 };
+				.slice_ms = SLICE_MS, .rows = 2, .busy = 3 };
 	char text[COSCHED_REQUEST_LEN + 1];
 	uint32_t masks[2] = { m0, m1 };
 
@@ -207,7 +207,7 @@ static int send_as_nobody(void)
 		struct peer_ctx c;
 		struct peer_addr a;
 		struct gang_table t = { .epoch = wall_ms() * 1000 + 1,
-					.slice_ms = SLICE_MS, .rows = 2 };
+					.slice_ms = SLICE_MS, .rows = 2, .busy = 3 };
 		char text[COSCHED_REQUEST_LEN + 1];
 
 		snprintf(t.node, sizeof(t.node), "%s", node);

@@ -21,6 +21,8 @@ static struct gang_table table(unsigned rows, unsigned first, bool priority)
 		.node = "n1", .epoch = 7, .slice_ms = 200,
 		.rows = (uint16_t)rows, .first = (uint16_t)first,
 		.priority = priority,
+		/* every ordinary row busy somewhere */
+		.busy = ((1u << rows) - 1) & ~((1u << first) - 1),
 	};
 	return t;
 }
@@ -31,7 +33,7 @@ static bool same(const struct gang_table *a, const struct gang_table *b)
 	if (strcmp(a->node, b->node) || a->epoch != b->epoch ||
 	    a->slice_ms != b->slice_ms || a->rows != b->rows ||
 	    a->first != b->first || a->priority != b->priority ||
-	    a->njobs != b->njobs)
+	    a->busy != b->busy || a->njobs != b->njobs)
 		return false;
 	for (size_t i = 0; i < a->njobs; i++)
 		if (a->jobs[i].job != b->jobs[i].job ||
@@ -71,6 +73,18 @@ static void test_rule(void)
 	ok(gang_row_of(&t, 0) == 1 && gang_row_of(&t, 1) == 2 &&
 	   gang_row_of(&t, 2) == 1 && gang_row_of(&t, 3) == 2,
 	   "with a priority row, the ordinary rows 1 and 2 take turns");
+	t.busy = 0x2;
+	ok(gang_row_of(&t, 0) == 1 && gang_row_of(&t, 1) == 1,
+	   "... and row 1 alone while row 2 holds no job anywhere");
+	t = table(4, 0, false);
+	t.busy = 0xa;
+	ok(gang_row_of(&t, 0) == 1 && gang_row_of(&t, 1) == 3 &&
+	   gang_row_of(&t, 2) == 1 && gang_row_of(&t, 3) == 3,
+	   "only busy rows take turns: 1 and 3 of 4");
+	t.busy = 0;
+	ok(gang_row_of(&t, 5) == 1 && gang_row_of(&t, 6) == 2,
+	   "no busy row: every row in turn");
+	t = table(3, 1, false);
 	t.priority = true;
 	add(&t, 20, 0x1);
 	add(&t, 21, 0x2);
@@ -89,7 +103,7 @@ static void test_roundtrip(void)
 	add(&t, 5, 0x1);
 	add(&t, 4000000000u, 0x6);
 	n = gang_table_format(&t, buf, sizeof(buf));
-	is_str(buf, "gang node=n1 epoch=7 slice_ms=200 rows=3 first=1 priority=1 jobs=5:1,4000000000:6",
+	is_str(buf, "gang node=n1 epoch=7 slice_ms=200 rows=3 first=1 priority=1 busy=6 jobs=5:1,4000000000:6",
 	       "the table as a line");
 	memset(&back, 0, sizeof(back));
 	ok(n > 0 && !gang_table_parse(buf, (size_t)n, "n1", &back, err, sizeof(err)) &&
@@ -139,6 +153,7 @@ static void test_format_refuses(void)
 	REFUSE(t.jobs[0].rows = 0);
 	REFUSE(t.jobs[0].job = 0);
 	REFUSE(strcpy(t.node, "a b"));
+	REFUSE(t.busy = 4);
 #undef REFUSE
 	is_int(refused, cases, "the formatter refuses every impossible table (%d)", cases);
 }
@@ -146,29 +161,32 @@ static void test_format_refuses(void)
 static void test_parse_refuses(void)
 {
 	static const struct { const char *text, *why; } bad[] = {
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0", "no jobs=" },
-		{ "gang node=n1 epoch=0 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "epoch=0 is not a number" },
-		{ "gang node=n1 epoch=7 slice_ms=1000 rows=2 first=0 priority=0 jobs=-", "slice_ms=1000" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=17 first=0 priority=0 jobs=-", "rows=17" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=1 jobs=-", "first must be 0, or 1" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:1,2:1", "two jobs hold one row" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:1,1:2", "a job named twice" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:4", "rows of a job out of range" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:0", "rows of a job out of range" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:A", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:0x1", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:00001", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:1,", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=,1:1", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1:1,,2:2", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-1:1", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=4294967295:1", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=1", "jobs= must be" },
-		{ "gang node=n1 epoch=7 epoch=8 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "given twice" },
-		{ "gang node=n/1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "bad node name" },
-		{ "gang  node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "not KEY=VALUE" },
-		{ "membus node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "not a gang request" },
-		{ "gang node=n2 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "addressed to another node" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3", "no jobs=" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "no busy=" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=g jobs=-", "busy=g is not a hexadecimal row set" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=4 jobs=-", "busy rows out of range" },
+		{ "gang node=n1 epoch=0 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "epoch=0 is not a number" },
+		{ "gang node=n1 epoch=7 slice_ms=1000 rows=2 first=0 priority=0 busy=3 jobs=-", "slice_ms=1000" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=17 first=0 priority=0 busy=3 jobs=-", "rows=17" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=1 busy=3 jobs=-", "first must be 0, or 1" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:1,2:1", "two jobs hold one row" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:1,1:2", "a job named twice" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:4", "rows of a job out of range" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:0", "rows of a job out of range" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:A", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:0x1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:00001", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:1,", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=,1:1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:1,,2:2", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-1:1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=4294967295:1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 epoch=8 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "given twice" },
+		{ "gang node=n/1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "bad node name" },
+		{ "gang  node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "not KEY=VALUE" },
+		{ "membus node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "not a gang request" },
+		{ "gang node=n2 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "addressed to another node" },
 	};
 	char err[COSCHED_ERR_LEN];
 	struct gang_table t, before;
@@ -189,7 +207,7 @@ static void test_parse_refuses(void)
 	is_int(good, n, "every malformed or impossible table is refused with its reason, the output untouched");
 
 	{
-		static const char nul[] = "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-\0x";
+		static const char nul[] = "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-\0x";
 		char big[COSCHED_REQUEST_LEN + 2];
 
 		ok(gang_table_parse(nul, sizeof(nul) - 1, NULL, &t, err, sizeof(err)) == -1 &&
@@ -245,7 +263,7 @@ static void test_requests(void)
 
 int main(void)
 {
-	plan(22);
+	plan(25);
 	test_rule();
 	test_roundtrip();
 	test_format_refuses();

@@ -424,6 +424,64 @@ static void _test_freeze(double stop_s)
 		_show(&r);
 }
 
+/* The value of key= in esp-work's summary on stdout, -1 if none. */
+static double _summary(const struct result *r, const char *key)
+{
+	char pat[32];
+	const char *at;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	at = strstr(r->out, pat);
+	return at ? atof(at + strlen(pat)) : -1;
+}
+
+/*
+ * Gang rows the node agents switch stop a job every few hundred
+ * milliseconds, anywhere in its 50 ms sleeping ticks.  Twenty stops of
+ * 150 ms at their own pace: the time esp-work counts as stopped must be
+ * the time it was (within 0.15 s), not each stop plus the tick it cut
+ * short (which took a further 25 ms on average per stop from the job's
+ * running time, half a second here).
+ */
+static void _test_many_freezes(void)
+{
+	const char *argv[] = { NULL, "--seconds", "6", NULL };
+	double stopped = 0, t0;
+	struct result r;
+	int st, n = 0;
+	bool traced;
+	pid_t pid;
+
+	_fresh();
+	pid = _spawn(argv, NULL, NULL);
+	_sleep(0.2);
+	traced = !ptrace(PTRACE_SEIZE, pid, NULL, NULL);
+	for (int i = 0; traced && i < 20; i++) {
+		_sleep(0.07 + 0.013 * i);	/* the phase drifts over the ticks */
+		if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) ||
+		    waitpid(pid, &st, __WALL) != pid || !WIFSTOPPED(st))
+			break;
+		t0 = _rt();
+		_sleep(0.15);
+		stopped += _rt() - t0;
+		n++;
+		if (ptrace(PTRACE_CONT, pid, NULL, NULL))
+			break;
+	}
+	if (traced)
+		ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	_reap(pid, &r);
+	if (!traced || n < 20) {
+		printf("ok %d # SKIP ptrace refused here (%d stops)\n",
+		       ++tap_count_, n);
+		fflush(stdout);
+		return;
+	}
+	is_double(_summary(&r, "suspended"), stopped, 0.15,
+		  "20 stops of 0.15 s in 50 ms ticks: %.3f s counted stopped, %.3f s stopped",
+		  _summary(&r, "suspended"), stopped);
+}
+
 /* Spin on CPU 0 under SCHED_FIFO for secs (a child's whole life). */
 static pid_t _fifo_hog(double secs)
 {
@@ -618,13 +676,14 @@ int main(void)
 	snprintf(_err_path, sizeof(_err_path), "%s/err", _dir);
 	fflush(stdout);	/* nothing buffered may be duplicated by fork */
 
-	plan(45);
+	plan(46);
 	_test_stop_cont();
 	_test_alive();
 	_test_plain();
 	_test_burn();
 	_test_freeze(1.5);
 	_test_freeze(0.4);
+	_test_many_freezes();
 	_test_cpu_wait();
 	_test_term();
 	_test_no_log();

@@ -5,7 +5,9 @@
  *
  * Slurm sees the jobs of every row running; the agents freeze and thaw
  * them at quantum boundaries aligned on the wall clock
- * (lib/cosched_proto/gang.h).  Each node with cells gets its table, one
+ * (lib/cosched_proto/gang.h), taking turns among the rows that hold some
+ * job anywhere (busy=, the same in every table, so that every node skips
+ * the same empty rows).  Each node with cells gets its table, one
  * munge-signed UDP datagram (lib/cosched_proto/peer.c), at once when the
  * matrix changes and again every GANG_RESEND_MS, so that a lost datagram
  * costs a second and an agent hears within GANG_TABLE_STALE_MS that

@@ -58,7 +58,8 @@ FUZZ_NUM := lib/num/num.c lib/num/text.c
 FUZZ_COSCHED_OPTS := $(LIBCOSCHED_SRCS) lib/cosched_opts/cosched_opts.c \
 	lib/cosched_opts/cosched_bw.c $(FUZZ_NUM)
 # lib/cosched_proto and what it needs.
-# (peer.c, the munge transport, is no parser: the harnesses leave it out)
+# (without peer.c, the munge transport: fuzz_agent_request includes it
+# for its address splitter, the other harnesses need no munge)
 FUZZ_COSCHED_PROTO := $(filter-out lib/cosched_proto/peer.c,$(LIBCOSCHED_PROTO_SRCS)) \
 	$(FUZZ_COSCHED_OPTS)
 # Every source of the agent but its own main(); a harness that includes

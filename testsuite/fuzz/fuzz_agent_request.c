@@ -23,7 +23,7 @@
 #include "fuzz.h"
 
 #include "../../agent/agent.h"
-#include "../../agent/peer.c"
+#include "../../lib/cosched_proto/peer.c"
 
 static const char *const keys[] = {
 	"job", "step", "uid", "pid", "rank", "mode", "pb", "tick_us",

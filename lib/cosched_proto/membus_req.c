@@ -137,3 +137,25 @@ int cosched_membus_parse(const char *line, struct cosched_membus *out,
 	*out = m;
 	return 0;
 }
+
+int cosched_agent_peer(const char *name, const char *node_addr,
+		       const char *hostname, uint32_t slurmd_port,
+		       uint32_t offset, char *buf, size_t len, char *err,
+		       size_t err_len)
+{
+	const char *addr = node_addr && *node_addr ? node_addr :
+			   hostname && *hostname ? hostname : name;
+	uint16_t port;
+
+	if (cosched_agent_port(slurmd_port, offset, &port)) {
+		snprintf(err, err_len, "node %s: slurmd port %u + port offset %u is not a port",
+			 name, (unsigned int)slurmd_port, (unsigned int)offset);
+		return -1;
+	}
+	if (cosched_peer_format(name, addr, port, buf, len)) {
+		snprintf(err, err_len, "node %s: unusable address '%.64s'",
+			 name, addr);
+		return -1;
+	}
+	return 0;
+}

@@ -142,6 +142,18 @@ int cosched_peer_format(const char *name, const char *addr, uint16_t port,
 			char *buf, size_t len);
 
 /*
+ * PEER of node name's agent as slurmctld knows the node: its NodeAddr,
+ * else its NodeHostname, else its name (node_addr and hostname may be
+ * NULL or ""), port slurmd's + offset.  The one rule for the cosched
+ * plugin (where the agent binds) and select/coalloc (where it sends gang
+ * tables).  Returns 0, or -1 with why in err.
+ */
+int cosched_agent_peer(const char *name, const char *node_addr,
+		       const char *hostname, uint32_t slurmd_port,
+		       uint32_t offset, char *buf, size_t len, char *err,
+		       size_t err_len);
+
+/*
  * The membus request into buf, with as many of coord[0..ncoord) (at most
  * COSCHED_COORD_MAX are used) as fit in len, in order.  Returns how many
  * coordinators it names (>= 1), or -1 when ncoord is 0 or not even the

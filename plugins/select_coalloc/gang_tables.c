@@ -73,23 +73,30 @@ static struct {
 	time_t error_logged;
 } gt;
 
-/* The table of node i, false when no job has a cell there. */
-static bool _table_of(int i, const node_record_t *node_ptr, uint32_t busy,
-		      struct gang_table *t)
+/* What every node's table says alike, read once per pass: the busy and
+ * priority rows take a scan of the whole matrix each. */
+static void _common(struct gang_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->epoch = node_usage_epoch();
+	t->slice_ms = node_usage_time_slice_ms();
+	t->rows = (uint16_t)node_usage_rows();
+	t->first = (uint16_t)node_usage_first_row();
+	t->priority = node_usage_priority_busy();
+	t->busy = node_usage_busy_rows();
+}
+
+/* The table of node i over common, false when no job has a cell there. */
+static bool _table_of(int i, const node_record_t *node_ptr,
+		      const struct gang_table *common, struct gang_table *t)
 {
 	uint32_t ids[GANG_JOBS_MAX], rows[GANG_JOBS_MAX];
 	size_t n = node_usage_column_jobs(i, ids, rows, GANG_JOBS_MAX);
 
 	if (!n)
 		return false;
-	memset(t, 0, sizeof(*t));
+	*t = *common;
 	snprintf(t->node, sizeof(t->node), "%s", node_ptr->name);
-	t->epoch = node_usage_epoch();
-	t->slice_ms = node_usage_time_slice_ms();
-	t->rows = (uint16_t)node_usage_rows();
-	t->first = (uint16_t)node_usage_first_row();
-	t->priority = node_usage_priority_busy();
-	t->busy = busy;
 	t->njobs = n;
 	for (size_t k = 0; k < n; k++) {
 		t->jobs[k].job = ids[k];
@@ -102,19 +109,14 @@ static bool _table_of(int i, const node_record_t *node_ptr, uint32_t busy,
 static void _peer_of(const node_record_t *node_ptr, unsigned offset,
 		     char *buf, size_t len)
 {
-	const char *addr = node_ptr->comm_name && *node_ptr->comm_name ?
-			   node_ptr->comm_name :
-			   node_ptr->node_hostname && *node_ptr->node_hostname ?
-			   node_ptr->node_hostname : node_ptr->name;
-	uint16_t port;
+	char err[256];
 
-	buf[0] = '\0';
-	if (cosched_agent_port(node_ptr->port, offset, &port) ||
-	    cosched_peer_format(node_ptr->name, addr, port, buf, len)) {
+	if (cosched_agent_peer(node_ptr->name, node_ptr->comm_name,
+			       node_ptr->node_hostname, node_ptr->port, offset,
+			       buf, len, err, sizeof(err))) {
 		buf[0] = '\0';
-		log_flag(SELECT_TYPE, "%s: node %s: no usable agent address (%s, slurmd port %u + GangPortOffset %u)",
-			 plugin_type, node_ptr->name, addr,
-			 (unsigned)node_ptr->port, offset);
+		log_flag(SELECT_TYPE, "%s: %s (GangPortOffset): no gang table",
+			 plugin_type, err);
 	}
 }
 
@@ -123,9 +125,9 @@ static struct outgoing *_collect(size_t *n)
 {
 	slurmctld_lock_t lock = { .node = READ_LOCK };
 	struct outgoing *out = NULL;
+	struct gang_table common;
 	node_record_t *node_ptr;
 	unsigned offset;
-	uint32_t busy;
 	bool fast;
 
 	*n = 0;
@@ -138,13 +140,13 @@ static struct outgoing *_collect(size_t *n)
 	node_usage_lock();
 	if (node_usage_ready() && node_usage_fast_gang()) {
 		offset = node_usage_gang_port_offset();
-		busy = node_usage_busy_rows();
+		_common(&common);
 		out = xcalloc(node_record_count ? node_record_count : 1,
 			      sizeof(*out));
 		for (int i = 0; (node_ptr = next_node(&i)); i++) {
 			struct outgoing *o = &out[*n];
 
-			if (!_table_of(i, node_ptr, busy, &o->table))
+			if (!_table_of(i, node_ptr, &common, &o->table))
 				continue;
 			o->node_inx = i;
 			_peer_of(node_ptr, offset, o->peer, sizeof(o->peer));

@@ -111,16 +111,14 @@ static int _expand(const char *list, const char *self, struct step_nodes *out,
 	return 0;
 }
 
-/* NAME@ADDR:PORT of node name, from slurmctld's record of it (select/
- * coalloc's gang_tables.c finds the same address in its own record). */
+/* NAME@ADDR:PORT of node name, from slurmctld's record of it, by the rule
+ * select/coalloc's gang_tables.c sends by too (cosched_agent_peer). */
 static int _peer(const char *name, uint32_t offset, char *buf, size_t len,
 		 char *err, size_t err_len)
 {
 	char node[COSCHED_NODE_NAME_LEN];
 	node_info_msg_t *msg = NULL;
 	const node_info_t *info;
-	const char *addr;
-	uint16_t port;
 	int rc = -1;
 
 	snprintf(node, sizeof(node), "%s", name);
@@ -131,19 +129,9 @@ static int _peer(const char *name, uint32_t offset, char *buf, size_t len,
 		goto fail;
 	}
 	info = &msg->node_array[0];
-	addr = info->node_addr && *info->node_addr ? info->node_addr :
-	       info->node_hostname && *info->node_hostname ?
-	       info->node_hostname : name;
-	if (cosched_agent_port(info->port, offset, &port)) {
-		snprintf(err, err_len, "node %s: slurmd port %u + port offset %u is not a port",
-			 name, (unsigned int)info->port, (unsigned int)offset);
+	if (cosched_agent_peer(name, info->node_addr, info->node_hostname,
+			       info->port, offset, buf, len, err, err_len))
 		goto fail;
-	}
-	if (cosched_peer_format(name, addr, port, buf, len)) {
-		snprintf(err, err_len, "node %s: unusable address '%.64s'", name,
-			 addr);
-		goto fail;
-	}
 	rc = 0;
 fail:
 	if (msg)

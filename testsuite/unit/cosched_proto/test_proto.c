@@ -36,6 +36,30 @@ static void test_port(void)
 	is_int(port, 7, "port untouched on failure");
 }
 
+/* Where an agent is, by the rule both plugins follow. */
+static void test_agent_peer(void)
+{
+	char buf[COSCHED_PEER_LEN];
+
+	ok(!cosched_agent_peer("n1", "10.0.0.1", "h1", 6818, 1001, buf,
+			       sizeof(buf), err, sizeof(err)) &&
+	   !strcmp(buf, "n1@10.0.0.1:7819"), "agent peer: NodeAddr first (%s)", buf);
+	ok(!cosched_agent_peer("n1", "", "h1", 6818, 1001, buf, sizeof(buf),
+			       err, sizeof(err)) && !strcmp(buf, "n1@h1:7819"),
+	   "agent peer: else NodeHostname (%s)", buf);
+	ok(!cosched_agent_peer("n1", NULL, NULL, 6818, 1001, buf, sizeof(buf),
+			       err, sizeof(err)) && !strcmp(buf, "n1@n1:7819"),
+	   "agent peer: else the node's name (%s)", buf);
+	ok(cosched_agent_peer("n1", "10.0.0.1", NULL, 65000, 1001, buf,
+			      sizeof(buf), err, sizeof(err)) &&
+	   !strcmp(err, "node n1: slurmd port 65000 + port offset 1001 is not a port"),
+	   "agent peer: a port past 65535 is refused (%s)", err);
+	ok(cosched_agent_peer("n1", "bad addr", NULL, 6818, 1001, buf,
+			      sizeof(buf), err, sizeof(err)) &&
+	   !strcmp(err, "node n1: unusable address 'bad addr'"),
+	   "agent peer: an unusable address is refused (%s)", err);
+}
+
 static void test_peer(void)
 {
 	char buf[COSCHED_PEER_LEN], small[17], addr[COSCHED_PEER_ADDR_MAX + 2];
@@ -390,6 +414,7 @@ static void test_replies(void)
 int main(void)
 {
 	test_port();
+	test_agent_peer();
 	test_peer();
 	test_request();
 	test_request_worst_case();

@@ -179,23 +179,42 @@ gone() { job_done "$a" && job_done "$b"; }
 wait_until 30 gone
 
 # --- esp-work counts only the time it ran --------------------------------
-# Two all-node jobs of 3 s of work each share the rows: each takes about
-# 6 s of wall time and counts 3 s run, 3 s frozen (a new agent on n2, the
-# killed one's successor, gets its table).
+# Two all-node jobs of 3 s of work each share the rows.  On each node,
+# while both run (from the later start to the earlier end, tasks start up
+# to a second apart), each is frozen about half the time and counts only
+# what it ran: its counted stop time is between a third of that overlap
+# and half of it plus 0.5 s (a job runs until its first table names it,
+# and each stop's start is a tick's guess) (a new agent on n2,
+# the killed one's successor, gets its table).  Each task logs to a file
+# of its own (esp-work --log: start and end lines with the time).
 WORK=$BUILD_DIR/bin/esp-work
 for j in c d; do
 	declare "$j=$(submit -p grid --coalloc=1,1 -o "work-%j.out" --wrap \
-		"srun $WORK --seconds 3 --tick 20")"
+		"srun bash -c 'exec $WORK --seconds 3 --tick 20 --log ${TEST_DIR}/work-\$SLURM_JOB_ID-\$SLURMD_NODENAME.log'")"
 done
 done_cd() { job_done "$c" && job_done "$d"; }
 wait_until 60 done_cd
-lines=$(cat "work-$c.out" "work-$d.out" 2>/dev/null | grep -c '^esp-work: job=')
-counted=$(cat "work-$c.out" "work-$d.out" 2>/dev/null | awk '/^esp-work: job=/ {
-	for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	if (v["run"] >= 2.9 && v["run"] <= 3.5 && v["suspended"] >= 2 && v["wall"] >= 5) n++ }
-	END { print n + 0 }')
-diag "$(cat "work-$c.out" "work-$d.out" 2>/dev/null | grep '^esp-work:')"
-is "$lines $counted" "4 4" "esp-work in both rows, on both nodes: 3 s run, over 2 s frozen, over 5 s wall"
+# per node: the overlap of the two tasks, and each one's counted stop time
+verdict=$(for n in n1 n2; do
+	awk -v n=$n '
+	$2 == "start" { s[FILENAME] = $1 }
+	$2 == "end" { e[FILENAME] = $1; for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "run") r[FILENAME] = kv[2]; if (kv[1] == "suspended") u[FILENAME] = kv[2] } }
+	END {
+		k = 0
+		for (f in s) { k++; fs[k] = f }
+		if (k != 2 || !(fs[1] in e) || !(fs[2] in e)) { print n, "missing"; exit }
+		lo = s[fs[1]] > s[fs[2]] ? s[fs[1]] : s[fs[2]]
+		hi = e[fs[1]] < e[fs[2]] ? e[fs[1]] : e[fs[2]]
+		ov = hi - lo; good = ov >= 3
+		for (i = 1; i <= 2; i++) {
+			d = u[fs[i]] - ov / 2
+			good = good && r[fs[i]] >= 2.9 && r[fs[i]] <= 3.5 && d < 0.5 && d > -ov / 6
+		}
+		printf "%s overlap=%.2f suspended=%s,%s %s\n", n, ov, u[fs[1]], u[fs[2]], good ? "ok" : "bad"
+	}' work-"$c"-$n.log work-"$d"-$n.log
+done)
+diag "$verdict"
+is "$(grep -c ' ok$' <<< "$verdict")" 2 "esp-work in both rows, on both nodes: 3 s run, counted stopped a third to a half (+0.5 s) of the time both ran"
 
 # A job alone in the matrix: the empty row is skipped on every node
 # (busy= in the tables), so it is never frozen.

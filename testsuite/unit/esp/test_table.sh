@@ -26,7 +26,7 @@ result() {	# dir label seed E [finished missing]
 JSON
 }
 
-echo "1..14"
+echo "1..17"
 
 # one seed: no seed summary; loss shares of P*T = 19200
 result "$TMP/one/co" "$CO" 1 0.84
@@ -102,5 +102,14 @@ out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --time-slice 2.5 --out "$TMP/no" 2
 ok $? "esp run: a time slice in seconds or milliseconds ($out)"
 [ ! -e "$TMP/no" ]
 ok $? "  and nothing started"
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" compare --configs cons_tres+norows --out "$TMP/no" 2>&1)
+[ "$out" = "esp: error: --configs: 'cons_tres+norows': only coalloc has rows to switch off" ]
+ok $? "esp compare: +norows is coalloc's only ($out)"
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --rows off --time-slice 2 --out "$TMP/no" 2>&1)
+[ "$out" = "esp: error: --time-slice needs --rows gang" ]
+ok $? "esp run: no time slice without rows ($out)"
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --rows none --out "$TMP/no" 2>&1)
+[ "$out" = "esp: error: --rows must be gang or off, not 'none'" ]
+ok $? "esp run: --rows is gang or off ($out)"
 
 exit $((fails > 0))

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "select_coalloc.h"
+#include "coalloc_conf/reserve.h"
+#include "src/common/bitstring.h"
 #include "src/common/xstring.h"
 
 /*
@@ -38,20 +40,149 @@ int coalloc_check_slurm_conf(void)
 	return SLURM_ERROR;
 }
 
-/*
- * Slurm's main scheduler stops at the first job of a partition that
- * cannot start and takes that partition's nodes away from every later
- * job.  Queue partitions span all sites, so that would let one blocked
- * queue stop all the others, whatever the policy says; bf_min_age_reserve
- * turns this off for jobs younger than its value.
- */
-void coalloc_check_sched_params(void)
+/* The unsigned value of KEY= in SchedulerParameters, 0 when absent. */
+static uint32_t _sched_param(const char *key)
 {
-	const char *p = xstrcasestr(slurm_conf.sched_params,
-				    "bf_min_age_reserve=");
+	const char *p = xstrcasestr(slurm_conf.sched_params, key);
+	long long v;
 
-	if (p && atoi(p + strlen("bf_min_age_reserve=")) >= 86400)
+	if (!p)
+		return 0;
+	v = strtoll(p + strlen(key), NULL, 10);
+	return v > 0 && v <= UINT32_MAX ? (uint32_t) v : 0;
+}
+
+/* PriorityWeightTRES=CPU=1000,Mem=2000: the sum of the weights. */
+static double _tres_weights(void)
+{
+	const char *p = slurm_conf.priority_weight_tres;
+	double sum = 0;
+
+	while (p && (p = strchr(p, '='))) {
+		sum += strtod(p + 1, NULL);
+		p++;
+	}
+	return sum;
+}
+
+static bool _is_queue(const struct coalloc_conf *c, const char *name)
+{
+	if (!xstrcmp(c->global_partition, name))
+		return true;
+	for (size_t i = 0; i < c->nsites; i++)
+		if (!xstrcmp(c->sites[i].local_partition, name))
+			return true;
+	return false;
+}
+
+/* What priority/multifactor adds for the partition (its term). */
+static double _partition_term(const part_record_t *part)
+{
+	double factor = (slurm_conf.priority_flags &
+			 PRIORITY_FLAGS_NO_NORMAL_PART) ?
+			part->priority_job_factor : part->norm_priority;
+
+	return (double) slurm_conf.priority_weight_part * factor;
+}
+
+struct reserve_scan {
+	const struct coalloc_conf *conf;
+	struct coalloc_reserve_input in;
+};
+
+static int _scan_partition(void *x, void *arg)
+{
+	part_record_t *part = x;
+	struct reserve_scan *scan = arg;
+	struct coalloc_reserve_input *in = &scan->in;
+	double term = _partition_term(part);
+
+	if (_is_queue(scan->conf, part->name)) {
+		if (!in->nqueues++ || term > in->queue_max) {
+			in->queue_max = term;
+			in->queue_max_name = part->name;
+		}
+	} else if (!in->nothers++ || term < in->other_min) {
+		in->other_min = term;
+		in->other_min_name = part->name;
+	}
+	return 0;
+}
+
+/*
+ * Queue partitions that would serve the wrong jobs or be served first:
+ * the default partition (jobs submitted without -p become policy jobs),
+ * and a PriorityTier above that of a partition sharing its nodes (Slurm
+ * would look at queue jobs before the others' reservations are made).
+ */
+struct tier_scan {
+	const struct coalloc_conf *conf;
+	const part_record_t *queue;
+};
+
+static int _lower_tier(void *x, void *arg)
+{
+	const part_record_t *other = x;
+	struct tier_scan *scan = arg;
+	const part_record_t *queue = scan->queue;
+
+	if (_is_queue(scan->conf, other->name) ||
+	    other->priority_tier >= queue->priority_tier ||
+	    !queue->node_bitmap || !other->node_bitmap ||
+	    !bit_overlap_any(queue->node_bitmap, other->node_bitmap))
+		return 0;
+	error("%s: queue partition %s has PriorityTier=%u, above partition %s (%u) on the same nodes: Slurm would consider the queue's jobs before that partition's reservations are made; give it PriorityTier=%u or less",
+	      plugin_type, queue->name, queue->priority_tier, other->name,
+	      other->priority_tier, other->priority_tier);
+	return 0;
+}
+
+static int _check_queue_partition(void *x, void *arg)
+{
+	const part_record_t *part = x;
+	struct tier_scan *scan = arg;
+
+	if (!_is_queue(scan->conf, part->name))
+		return 0;
+	if (part->flags & PART_FLAG_DEFAULT)
+		error("%s: queue partition %s is the default partition (Default=YES): every job submitted without -p would join the policy's queue; make another partition the default",
+		      plugin_type, part->name);
+	scan->queue = part;
+	list_for_each(part_list, _lower_tier, scan);
+	return 0;
+}
+
+void coalloc_check_partitions(const struct coalloc_conf *c)
+{
+	struct reserve_scan scan = { .conf = c };
+	struct tier_scan tiers = { .conf = c };
+	char msg[1024];
+
+	if (!part_list)
 		return;
-	error("%s: SchedulerParameters should contain bf_min_age_reserve=2592000 (or at least 86400): without it Slurm's scheduler stops at the first job of a queue partition that cannot start, and the policy's queue order does not apply",
-	      plugin_type);
+	list_for_each(part_list, _check_queue_partition, &tiers);
+	scan.in.multifactor = !xstrcmp(slurm_conf.priority_type,
+				       "priority/multifactor");
+	scan.in.age_reserve = _sched_param("bf_min_age_reserve=");
+	scan.in.prio_reserve = _sched_param("bf_min_prio_reserve=");
+	scan.in.weight_other = (double) slurm_conf.priority_weight_age +
+			       slurm_conf.priority_weight_assoc +
+			       slurm_conf.priority_weight_fs +
+			       slurm_conf.priority_weight_js +
+			       slurm_conf.priority_weight_qos + _tres_weights();
+	list_for_each(part_list, _scan_partition, &scan);
+	switch (coalloc_reserve_check(&scan.in, msg, sizeof(msg))) {
+	case COALLOC_RESERVE_BAD:
+		error("%s: %s", plugin_type, msg);
+		break;
+	case COALLOC_RESERVE_BY_AGE:
+		info("%s: %s", plugin_type, msg);
+		break;
+	case COALLOC_RESERVE_BY_PRIO:
+		info("%s: queue partitions ordered by the policy, below SchedulerParameters bf_min_prio_reserve=%u; the others keep backfill reservations",
+		     plugin_type, scan.in.prio_reserve);
+		break;
+	case COALLOC_RESERVE_UNNEEDED:
+		break;
+	}
 }

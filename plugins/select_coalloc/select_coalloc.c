@@ -37,7 +37,6 @@ extern int init(void)
 		return SLURM_SUCCESS;
 	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
 		return SLURM_ERROR;
-	coalloc_check_sched_params();
 	coalloc_status_start();
 	coalloc_timeslice_start();
 	coalloc_gang_tables_start();

@@ -36,7 +36,9 @@ extern list_t *part_list __attribute__((weak));
 
 /* ---- config.c: SelectTypeParameters and other slurm.conf checks ---- */
 int coalloc_check_slurm_conf(void);
-void coalloc_check_sched_params(void);
+/* Queue partitions against slurm.conf's priorities and partitions:
+ * at start-up and every reconfiguration (sites.c). */
+void coalloc_check_partitions(const struct coalloc_conf *c);
 
 /* ---- sites.c: coalloc.conf and the node -> site map ---- */
 /* Load coalloc.conf; a bad file is fatal at start-up, rejected later. */
@@ -66,6 +68,12 @@ char *coalloc_job_layout(job_record_t *job_ptr);
 /* ---- queues.c: the queue-priority policy engine ---- */
 struct coalloc_start;
 int coalloc_queues_reset(list_t *jobs);
+enum coalloc_outlook {
+	COALLOC_OUTLOOK_GRANTED,	  /* its turn: it starts on free nodes */
+	COALLOC_OUTLOOK_WAITS_FOR_NODES,  /* heads its queue, waits for room */
+	COALLOC_OUTLOOK_HELD,		  /* the policy holds it */
+};
+enum coalloc_outlook coalloc_queues_outlook(job_record_t *job_ptr);
 void coalloc_queues_save(FILE *fp);
 void coalloc_queues_restore(const struct coalloc_statefile *st);
 void coalloc_queues_fini(void);

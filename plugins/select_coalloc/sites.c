@@ -327,6 +327,7 @@ static void _log_sites(const struct sites *s)
 	     slice,
 	     c->preempt_partition ? c->preempt_partition : "(none)");
 	_check_sharing(c);
+	coalloc_check_partitions(c);
 	for (size_t i = 0; i < c->nsites; i++)
 		log_flag(SELECT_TYPE, "%s: site %s Nodes=%s LocalPartition=%s",
 			 plugin_type, c->sites[i].name, c->sites[i].nodes,

@@ -363,10 +363,12 @@ static int _pick_turn(job_record_t *job_ptr, bitstr_t *bitmap)
 }
 
 /*
- * Submit-time check of a managed job: the policy can queue it, and every
- * component fits a distinct site of an empty system.
+ * A managed job's components on distinct sites, by Worst Fit over the
+ * nodes of 'bitmap' free in 'held' (NULL: every node); 'only' >= 0 keeps
+ * a single component on that site.  On success 'bitmap' holds the nodes.
  */
-static int _test_managed(job_record_t *job_ptr, bitstr_t *bitmap)
+static int _fit_sites(job_record_t *job_ptr, bitstr_t *bitmap,
+		      const uint32_t *held, int only)
 {
 	struct coalloc_components comps;
 	struct pick_arrays a;
@@ -374,15 +376,14 @@ static int _test_managed(job_record_t *job_ptr, bitstr_t *bitmap)
 	uint16_t sites[COSCHED_MAX_COMPONENTS];
 	bool fits;
 
-	if (coalloc_queues_valid(job_ptr) ||
-	    coalloc_job_components(job_ptr, &comps))
+	if (coalloc_job_components(job_ptr, &comps))
 		return EINVAL;
 	_arrays_alloc(&a);
-	_fill_arrays(job_ptr, bitmap, NULL, &a);
+	_fill_arrays(job_ptr, bitmap, held, &a);
 	idle = _idle_per_site(&a, coalloc_site_count());
-	/* leave a plausible selection: slurmctld shows its size meanwhile */
 	fits = coalloc_worst_fit(idle, coalloc_site_count(), comps.nodes,
-				 comps.count, -1, sites) &&
+				 comps.count, comps.count == 1 ? only : -1,
+				 sites) &&
 	       !_place_on_sites(&a, comps.count, comps.nodes, sites, NULL,
 				NULL);
 	if (fits)
@@ -390,6 +391,18 @@ static int _test_managed(job_record_t *job_ptr, bitstr_t *bitmap)
 	xfree(idle);
 	_arrays_free(&a);
 	return fits ? SLURM_SUCCESS : EINVAL;
+}
+
+/*
+ * Submit-time check of a managed job: the policy can queue it, and every
+ * component fits a distinct site of an empty system.
+ */
+static int _test_managed(job_record_t *job_ptr, bitstr_t *bitmap)
+{
+	if (coalloc_queues_valid(job_ptr))
+		return EINVAL;
+	/* leave a plausible selection: slurmctld shows its size meanwhile */
+	return _fit_sites(job_ptr, bitmap, NULL, -1);
 }
 
 /*
@@ -597,7 +610,69 @@ static void _set_total_cpus(job_record_t *job_ptr, bitstr_t *bitmap)
 
 /*
  * Release running jobs one at a time, earliest end first, until the job
- * fits; its start time is then the end time of the last job released.
+ * fits in 'bitmap' (a copy of 'orig'), on its sites when the policy
+ * manages it; its start time is then the end time of the last job
+ * released, or the next second when it fits already.
+ */
+static int _start_when_freed(job_record_t *job_ptr, bool managed,
+			     bitstr_t *bitmap, bitstr_t *orig,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, time_t now)
+{
+	int only = coalloc_local_site_of_partition(
+		job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
+	uint32_t *held;
+	list_t *active;
+	job_record_t *next;
+	int rc, first, last;
+
+	/* with rows: when the first row frees up (the latest start) */
+	_rows_for(job_ptr, &first, &last);
+	held = node_usage_snapshot(first);
+	rc = managed ? _fit_sites(job_ptr, bitmap, held, only) :
+		       _pick(job_ptr, bitmap, held, min_nodes, max_nodes,
+			     req_nodes);
+	if (rc == SLURM_SUCCESS)
+		job_ptr->start_time = now + 1;
+	active = list_create(NULL);
+	list_for_each(job_list, _collect_active, active);
+	list_sort(active, _by_end_time);
+	while (rc != SLURM_SUCCESS && (next = list_pop(active))) {
+		_release_job(held, next);
+		bit_copybits(bitmap, orig);
+		rc = managed ? _fit_sites(job_ptr, bitmap, held, only) :
+			       _pick(job_ptr, bitmap, held, min_nodes,
+				     max_nodes, req_nodes);
+		if (rc == SLURM_SUCCESS)
+			job_ptr->start_time = next->end_time > now ?
+					      next->end_time : now + 1;
+	}
+	FREE_NULL_LIST(active);
+	xfree(held);
+	return rc;
+}
+
+/*
+ * A job the policy manages and holds back has no start estimate: squeue
+ * shows the policy's reason.  One at the head of its queue, waiting only
+ * for room, gets the time enough nodes free, never "now": backfill would
+ * try to start it, the policy would refuse, and backfill would then
+ * reserve nodes for it anyway.
+ */
+static int _will_run_queued(job_record_t *job_ptr, bitstr_t *bitmap,
+			    bitstr_t *orig, uint32_t min_nodes,
+			    uint32_t max_nodes, uint32_t req_nodes, time_t now)
+{
+	if (coalloc_queues_outlook(job_ptr) != COALLOC_OUTLOOK_WAITS_FOR_NODES ||
+	    !job_list)
+		return EINVAL;
+	return _start_when_freed(job_ptr, true, bitmap, orig, min_nodes,
+				 max_nodes, req_nodes, now);
+}
+
+/*
+ * When could the job start: now (in a row, or by preemption), at its
+ * row's next turn, or when running jobs have ended.
  */
 static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes,
@@ -606,10 +681,14 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	bitstr_t *orig = bit_copy(bitmap);
 	time_t now = time(NULL);
 	uint32_t *held;
-	list_t *active;
-	job_record_t *next;
-	int rc, first, last, later;
+	int rc, later;
 
+	if (coalloc_queues_manage(job_ptr) &&
+	    coalloc_queues_outlook(job_ptr) != COALLOC_OUTLOOK_GRANTED) {
+		rc = _will_run_queued(job_ptr, bitmap, orig, min_nodes,
+				      max_nodes, req_nodes, now);
+		goto done;
+	}
 	rc = _pick_in_rows(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
 			   &later);
 	if (rc == SLURM_SUCCESS) {
@@ -634,24 +713,9 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	}
 	if (job_ptr->bit_flags & TEST_NOW_ONLY || !job_list)
 		goto done;
-
-	/* with rows: when the first row frees up (the latest start) */
-	_rows_for(job_ptr, &first, &last);
-	held = node_usage_snapshot(first);
-	active = list_create(NULL);
-	list_for_each(job_list, _collect_active, active);
-	list_sort(active, _by_end_time);
-	while (rc != SLURM_SUCCESS && (next = list_pop(active))) {
-		_release_job(held, next);
-		bit_copybits(bitmap, orig);
-		rc = _pick(job_ptr, bitmap, held, min_nodes, max_nodes,
-			   req_nodes);
-		if (rc == SLURM_SUCCESS)
-			job_ptr->start_time = next->end_time > now ?
-					      next->end_time : now + 1;
-	}
-	FREE_NULL_LIST(active);
-	xfree(held);
+	bit_copybits(bitmap, orig);
+	rc = _start_when_freed(job_ptr, false, bitmap, orig, min_nodes,
+			       max_nodes, req_nodes, now);
 done:
 	if (rc == SLURM_SUCCESS)
 		_set_total_cpus(job_ptr, bitmap);

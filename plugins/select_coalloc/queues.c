@@ -594,6 +594,42 @@ done:
 }
 
 /*
+ * What a will-run test (backfill, squeue --start) may say of a managed
+ * job: it holds a grant, it heads its queue and waits only for room (it
+ * starts once nodes free: an estimate makes sense), or the policy holds
+ * it (another queue goes first, jobs ahead, a drain): no estimate.  No
+ * grant pass: backfill asks for every pending job, and an estimate must
+ * not change who goes next.
+ */
+enum coalloc_outlook coalloc_queues_outlook(job_record_t *job_ptr)
+{
+	enum coalloc_outlook outlook = COALLOC_OUTLOOK_HELD;
+	time_t now = time(NULL);
+
+	slurm_mutex_lock(&queues_mutex);
+	if (!engine)
+		goto done;
+	_sync_locked(now);
+	if (_find_grant(job_ptr->job_id)) {
+		outlook = COALLOC_OUTLOOK_GRANTED;
+		goto done;
+	}
+	switch (coalloc_engine_why(engine, job_ptr->job_id, now, NULL, 0)) {
+	case COALLOC_WHY_ELIGIBLE:		/* granted at the next pass */
+	case COALLOC_WHY_NO_ROOM:
+	case COALLOC_WHY_NO_ROW:
+	case COALLOC_WHY_QUEUE_DISABLED:	/* enabled at a departure */
+		outlook = COALLOC_OUTLOOK_WAITS_FOR_NODES;
+		break;
+	default:
+		break;
+	}
+done:
+	slurm_mutex_unlock(&queues_mutex);
+	return outlook;
+}
+
+/*
  * The text of every job told why it waits, again where slurmctld has since
  * replaced it by its generic "Resources": Slurm 24.11's select_nodes()
  * does so after every failed job test, and a backfill pass on either

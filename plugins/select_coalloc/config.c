@@ -115,52 +115,60 @@ static int _scan_partition(void *x, void *arg)
  * and a PriorityTier above that of a partition sharing its nodes (Slurm
  * would look at queue jobs before the others' reservations are made).
  */
-struct tier_scan {
-	const struct coalloc_conf *conf;
-	const part_record_t *queue;
-};
-
-static int _lower_tier(void *x, void *arg)
+static void _check_tier(const part_record_t *queue, const part_record_t *other)
 {
-	const part_record_t *other = x;
-	struct tier_scan *scan = arg;
-	const part_record_t *queue = scan->queue;
-
-	if (_is_queue(scan->conf, other->name) ||
-	    other->priority_tier >= queue->priority_tier ||
+	if (other->priority_tier >= queue->priority_tier ||
 	    !queue->node_bitmap || !other->node_bitmap ||
 	    !bit_overlap_any(queue->node_bitmap, other->node_bitmap))
-		return 0;
+		return;
 	error("%s: queue partition %s has PriorityTier=%u, above partition %s (%u) on the same nodes: Slurm would consider the queue's jobs before that partition's reservations are made; give it PriorityTier=%u or less",
 	      plugin_type, queue->name, queue->priority_tier, other->name,
 	      other->priority_tier, other->priority_tier);
+}
+
+struct part_array {
+	part_record_t **parts;
+	size_t count;
+};
+
+static int _collect_part(void *x, void *arg)
+{
+	struct part_array *a = arg;
+
+	a->parts[a->count++] = x;
 	return 0;
 }
 
-static int _check_queue_partition(void *x, void *arg)
+/* (Slurm's lists cannot be walked inside a walk: an array of them.) */
+static void _check_queue_partitions(const struct coalloc_conf *c)
 {
-	const part_record_t *part = x;
-	struct tier_scan *scan = arg;
+	struct part_array a = { .parts = xcalloc(list_count(part_list) + 1,
+						 sizeof(*a.parts)) };
 
-	if (!_is_queue(scan->conf, part->name))
-		return 0;
-	if (part->flags & PART_FLAG_DEFAULT)
-		error("%s: queue partition %s is the default partition (Default=YES): every job submitted without -p would join the policy's queue; make another partition the default",
-		      plugin_type, part->name);
-	scan->queue = part;
-	list_for_each(part_list, _lower_tier, scan);
-	return 0;
+	list_for_each(part_list, _collect_part, &a);
+	for (size_t i = 0; i < a.count; i++) {
+		const part_record_t *part = a.parts[i];
+
+		if (!_is_queue(c, part->name))
+			continue;
+		if (part->flags & PART_FLAG_DEFAULT)
+			error("%s: queue partition %s is the default partition (Default=YES): every job submitted without -p would join the policy's queue; make another partition the default",
+			      plugin_type, part->name);
+		for (size_t j = 0; j < a.count; j++)
+			if (!_is_queue(c, a.parts[j]->name))
+				_check_tier(part, a.parts[j]);
+	}
+	xfree(a.parts);
 }
 
 void coalloc_check_partitions(const struct coalloc_conf *c)
 {
 	struct reserve_scan scan = { .conf = c };
-	struct tier_scan tiers = { .conf = c };
 	char msg[1024];
 
 	if (!part_list)
 		return;
-	list_for_each(part_list, _check_queue_partition, &tiers);
+	_check_queue_partitions(c);
 	scan.in.multifactor = !xstrcmp(slurm_conf.priority_type,
 				       "priority/multifactor");
 	scan.in.age_reserve = _sched_param("bf_min_age_reserve=");

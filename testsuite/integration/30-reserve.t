@@ -1,0 +1,97 @@
+#!/bin/bash
+# The queue policies without switching off backfill (select_coalloc(8),
+# "Queue partitions and backfill"): 2 sites x 2 nodes, policy LS-DO, the
+# local queues site1 and site2 at PriorityJobFactor=0 below
+# SchedulerParameters=bf_min_prio_reserve (the harness's default,
+# --reserve prio); debug and grid are ordinary partitions.
+#   - outside the queues, backfill reserves: a large job gets a start
+#     estimate and a small job that would delay it does not overtake it;
+#   - inside them the policy still orders: a blocked queue holds only its
+#     own jobs, its head gets an estimate, the job behind it none;
+#   - settings that would break this are named at start-up and at
+#     scontrol reconfigure, and running jobs are untouched.
+source "$(dirname "$0")/lib/tap.sh"
+plan 14
+cluster_start --select coalloc --sites 2 --nodes-per-site 2 --policy LS-DO
+
+CONF=$TEST_DIR/cluster/etc/slurm.conf
+LOG=$TEST_DIR/cluster/log/slurmctld.log
+running() { test "$(job_state "$1")" = RUNNING; }
+pending() { test "$(job_state "$1")" = PENDING; }
+reason() { squeue -h -j "$1" -o %R; }
+start_of() { squeue -h --start -j "$1" -o %S 2>/dev/null; }
+has_start() { [[ $(start_of "$1") =~ ^[0-9]{4}- ]]; }
+coalloc_reason() { [[ $(reason "$1") == *coalloc:* ]]; }
+# Backfill passes so far (sdiag), and waiting for the next one
+# (bf_interval: 30 s).
+bf_passes() {
+	sdiag | sed -n '/^Backfilling stats/,$s/^[[:space:]]*Total cycles:[[:space:]]*//p' | head -n1
+}
+backfill_pass_after() { (($(bf_passes) > $1)); }
+wait_backfill() {
+	local n
+	n=$(bf_passes)
+	wait_until 70 backfill_pass_after "$n"
+}
+
+grep -q 'queue partitions ordered by the policy, below SchedulerParameters bf_min_prio_reserve=50000' "$LOG"
+ok $? "slurmctld says at start-up how the queues stay open: $(grep -o 'queue partitions ordered.*' "$LOG" | head -1)"
+
+# --- outside the queues: a reservation, and no overtaking ---------------
+r=$(submit -w 'n[1-3]' -t 5 -o /dev/null --wrap 'sleep 300')
+wait_until 30 running "$r"
+big=$(submit -N 4 -t 5 -o /dev/null --wrap 'sleep 1')
+small=$(submit -N 1 -t 10 -o /dev/null --wrap 'sleep 300')
+wait_backfill
+wait_until 40 has_start "$big"
+ok $? "a 4-node job behind a running one has a start estimate: $(start_of "$big")"
+pending "$small"
+ok $? "a 1-node job that would delay it waits beside the idle node ($(job_state "$small"), $(reason "$small"))"
+short=$(submit -N 1 -t 1 -o /dev/null --wrap 'sleep 5')
+wait_until 70 running "$short" || wait_until 5 job_done "$short"
+ok $? "a 1-node job that ends before the reservation is backfilled there"
+scancel "$r" "$small"
+wait_until 30 job_done "$big"
+ok $? "the large job ran once its nodes freed"
+scancel --user=root
+wait_until 30 eval 'test "$(nodes_in idle)" = 4'
+
+# --- inside them: LS-DO orders -------------------------------------------
+f=$(submit -w n1 -t 10 -o /dev/null --wrap 'sleep 300')
+wait_until 30 running "$f"
+head=$(submit -p site1 -N 2 -o /dev/null --wrap 'sleep 1')
+behind=$(submit -p site1 -N 1 -o /dev/null --wrap 'sleep 1')
+other=$(submit -p site2 -N 1 -o /dev/null --wrap 'sleep 30')
+wait_until 30 running "$other"
+ok $? "site2's queue starts its job while site1's head is blocked"
+pending "$behind"
+ok $? "the job behind site1's blocked head waits, though n2 is idle ($(reason "$behind"))"
+wait_backfill
+wait_until 40 has_start "$head"
+ok $? "site1's head, waiting only for room, has a start estimate: $(start_of "$head")"
+wait_until 40 coalloc_reason "$behind"
+ok $? "... the job behind it the policy's reason: $(reason "$behind")"
+[[ $(start_of "$behind") == N/A ]]
+ok $? "... and no estimate ($(start_of "$behind"))"
+
+# --- settings that break it, at reconfigure -------------------------------
+# site1 back at the default factor, site2 the default partition and above
+# debug's tier: three messages, and the running job stays.
+cp "$CONF" "$CONF.good"
+sed -i -e '/^PartitionName=debug /s/ Default=YES//' \
+       -e '/^PartitionName=site1 /s/ PriorityJobFactor=0//' \
+       -e '/^PartitionName=site2 /s/$/ Default=YES PriorityTier=3/' "$CONF"
+n=$(grep -c 'select/coalloc: the jobs of queue partition site1 reach priority' "$LOG")
+scontrol reconfigure
+wait_until 30 eval "(( \$(grep -c 'select/coalloc: the jobs of queue partition site1 reach priority' '$LOG') > $n ))"
+ok $? "reconfigure: $(grep -o 'the jobs of queue partition site1 reach priority.*' "$LOG" | tail -1 | cut -c1-200)"
+grep -q 'queue partition site2 is the default partition' "$LOG" &&
+	grep -q 'queue partition site2 has PriorityTier=3, above partition debug' "$LOG"
+ok $? "... the default partition and the higher tier are named too"
+running "$f"
+ok $? "... and the running job is untouched ($(job_state "$f"))"
+cp "$CONF.good" "$CONF"
+scontrol reconfigure
+wait_until 30 eval "(( \$(grep -c 'queue partitions ordered by the policy' '$LOG') > 1 ))"
+ok $? "the good settings again: accepted"
+done_testing

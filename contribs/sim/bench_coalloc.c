@@ -1,8 +1,9 @@
 /*
  * bench_coalloc.c - cost of one engine decision pass with 10,000 queued
- * jobs on 4 sites x 1,024 processors, for every policy, measured side by
- * side with a plain single-queue FCFS pass (Worst Fit placement, no
- * policy, no queues) over the same jobs.
+ * jobs on 4 sites x 1,024 processors (--procs N: N a site; 256 is a
+ * 1,024-node cluster), for every policy, measured side by side with a
+ * plain single-queue FCFS pass (Worst Fit placement, no policy, no
+ * queues) over the same jobs.
  *
  * Targets live here, never in timed tests: a pass should cost well under
  * a millisecond, so that it fits a slurmctld scheduling cycle easily.
@@ -16,11 +17,13 @@
 #include <time.h>
 
 #include "coalloc/coalloc.h"
+#include "num/num.h"
 
 #define NJOBS 10000
 #define NSITES 4
-#define PROCS 1024
 #define ITERATIONS 31
+
+static uint32_t procs = 1024;	/* a site's */
 
 struct bjob {
 	unsigned ncomp;
@@ -101,7 +104,7 @@ static struct coalloc_engine *loaded_engine(enum coalloc_policy p,
 	struct coalloc_config cfg;
 	struct coalloc_engine *e;
 
-	coalloc_config_init(&cfg, p, NSITES, PROCS);
+	coalloc_config_init(&cfg, p, NSITES, procs);
 	e = coalloc_engine_create(&cfg);
 	if (!e)
 		return NULL;
@@ -166,7 +169,7 @@ static double time_fcfs(const struct bjob *jobs, size_t *started)
 	double v[ITERATIONS];
 
 	for (int it = 0; it < ITERATIONS; it++) {
-		uint32_t idle[NSITES] = { PROCS, PROCS, PROCS, PROCS };
+		uint32_t idle[NSITES] = { procs, procs, procs, procs };
 		double t0 = now_us();
 
 		*started = fcfs_pass(jobs, idle);
@@ -175,13 +178,23 @@ static double time_fcfs(const struct bjob *jobs, size_t *started)
 	return median(v, ITERATIONS);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	struct bjob *jobs = calloc(NJOBS, sizeof(*jobs));
+	struct bjob *jobs;
 	double base, worst = 0;
 	size_t base_started;
 	int rc = 1;
 
+	uint64_t n;
+
+	if (argc == 3 && !strcmp(argv[1], "--procs") &&
+	    num_parse_range(argv[2], 8, 65536, &n) == 0) {
+		procs = (uint32_t) n;
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: bench_coalloc [--procs 8..65536]\n");
+		return 2;
+	}
+	jobs = calloc(NJOBS, sizeof(*jobs));
 	if (!jobs)
 		return 1;
 	make_jobs(jobs);
@@ -189,7 +202,7 @@ int main(void)
 	printf("bench-coalloc: one decision pass, %d queued jobs, %d x %d "
 	       "processors, D(0.9) on [1,8], 25/25/25/25\n"
 	       "baseline FCFS (one queue, Worst Fit): %.1f us, %zu started\n\n",
-	       NJOBS, NSITES, PROCS, base, base_started);
+	       NJOBS, NSITES, procs, base, base_started);
 	printf("%-6s %8s %14s %10s %14s %13s\n", "policy", "started",
 	       "full pass us", "ratio", "idle pass us", "1 depart us");
 	for (int p = 0; p < COALLOC_POLICY_COUNT; p++) {

@@ -14,12 +14,14 @@ TARGETS += $(COALLOC_SIM)
 INSTALL_BINS += $(COALLOC_SIM)
 INSTALL_MAN += doc/man/coalloc-sim.1
 
-# The benchmark: one decision pass over 10,000 queued jobs on 4 x 1,024
-# processors, against a plain FCFS pass over the same jobs.
+# The benchmark: one decision pass over 10,000 queued jobs on 4 x 256
+# (a 1,024-node cluster) and 4 x 1,024 processors, against a plain FCFS
+# pass over the same jobs.
 COALLOC_BENCH := $(O)/bin/bench_coalloc
-$(eval $(call program,$(COALLOC_BENCH),contribs/sim/bench_coalloc.c,$(COALLOC_LIB),-lm))
+$(eval $(call program,$(COALLOC_BENCH),contribs/sim/bench_coalloc.c,$(COALLOC_LIB) $(LIBNUM),-lm))
 .PHONY: bench-coalloc
 bench-coalloc: $(COALLOC_BENCH)
+	$(COALLOC_BENCH) --procs 256
 	$(COALLOC_BENCH)
 BENCHES += bench-coalloc
 

@@ -595,7 +595,8 @@ done:
 
 /*
  * What a will-run test (backfill, squeue --start) may say of a managed
- * job: it holds a grant, it heads its queue and waits only for room (it
+ * job: it holds a grant or gets one at the next pass, it heads its queue
+ * and waits only for room (it
  * starts once nodes free: an estimate makes sense), or the policy holds
  * it (another queue goes first, jobs ahead, a drain): no estimate.  No
  * grant pass: backfill asks for every pending job, and an estimate must
@@ -615,7 +616,10 @@ enum coalloc_outlook coalloc_queues_outlook(job_record_t *job_ptr)
 		goto done;
 	}
 	switch (coalloc_engine_why(engine, job_ptr->job_id, now, NULL, 0)) {
-	case COALLOC_WHY_ELIGIBLE:		/* granted at the next pass */
+	case COALLOC_WHY_ELIGIBLE:	/* granted at the next pass: backfill
+					 * may start it, as the main pass would */
+		outlook = COALLOC_OUTLOOK_GRANTED;
+		break;
 	case COALLOC_WHY_NO_ROOM:
 	case COALLOC_WHY_NO_ROW:
 	case COALLOC_WHY_QUEUE_DISABLED:	/* enabled at a departure */

@@ -69,7 +69,7 @@ char *coalloc_job_layout(job_record_t *job_ptr);
 struct coalloc_start;
 int coalloc_queues_reset(list_t *jobs);
 enum coalloc_outlook {
-	COALLOC_OUTLOOK_GRANTED,	  /* its turn: it starts on free nodes */
+	COALLOC_OUTLOOK_GRANTED,	  /* its turn, now or at the next pass */
 	COALLOC_OUTLOOK_WAITS_FOR_NODES,  /* heads its queue, waits for room */
 	COALLOC_OUTLOOK_HELD,		  /* the policy holds it */
 };

@@ -608,6 +608,17 @@ static void _set_total_cpus(job_record_t *job_ptr, bitstr_t *bitmap)
 	job_ptr->total_cpus = total;
 }
 
+/* Nodes for the job in 'bitmap' free in 'held': on its sites ('only' for
+ * a local job) when the policy manages it, anywhere otherwise. */
+static int _pick_for(job_record_t *job_ptr, bool managed, int only,
+		     bitstr_t *bitmap, const uint32_t *held, uint32_t min_nodes,
+		     uint32_t max_nodes, uint32_t req_nodes)
+{
+	if (managed)
+		return _fit_sites(job_ptr, bitmap, held, only);
+	return _pick(job_ptr, bitmap, held, min_nodes, max_nodes, req_nodes);
+}
+
 /*
  * Release running jobs one at a time, earliest end first, until the job
  * fits in 'bitmap' (a copy of 'orig'), on its sites when the policy
@@ -629,9 +640,8 @@ static int _start_when_freed(job_record_t *job_ptr, bool managed,
 	/* with rows: when the first row frees up (the latest start) */
 	_rows_for(job_ptr, &first, &last);
 	held = node_usage_snapshot(first);
-	rc = managed ? _fit_sites(job_ptr, bitmap, held, only) :
-		       _pick(job_ptr, bitmap, held, min_nodes, max_nodes,
-			     req_nodes);
+	rc = _pick_for(job_ptr, managed, only, bitmap, held, min_nodes,
+		       max_nodes, req_nodes);
 	if (rc == SLURM_SUCCESS)
 		job_ptr->start_time = now + 1;
 	active = list_create(NULL);
@@ -640,9 +650,8 @@ static int _start_when_freed(job_record_t *job_ptr, bool managed,
 	while (rc != SLURM_SUCCESS && (next = list_pop(active))) {
 		_release_job(held, next);
 		bit_copybits(bitmap, orig);
-		rc = managed ? _fit_sites(job_ptr, bitmap, held, only) :
-			       _pick(job_ptr, bitmap, held, min_nodes,
-				     max_nodes, req_nodes);
+		rc = _pick_for(job_ptr, managed, only, bitmap, held, min_nodes,
+			       max_nodes, req_nodes);
 		if (rc == SLURM_SUCCESS)
 			job_ptr->start_time = next->end_time > now ?
 					      next->end_time : now + 1;
@@ -650,24 +659,6 @@ static int _start_when_freed(job_record_t *job_ptr, bool managed,
 	FREE_NULL_LIST(active);
 	xfree(held);
 	return rc;
-}
-
-/*
- * A job the policy manages and holds back has no start estimate: squeue
- * shows the policy's reason.  One at the head of its queue, waiting only
- * for room, gets the time enough nodes free, never "now": backfill would
- * try to start it, the policy would refuse, and backfill would then
- * reserve nodes for it anyway.
- */
-static int _will_run_queued(job_record_t *job_ptr, bitstr_t *bitmap,
-			    bitstr_t *orig, uint32_t min_nodes,
-			    uint32_t max_nodes, uint32_t req_nodes, time_t now)
-{
-	if (coalloc_queues_outlook(job_ptr) != COALLOC_OUTLOOK_WAITS_FOR_NODES ||
-	    !job_list)
-		return EINVAL;
-	return _start_when_freed(job_ptr, true, bitmap, orig, min_nodes,
-				 max_nodes, req_nodes, now);
 }
 
 /*
@@ -680,13 +671,24 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 {
 	bitstr_t *orig = bit_copy(bitmap);
 	time_t now = time(NULL);
+	enum coalloc_outlook outlook;
 	uint32_t *held;
 	int rc, later;
 
-	if (coalloc_queues_manage(job_ptr) &&
-	    coalloc_queues_outlook(job_ptr) != COALLOC_OUTLOOK_GRANTED) {
-		rc = _will_run_queued(job_ptr, bitmap, orig, min_nodes,
-				      max_nodes, req_nodes, now);
+	/*
+	 * A job the policy holds back has no start estimate: squeue shows
+	 * the policy's reason.  One at the head of its queue, waiting only
+	 * for room, gets the time enough nodes free, never "now": backfill
+	 * would try to start it, the policy would refuse, and backfill would
+	 * then reserve nodes for it anyway.
+	 */
+	outlook = coalloc_queues_manage(job_ptr) ?
+		  coalloc_queues_outlook(job_ptr) : COALLOC_OUTLOOK_GRANTED;
+	if (outlook != COALLOC_OUTLOOK_GRANTED) {
+		rc = outlook == COALLOC_OUTLOOK_WAITS_FOR_NODES && job_list ?
+		     _start_when_freed(job_ptr, true, bitmap, orig, min_nodes,
+				       max_nodes, req_nodes, now) :
+		     EINVAL;
 		goto done;
 	}
 	rc = _pick_in_rows(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,

@@ -14,13 +14,17 @@
  * either a SIGCONT arrived meanwhile (proctrack/linuxproc resumes with
  * SIGCONT) or, as a cgroup freezer thaws without any signal, what is
  * left of the gap once the time spent waiting for a CPU is taken out
- * exceeds FROZEN_MIN.  That wait is the kernel's run_delay
- * (/proc/thread-self/schedstat): a frozen or stopped task is not
- * runnable and does not add to it, a task behind others on a busy CPU
- * does.  So a freeze of a fifth of a second (gang rows switched by the
- * node agents) is a stop, and a long wait on an overloaded host is not.
- * Without schedstat, only a gap over a second beyond the expected time
- * is a stop.  Stopped gaps are not counted, and each is logged.  A stop
+ * exceeds 100 ms and, when burning, the process blocked in it (a freezer
+ * or a stop puts a running task to sleep, a voluntary context switch).  That wait is the
+ * kernel's run_delay (/proc/thread-self/schedstat): a frozen or stopped
+ * task is not runnable and does not add to it, a task behind others on a
+ * busy CPU does.  A virtual CPU taken by the hypervisor (steal time)
+ * neither blocks the task nor adds to run_delay: when burning, it is no
+ * stop either (asleep, it cannot be told from a freezer's).
+ * So a freeze of a fifth of a second (gang rows switched by the node
+ * agents) is a stop, and a long wait on an overloaded host is not.
+ * Without schedstat, only a blocked gap over a second beyond the expected
+ * time is a stop (lib/esp/gap.h has the rule).  Stopped gaps are not counted, and each is logged.  A stop
  * inside a sleeping tick began somewhere in it: half the tick counts as
  * run, the unbiased guess (a whole tick lost per stop would cost a job a
  * tenth of its running time under stops every fifth of a second).
@@ -47,9 +51,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "esp/gap.h"
 #include "num/num.h"
 
 #define PROG "esp-work"
@@ -61,10 +67,6 @@
 #define TICK_MAX_MS 1000
 #define SECONDS_MAX (366.0 * 86400.0)	/* a year of running time */
 #define MARGIN_MIN (20 * MSEC)
-/* Without SIGCONT, a gap this much over the expected time is a stop:
- * beyond the wait for a CPU, or in all (no schedstat). */
-#define FROZEN_MIN (100 * MSEC)
-#define FREEZE_GAP NSEC
 
 /* How often the --alive file's time is renewed while running. */
 #define ALIVE_PERIOD NSEC
@@ -507,13 +509,21 @@ static int64_t _run_delay(const struct work *w)
 	return (int64_t)delay;
 }
 
-/* Whether over ns beyond the expected time, of which waited ns were
- * spent waiting for a CPU (-1: unknown), were a stop without a signal. */
-static bool _frozen(int64_t over, int64_t waited)
+/* How often the thread left the CPU of its own accord so far (it slept,
+ * was frozen or stopped), -1 when unknown. */
+static long _blocks(void)
 {
-	if (waited < 0)
-		return over > FREEZE_GAP;
-	return over - waited > FROZEN_MIN;
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -1;
+	return ru.ru_nvcsw;
+}
+
+/* Times blocked between two _blocks readings, -1 when unknown. */
+static long _blocked(long before, long after)
+{
+	return before < 0 || after < 0 ? -1 : after - before;
 }
 
 /*
@@ -525,11 +535,12 @@ static bool _frozen(int64_t over, int64_t waited)
  */
 static bool _work(struct work *w, int64_t *wall)
 {
-	int64_t begin = _mono(), prev = begin, last, now, gap, expect, len;
+	int64_t begin = _mono(), prev = begin, last, now, expect, len;
 	int64_t credit;
-	int64_t delay_before = _run_delay(w), delay, waited;
+	int64_t delay_before = _run_delay(w), delay;
+	long blocks_before = _blocks(), blocks;
 	sig_atomic_t seen = _n_cont, n;
-	bool cont;
+	struct esp_gap gap = { .margin = w->margin };
 
 	while (w->run < w->target && !_stop_sig) {
 		len = w->target - w->run;
@@ -537,26 +548,31 @@ static bool _work(struct work *w, int64_t *wall)
 			len = w->tick;
 		_tick(w, prev, len, &last, &now);
 		n = _n_cont;
-		cont = n != seen;
+		gap.cont = n != seen;
 		seen = n;
 
-		/* the wait since prev, a superset of the gap: at worst a
-		 * stop is taken for a wait, never a wait for a stop */
+		/* the wait and the blocks since prev, a superset of the
+		 * gap's: at worst a stop is taken for a wait, never a wait
+		 * for a stop */
 		delay = _run_delay(w);
-		waited = delay >= 0 && delay_before >= 0 ?
-			 delay - delay_before : -1;
+		gap.waited = delay >= 0 && delay_before >= 0 ?
+			     delay - delay_before : -1;
 		delay_before = delay;
+		/* asleep, a freezer may freeze the task in place, with no
+		 * switch beyond the sleep's own: blocks tell only burning */
+		blocks = _blocks();
+		gap.blocked = w->burn ? _blocked(blocks_before, blocks) : -1;
+		blocks_before = blocks;
 
-		gap = now - last;
 		expect = w->burn ? 0 : len;
-		if (gap > expect + w->margin &&
-		    (cont || _frozen(gap - expect, waited))) {
+		gap.over = now - last - expect;
+		if (esp_gap_is_stop(&gap)) {
 			/* a sleeping tick ran until the stop, which came
 			 * anywhere in it: half of it is the unbiased guess
 			 * (stops every fifth of a second add up otherwise) */
 			credit = expect / 2;
 			w->run += last - prev + credit;
-			w->suspended += gap - credit;
+			w->suspended += now - last - credit;
 			w->nsusp++;
 			_log_suspend(w, last + credit, now);
 		} else {

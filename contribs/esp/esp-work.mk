@@ -6,8 +6,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 ESP_WORK := $(O)/bin/esp-work
-# libnum for its strict number parsing only.
-$(eval $(call program,$(ESP_WORK),contribs/esp/esp-work.c,$(LIBNUM),-lm))
+# libesp for the rule that tells a stop from a wait (lib/esp/gap.h),
+# libnum for its strict number parsing.
+$(eval $(call program,$(ESP_WORK),contribs/esp/esp-work.c,$(ESP_LIB) $(LIBNUM),-lm))
 TARGETS += $(ESP_WORK)
 INSTALL_BINS += $(ESP_WORK)
 INSTALL_MAN += doc/man/esp-work.1

@@ -10,7 +10,7 @@ CFLAGS_lib/esp := $(JSONC_CFLAGS)
 ESP_LIB := $(O)/lib/libesp.a
 ESP_SRCS := lib/esp/mix.c lib/esp/plan.c lib/esp/runlog.c \
 	lib/esp/analyze.c lib/esp/output.c lib/esp/hostlist.c lib/esp/loss.c \
-	lib/esp/compare.c
+	lib/esp/compare.c lib/esp/gap.c
 $(eval $(call static_lib,$(ESP_LIB),$(ESP_SRCS)))
 TARGETS += $(ESP_LIB)
 
@@ -25,5 +25,6 @@ $(eval $(call unit_test,esp/test_plan,testsuite/unit/esp/test_plan.c,$(ESP_LIBS)
 $(eval $(call unit_test,esp/test_runlog,testsuite/unit/esp/test_runlog.c,$(ESP_LIBS),$(JSONC_LIBS) -lm))
 $(eval $(call unit_test,esp/test_loss,testsuite/unit/esp/test_loss.c,$(ESP_LIBS),-lm))
 $(eval $(call unit_test,esp/test_compare,testsuite/unit/esp/test_compare.c,$(ESP_LIBS),-lm))
+$(eval $(call unit_test,esp/test_gap,testsuite/unit/esp/test_gap.c,$(ESP_LIBS),))
 
 -include lib/esp/sim.mk

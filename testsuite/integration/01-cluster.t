@@ -15,7 +15,8 @@ UPSTREAM=$(awk -v s="$SERIES" '/^[0-9]/ && $1 "" == s "" { print $2 }' "$VERSION
 rm -rf "$TEST_DIR"; mkdir -p "$TEST_DIR"; cd "$TEST_DIR" || exit 1
 _cluster_started=1; trap _cluster_cleanup EXIT
 
-out=$(cluster start --sites 2 --nodes-per-site 3 --port-base "$PORT_BASE" 2>&1)
+out=$(cluster start --sites 2 --nodes-per-site 3 --port-base "$PORT_BASE" \
+	--max-jobs 20000 2>&1)
 ok $? "start 2 sites x 3 nodes"
 like "$out" "6 nodes idle \(2 sites x 3\), select/coalloc" "start reports the layout"
 is "$(cluster env | head -n1)" "export SLURM_CONF=$CONF" "env prints the SLURM_CONF line"
@@ -25,6 +26,7 @@ is "$SLURM_CONF" "$CONF" "... which sets SLURM_CONF"
 like "$(sinfo -V)" "^slurm(-wlm)? ${UPSTREAM//./\\.}\$" "env's sinfo is Slurm $UPSTREAM's (series $SERIES)"
 is "$(scontrol show config | sed -n 's/^SLURM_VERSION *= *//p')" "$UPSTREAM" "slurmctld is Slurm $UPSTREAM"
 is "$(nodes_in idle)" 6 "sinfo: 6 idle nodes"
+is "$(scontrol show config | sed -n 's/^MaxJobCount *= *//p')" 20000 "--max-jobs is slurmctld's MaxJobCount"
 is "$(cat "$CDIR/etc/sites")" $'site1 n1,n2,n3\nsite2 n4,n5,n6' "site layout recorded"
 is "$(grep -c '^NodeName=n\[' "$CONF")" 2 "one NodeName line per site"
 like "$(grep '^NodeName=n\[4-6\]' "$CONF")" "Port=\[$((PORT_BASE + 4))-$((PORT_BASE + 6))\]" "distinct slurmd ports"
@@ -92,6 +94,10 @@ is "$(ours)" "" "and leaves no daemon running"
 out=$(cluster start --select bogus 2>&1)
 ok $((! $?)) "an unknown --select is refused"
 like "$out" "--select must be coalloc, linear or cons_tres" "naming the choices"
+
+out=$(cluster start --max-jobs 0 --nodes-per-site 2 2>&1)
+ok $((! $?)) "a bad number is refused"
+is "$out" "slurm-cluster: error: --max-jobs must be a positive integer, not '0'" "  naming the option as given"
 
 out=$(cluster start --slurm 23.02 2>&1)
 ok $((! $?)) "an unsupported --slurm is refused"

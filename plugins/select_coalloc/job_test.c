@@ -632,6 +632,7 @@ static int _start_when_freed(job_record_t *job_ptr, bool managed,
 {
 	int only = coalloc_local_site_of_partition(
 		job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
+	uint64_t t0 = coalloc_timer_now();
 	uint32_t *held;
 	list_t *active;
 	job_record_t *next;
@@ -658,6 +659,7 @@ static int _start_when_freed(job_record_t *job_ptr, bool managed,
 	}
 	FREE_NULL_LIST(active);
 	xfree(held);
+	coalloc_timer_add(COALLOC_TIMER_WHEN_FREED, t0);
 	return rc;
 }
 
@@ -727,17 +729,25 @@ done:
 	return rc;
 }
 
+static const enum coalloc_timer _timer_of_mode[] = {
+	[SELECT_MODE_RUN_NOW] = COALLOC_TIMER_RUN_NOW,
+	[SELECT_MODE_TEST_ONLY] = COALLOC_TIMER_TEST_ONLY,
+	[SELECT_MODE_WILL_RUN] = COALLOC_TIMER_WILL_RUN,
+};
+
 int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t min_nodes, uint32_t max_nodes,
 		     uint32_t req_nodes, uint16_t mode,
 		     list_t *preemptee_candidates, list_t **preemptee_job_list)
 {
+	uint64_t t0;
 	int rc;
 
 	if (!job_ptr->details || (uint32_t) bit_set_count(bitmap) < min_nodes)
 		return EINVAL;
 
 	node_usage_lock();
+	t0 = coalloc_timer_now();
 	switch (mode) {
 	case SELECT_MODE_TEST_ONLY:
 		if (coalloc_queues_manage(job_ptr))
@@ -760,6 +770,9 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		      job_ptr, mode);
 		rc = EINVAL;
 	}
+	if (mode <= SELECT_MODE_WILL_RUN)
+		coalloc_timer_add(_timer_of_mode[mode], t0);
+	coalloc_timers_report(false);
 	node_usage_unlock();
 
 	if (rc == SLURM_SUCCESS)

@@ -366,6 +366,9 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 /* Nodes may have been added or removed: rebuild from the job records. */
 extern int select_p_reconfigure(void)
 {
+	node_usage_lock();
+	coalloc_timers_report(true);
+	node_usage_unlock();
 	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
 		error("%s: keeping the running configuration", plugin_type);
 	return _rebuild(job_list);

@@ -170,6 +170,20 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t req_nodes, uint16_t mode,
 		     list_t *preemptee_candidates, list_t **preemptee_job_list);
 
+/* ---- timers.c: the plugin's share of a cycle (DebugFlags=SelectType) ---- */
+enum coalloc_timer {
+	COALLOC_TIMER_TEST_ONLY,
+	COALLOC_TIMER_RUN_NOW,
+	COALLOC_TIMER_WILL_RUN,
+	COALLOC_TIMER_WHEN_FREED,	/* will_run releasing running jobs */
+	COALLOC_TIMER_COUNT
+};
+/* Caller holds the node usage lock. */
+uint64_t coalloc_timer_now(void);	/* monotonic ns */
+void coalloc_timer_add(enum coalloc_timer which, uint64_t start_ns);
+/* Logs the counts once a minute, or now (reconfigure), and restarts them. */
+void coalloc_timers_report(bool force);
+
 /* ---- job_resources.c: the job_resources_t Slurm expects ---- */
 void coalloc_build_job_resources(job_record_t *job_ptr, bitstr_t *nodes);
 uint32_t coalloc_node_cpus(int node_inx);

@@ -9,10 +9,13 @@
 #   - inside them the policy still orders: a blocked queue holds only its
 #     own jobs, its head gets an estimate, the job behind it none;
 #   - settings that would break this are named at start-up and at
-#     scontrol reconfigure, and running jobs are untouched.
+#     scontrol reconfigure, and running jobs are untouched;
+#   - with DebugFlags=SelectType, reconfigure logs the plugin's job_test
+#     timers (the share of a cycle doc/bench-sched.md breaks down).
 source "$(dirname "$0")/lib/tap.sh"
-plan 14
-cluster_start --select coalloc --sites 2 --nodes-per-site 2 --policy LS-DO
+plan 15
+SLURM_CLUSTER_DEBUG=verbose cluster_start --select coalloc --sites 2 --nodes-per-site 2 --policy LS-DO \
+	--debug-flags SelectType
 
 CONF=$TEST_DIR/cluster/etc/slurm.conf
 LOG=$TEST_DIR/cluster/log/slurmctld.log
@@ -85,6 +88,9 @@ n=$(grep -c 'select/coalloc: the jobs of queue partition site1 reach priority' "
 scontrol reconfigure
 wait_until 30 eval "(( \$(grep -c 'select/coalloc: the jobs of queue partition site1 reach priority' '$LOG') > $n ))"
 ok $? "reconfigure: $(grep -o 'the jobs of queue partition site1 reach priority.*' "$LOG" | tail -1 | cut -c1-200)"
+timers=$(grep -o 'select/coalloc: job_test timers, last [0-9]* s: .*' "$LOG" | tail -1)
+[[ $timers =~ run_now\ [1-9][0-9]*\ calls.*will_run\ [1-9][0-9]*\ calls\ [0-9.]+\ ms.*release\ loop\ [1-9] ]]
+ok $? "... and logs the job_test timers: ${timers:0:220}"
 grep -q 'queue partition site2 is the default partition' "$LOG" &&
 	grep -q 'queue partition site2 has PriorityTier=3, above partition debug' "$LOG"
 ok $? "... the default partition and the higher tier are named too"

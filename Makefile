@@ -40,6 +40,7 @@ NEEDS_SLURM_SRC :=	# objects that include Slurm's internal headers
 include mk/rules.mk
 # Linked by modules included before lib/num/module.mk defines its rule.
 LIBNUM := $(O)/lib/libnum.a
+LIBVERSION := $(O)/lib/libversion.a
 include mk/deps.mk
 include mk/slurm.mk
 include $(sort $(wildcard lib/*/module.mk))
@@ -49,6 +50,8 @@ include $(sort $(wildcard contribs/*/module.mk))
 include $(sort $(wildcard testsuite/*/module.mk))
 # After the modules: the fuzz targets reuse their source lists.
 include mk/fuzz.mk
+# ... and the version test runs every program they install.
+$(O)/tests/version/test_version.t: $(INSTALL_BINS) $(INSTALL_SBINS)
 
 # ---------------------------------------------------------------- rules
 

@@ -66,6 +66,7 @@ void agent_usage(FILE *to)
 		"                [--membus-net RATE] [--cpus N]\n"
 		"                [--freeze auto|cgroup|cgroup2|signal]\n"
 		"                [--munge-socket PATH] [--cgroup2-root DIR]\n"
+		"       coschedd --help | --version\n"
 		"See coschedd(8).\n");
 }
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cosched_proto/client.h"
+#include "version/version.h"
 
 #define REPLY_LEN (1 << 20)
 
@@ -28,7 +29,8 @@ static void _usage(FILE *to)
 	fprintf(to,
 		"usage: coschedctl [--node NAME] [--run-dir DIR] status [--json]\n"
 		"       coschedctl [--node NAME] [--run-dir DIR] ping\n"
-		"       coschedctl [--node NAME] [--run-dir DIR] request 'LINE'\n");
+		"       coschedctl [--node NAME] [--run-dir DIR] request 'LINE'\n"
+		"       coschedctl --help | --version\n");
 }
 
 static const char *_default_node(char *buf, size_t len)
@@ -73,6 +75,9 @@ int main(int argc, char **argv)
 	const char *request;
 	char *reply;
 	int c, rc = 1;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("coschedctl");
 
 	while ((c = getopt_long(argc, argv, "+N:d:h", opts, NULL)) != -1) {
 		switch (c) {

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "version/version.h"
 
 #define IDLE_POLL_MS 1000
 
@@ -368,6 +369,9 @@ int main(int argc, char **argv)
 	struct agent a = { .listen_fd = -1, .timer_fd = -1, .guardian_fd = -1,
 			   .guardian_pidfd = -1, .last_boosted = -1 };
 	int lock_fd = -1, sig_fd = -1, rc = 1, locked;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("coschedd");
 
 	switch (agent_conf_parse(argc, argv, &a.conf, err, sizeof(err))) {
 	case 0:

@@ -13,12 +13,12 @@ COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
 # The libraries by path: lib/cosched_opts/module.mk may come later.
 COSCHEDD_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
 	$(O)/lib/libcosched_opts.a $(LIBNUM)
-$(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS),-lcgroup -lmunge -pthread $(JSONC_LIBS) -lm))
+$(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS) $(LIBVERSION),-lcgroup -lmunge -pthread $(JSONC_LIBS) -lm))
 TARGETS += $(COSCHEDD)
 INSTALL_SBINS += $(COSCHEDD)
 
 COSCHEDCTL := $(O)/bin/coschedctl
-$(eval $(call program,$(COSCHEDCTL),agent/coschedctl.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
+$(eval $(call program,$(COSCHEDCTL),agent/coschedctl.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS) $(LIBVERSION),))
 TARGETS += $(COSCHEDCTL)
 INSTALL_BINS += $(COSCHEDCTL)
 

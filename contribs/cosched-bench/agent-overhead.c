@@ -43,6 +43,7 @@
 #include "cosched/pages.h"
 #include "cosched/shm.h"
 #include "cosched_opts/cosched_opts.h"
+#include "version/version.h"
 
 #define MAX_AGENTS 4
 #define MAX_MPL 8
@@ -80,7 +81,8 @@ static void _usage(void)
 	fprintf(stderr,
 		"usage: agent-overhead --agent NAME=COSCHEDD|floor [--agent ...] --bench COSCHED-BENCH\n"
 		"         --shim LIBCOSCHED_MPI [--modes LIST] [--mpl N] [--runs N]\n"
-		"         [--seconds S] [--cpu N] [--tick-us US]\n");
+		"         [--seconds S] [--cpu N] [--tick-us US]\n"
+		"       agent-overhead --version\n");
 	exit(2);
 }
 
@@ -445,6 +447,9 @@ int main(int argc, char **argv)
 {
 	struct opts o;
 	uint32_t job = 9000;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("agent-overhead");
 
 	_parse(argc, argv, &o);
 	if (geteuid()) {

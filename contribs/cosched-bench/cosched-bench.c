@@ -38,6 +38,7 @@
 
 #include "comm.h"
 #include "plan.h"
+#include "version/version.h"
 #include "work.h"
 
 /* Per-task totals of one run, seconds. */
@@ -209,6 +210,9 @@ int main(int argc, char **argv)
 	struct bench_opts opts;
 	char err[BENCH_ERR_LEN];
 	int rc;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("cosched-bench");
 
 	switch (bench_parse_args(argc, argv, &opts, err, sizeof(err))) {
 	case BENCH_PARSE_HELP:

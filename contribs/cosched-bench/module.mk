@@ -22,14 +22,14 @@ COSCHED_BENCH := $(O)/bin/cosched-bench
 COSCHED_BENCH_SRCS := contribs/cosched-bench/cosched-bench.c \
 	contribs/cosched-bench/plan.c contribs/cosched-bench/work.c \
 	contribs/cosched-bench/comm.c
-$(eval $(call program,$(COSCHED_BENCH),$(COSCHED_BENCH_SRCS),$(LIBCOSCHED_OPTS) $(LIBNUM),$(COSCHED_BENCH_MPI_LIBS) -lm))
+$(eval $(call program,$(COSCHED_BENCH),$(COSCHED_BENCH_SRCS),$(LIBCOSCHED_OPTS) $(LIBNUM) $(LIBVERSION),$(COSCHED_BENCH_MPI_LIBS) -lm))
 TARGETS += $(COSCHED_BENCH)
 INSTALL_BINS += $(COSCHED_BENCH)
 
 # agent-overhead: the node agent's CPU use per mode, one or more coschedd
 # builds side by side (doc/bench-cosched.md, "Agent overhead").
 AGENT_OVERHEAD := $(O)/bin/agent-overhead
-$(eval $(call program,$(AGENT_OVERHEAD),contribs/cosched-bench/agent-overhead.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
+$(eval $(call program,$(AGENT_OVERHEAD),contribs/cosched-bench/agent-overhead.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS) $(LIBVERSION),))
 TARGETS += $(AGENT_OVERHEAD)
 
 # Unit tests: the plan (options, sizing, skew, spin and I/O arithmetic)

@@ -56,7 +56,8 @@ static const char usage_text[] =
 	"  --iterations N      a fixed iteration count instead\n"
 	"  --latency-us L      modelled one-way latency of a message (default 50)\n"
 	"  --seed S            seed of the skew draws (default 1)\n"
-	"  --json              one JSON object instead of the key=value line\n";
+	"  --json              one JSON object instead of the key=value line\n"
+	"  --version           the suite's version\n";
 
 const char *bench_usage(void)
 {

@@ -17,6 +17,7 @@
 #include "driver.h"
 #include "num/num.h"
 #include "esp/runlog.h"
+#include "version/version.h"
 
 static const char usage_text[] =
 "usage: esp-driver plan    --mix FILE --procs P [--minutes M] [--seed S]\n"
@@ -30,7 +31,8 @@ static const char usage_text[] =
 "                          [--sbatch-arg ARG]...\n"
 "       esp-driver analyze --out DIR [--label TEXT] [--immediate SECS]\n"
 "                          [--tie SECS]\n"
-"       esp-driver table   [--output FILE] DIR...\n";
+"       esp-driver table   [--output FILE] DIR...\n"
+"       esp-driver --help | --version\n";
 
 static int _usage(int rc)
 {
@@ -195,6 +197,9 @@ int main(int argc, char **argv)
 	const char *cmd, *output = NULL;
 	char work[PATH_MAX];
 	int c;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("esp-driver");
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return _usage(argc < 2 ? 2 : 0);

@@ -18,6 +18,7 @@
 #include "num/num.h"
 #include "esp/plan.h"
 #include "esp/sim.h"
+#include "version/version.h"
 
 #define MAX_SEEDS 10000
 #define MAX_CONFIGS 12
@@ -81,7 +82,8 @@ static void usage(FILE *fp)
 "  --json                JSON on stdout instead of a table\n"
 "  --chronology FILE     utilization chronology of the first seed\n"
 "                        (one configuration only)\n"
-"  --help\n");
+"  --help\n"
+"  --version\n");
 }
 
 static int fail(const char *fmt, const char *what)
@@ -621,6 +623,9 @@ int main(int argc, char **argv)
 	char err[ESP_ERR_LEN];
 	unsigned nc;
 	int rc = 1;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("esp-sim");
 
 	options_defaults(&o);
 	if (parse_args(argc, argv, &o))

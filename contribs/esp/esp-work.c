@@ -57,6 +57,7 @@
 
 #include "esp/gap.h"
 #include "num/num.h"
+#include "version/version.h"
 
 #define PROG "esp-work"
 
@@ -134,7 +135,8 @@ static void _usage(FILE *out)
 		"  --burn       spin on the CPU instead of sleeping\n"
 		"  --job ID     job id for the log (default $SLURM_JOB_ID, else 0)\n"
 		"  --tick MS    measuring tick, 1 to %d ms (default %d)\n"
-		"  --help       this text\n", TICK_MAX_MS, TICK_DEFAULT_MS);
+		"  --help       this text\n"
+		"  --version    the suite's version\n", TICK_MAX_MS, TICK_DEFAULT_MS);
 }
 
 static int _bad(const char *opt, const char *fmt, ...)
@@ -606,6 +608,9 @@ int main(int argc, char **argv)
 	int64_t wall;
 	bool completed;
 	int rc;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("esp-work");
 
 	if (_parse_args(argc, argv, &opt))
 		return EXIT_USAGE;

@@ -8,7 +8,7 @@
 ESP_WORK := $(O)/bin/esp-work
 # libesp for the rule that tells a stop from a wait (lib/esp/gap.h),
 # libnum for its strict number parsing.
-$(eval $(call program,$(ESP_WORK),contribs/esp/esp-work.c,$(ESP_LIB) $(LIBNUM),-lm))
+$(eval $(call program,$(ESP_WORK),contribs/esp/esp-work.c,$(ESP_LIB) $(LIBNUM) $(LIBVERSION),-lm))
 TARGETS += $(ESP_WORK)
 INSTALL_BINS += $(ESP_WORK)
 INSTALL_MAN += doc/man/esp-work.1

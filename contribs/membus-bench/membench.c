@@ -46,6 +46,7 @@
 
 #include "common.h"
 #include "num/num.h"
+#include "version/version.h"
 
 #define PROG "membench"
 
@@ -113,7 +114,8 @@ static void usage(void)
 	       "  --report SECS   progress line every SECS seconds (default %g)\n"
 	       "  --log FILE      append the lines to FILE (default stdout)\n"
 	       "  --label TEXT    a word for the done line (default '%s')\n"
-	       "  --help          this text\n",
+	       "  --help          this text\n"
+	       "  --version       the suite's version\n",
 	       MAX_WORDS, DEFAULT_WORDS, MAX_LINE_WORDS, DEFAULT_LINE_WORDS,
 	       MB_DEFAULT_REPORT, MB_DEFAULT_LABEL);
 }
@@ -346,6 +348,9 @@ out:
 int main(int argc, char **argv)
 {
 	struct membench_opts opts;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("membench");
 
 	switch (parse_args(argc, argv, &opts)) {
 	case 1:

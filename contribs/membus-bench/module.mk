@@ -20,8 +20,8 @@ MEMBENCH := $(O)/bin/membench
 NETBENCH := $(O)/bin/netbench
 MEMBUS_BENCH_COMMON := contribs/membus-bench/common.c
 
-$(eval $(call program,$(MEMBENCH),contribs/membus-bench/membench.c $(MEMBUS_BENCH_COMMON),$(LIBNUM),))
-$(eval $(call program,$(NETBENCH),contribs/membus-bench/netbench.c $(MEMBUS_BENCH_COMMON),$(LIBNUM),$(MEMBUS_BENCH_MPI_LIBS)))
+$(eval $(call program,$(MEMBENCH),contribs/membus-bench/membench.c $(MEMBUS_BENCH_COMMON),$(LIBNUM) $(LIBVERSION),))
+$(eval $(call program,$(NETBENCH),contribs/membus-bench/netbench.c $(MEMBUS_BENCH_COMMON),$(LIBNUM) $(LIBVERSION),$(MEMBUS_BENCH_MPI_LIBS)))
 TARGETS += $(MEMBENCH) $(NETBENCH)
 INSTALL_BINS += $(MEMBENCH) $(NETBENCH)
 

@@ -43,6 +43,7 @@
 
 #include "common.h"
 #include "num/num.h"
+#include "version/version.h"
 
 #define PROG "netbench"
 
@@ -90,7 +91,8 @@ static void usage(void)
 	       "  --report SECS  progress line every SECS seconds (default %g)\n"
 	       "  --log FILE     rank 0 appends its lines to FILE (default stdout)\n"
 	       "  --label TEXT   a word for the done line (default '%s')\n"
-	       "  --help         this text\n",
+	       "  --help         this text\n"
+	       "  --version      the suite's version\n",
 	       MAX_BYTES, DEFAULT_BYTES, MAX_COMPUTE_US, MB_DEFAULT_REPORT,
 	       MB_DEFAULT_LABEL);
 }
@@ -252,6 +254,9 @@ int main(int argc, char **argv)
 {
 	struct netbench_opts opts;
 	int rc;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("netbench");
 
 	switch (parse_args(argc, argv, &opts)) {
 	case 1:

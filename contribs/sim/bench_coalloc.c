@@ -18,6 +18,7 @@
 
 #include "coalloc/coalloc.h"
 #include "num/num.h"
+#include "version/version.h"
 
 #define NJOBS 10000
 #define NSITES 4
@@ -184,14 +185,15 @@ int main(int argc, char **argv)
 	double base, worst = 0;
 	size_t base_started;
 	int rc = 1;
-
 	uint64_t n;
 
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("bench_coalloc");
 	if (argc == 3 && !strcmp(argv[1], "--procs") &&
 	    num_parse_range(argv[2], 8, 65536, &n) == 0) {
 		procs = (uint32_t) n;
 	} else if (argc != 1) {
-		fprintf(stderr, "usage: bench_coalloc [--procs 8..65536]\n");
+		fprintf(stderr, "usage: bench_coalloc [--procs 8..65536] | --version\n");
 		return 2;
 	}
 	jobs = calloc(NJOBS, sizeof(*jobs));

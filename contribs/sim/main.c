@@ -15,6 +15,7 @@
 #include "num/num.h"
 #include "output.h"
 #include "simulate.h"
+#include "version/version.h"
 #include "workload.h"
 
 #define MAX_REPLICATIONS 1000
@@ -59,7 +60,8 @@ static void usage(FILE *fp)
 "  --json                       JSON on stdout instead of a table\n"
 "  --plot FILE.png              bar chart (gnuplot)\n"
 "  --title TEXT                 title of the table and the chart\n"
-"  --help\n");
+"  --help\n"
+"  --version\n");
 }
 
 static int fail(const char *fmt, const char *what)
@@ -468,6 +470,9 @@ int main(int argc, char **argv)
 	struct options o;
 	struct sim_result *res = NULL;
 	int rc = 1;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("coalloc-sim");
 
 	options_defaults(&o);
 	if (parse_args(argc, argv, &o))

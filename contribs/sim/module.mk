@@ -9,7 +9,7 @@ CFLAGS_contribs/sim := $(JSONC_CFLAGS)
 COALLOC_SIM := $(O)/bin/coalloc-sim
 COALLOC_SIM_SRCS := contribs/sim/main.c contribs/sim/workload.c \
 	contribs/sim/simulate.c contribs/sim/output.c
-$(eval $(call program,$(COALLOC_SIM),$(COALLOC_SIM_SRCS),$(COALLOC_LIB) $(LIBNUM),$(JSONC_LIBS) -lm))
+$(eval $(call program,$(COALLOC_SIM),$(COALLOC_SIM_SRCS),$(COALLOC_LIB) $(LIBNUM) $(LIBVERSION),$(JSONC_LIBS) -lm))
 TARGETS += $(COALLOC_SIM)
 INSTALL_BINS += $(COALLOC_SIM)
 INSTALL_MAN += doc/man/coalloc-sim.1
@@ -18,7 +18,7 @@ INSTALL_MAN += doc/man/coalloc-sim.1
 # (a 1,024-node cluster) and 4 x 1,024 processors, against a plain FCFS
 # pass over the same jobs.
 COALLOC_BENCH := $(O)/bin/bench_coalloc
-$(eval $(call program,$(COALLOC_BENCH),contribs/sim/bench_coalloc.c,$(COALLOC_LIB) $(LIBNUM),-lm))
+$(eval $(call program,$(COALLOC_BENCH),contribs/sim/bench_coalloc.c,$(COALLOC_LIB) $(LIBNUM) $(LIBVERSION),-lm))
 .PHONY: bench-coalloc
 bench-coalloc: $(COALLOC_BENCH)
 	$(COALLOC_BENCH) --procs 256

@@ -21,6 +21,8 @@
 
 #include <slurm/slurm.h>
 
+#include "version/version.h"
+
 #define STATUS_FILE "coalloc_status.json"
 
 struct options {
@@ -33,7 +35,8 @@ static void _usage(FILE *out)
 	fprintf(out, "usage: coalloc-status [--json] [--file PATH]\n"
 		"  --json       print the status as JSON\n"
 		"  --file PATH  read this status file instead of slurmctld's\n"
-		"               StateSaveLocation/" STATUS_FILE "\n");
+		"               StateSaveLocation/" STATUS_FILE "\n"
+		"  --version    the suite's version\n");
 }
 
 static int _parse_args(int argc, char **argv, struct options *opt)
@@ -266,8 +269,9 @@ static void _print_text(json_object *root)
 	       (long long)_int(root, "time_slice"),
 	       _str(root, "global_partition"),
 	       _str(root, "preempt_partition"));
-	printf("config %s, status written %ld s ago\n", _str(root, "config"),
-	       age < 0 ? 0 : age);
+	printf("config %s, status written %ld s ago by select/coalloc %s (Slurm %s)\n",
+	       _str(root, "config"), age < 0 ? 0 : age,
+	       _str(root, "suite_version"), _str(root, "slurm_version"));
 	_print_sites(root);
 	_print_queues(root);
 	_print_matrix(root);
@@ -279,6 +283,9 @@ int main(int argc, char **argv)
 	char *path = NULL;
 	json_object *root = NULL;
 	int rc = 1;
+
+	if (coalloc_version_wanted(argc, argv))
+		return coalloc_version_print("coalloc-status");
 
 	if (_parse_args(argc, argv, &opt))
 		return 2;

@@ -3,7 +3,7 @@
 
 CFLAGS_contribs/status := $(SLURM_PUBLIC_CPPFLAGS) $(JSONC_CFLAGS)
 COALLOC_STATUS := $(O)/bin/coalloc-status
-$(eval $(call program,$(COALLOC_STATUS),contribs/status/coalloc-status.c,,$(JSONC_LIBS) $(SLURM_PUBLIC_LIBS)))
+$(eval $(call program,$(COALLOC_STATUS),contribs/status/coalloc-status.c,$(LIBVERSION),$(JSONC_LIBS) $(SLURM_PUBLIC_LIBS)))
 NEEDS_SLURM_SRC += $(O)/contribs/status/coalloc-status.o
 TARGETS += $(COALLOC_STATUS)
 INSTALL_BINS += $(COALLOC_STATUS)

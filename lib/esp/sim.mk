@@ -12,7 +12,7 @@ TARGETS += $(ESP_SIM_LIB)
 ESP_SIM_LIBS := $(ESP_SIM_LIB) $(ESP_LIB) $(COALLOC_LIB) $(LIBNUM)
 
 ESP_SIM := $(O)/bin/esp-sim
-$(eval $(call program,$(ESP_SIM),contribs/esp/esp-sim.c,$(ESP_SIM_LIBS),$(JSONC_LIBS) -lm))
+$(eval $(call program,$(ESP_SIM),contribs/esp/esp-sim.c,$(ESP_SIM_LIBS) $(LIBVERSION),$(JSONC_LIBS) -lm))
 TARGETS += $(ESP_SIM)
 INSTALL_BINS += $(ESP_SIM)
 INSTALL_MAN += doc/man/esp-sim.1

@@ -18,6 +18,7 @@
 #include "src/common/node_conf.h"
 #include "src/common/run_in_daemon.h"
 #include "src/common/xstring.h"
+#include "version/version.h"
 
 const char plugin_name[] = "Co-allocation node selection (select/coalloc)";
 const char plugin_type[] = "select/coalloc";
@@ -40,8 +41,8 @@ extern int init(void)
 	coalloc_status_start();
 	coalloc_timeslice_start();
 	coalloc_gang_tables_start();
-	info("%s: loaded (plugin_id %u, whole-node allocation)", plugin_type,
-	     plugin_id);
+	info("%s: loaded (plugin_id %u, whole-node allocation), " COALLOC_SUITE " %s built for Slurm %s",
+	     plugin_type, plugin_id, coalloc_version(), SLURM_VERSION_STRING);
 	return SLURM_SUCCESS;
 }
 

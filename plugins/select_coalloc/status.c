@@ -31,6 +31,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
+#include "version/version.h"
 
 /* Weak, as in timeslice.c: Slurm's commands load us too, without them. */
 #pragma weak lock_slurmctld
@@ -144,6 +145,10 @@ static json_object *_status_json(void)
 	json_object *root = json_object_new_object();
 
 	json_object_object_add(root, "version", json_object_new_int(1));
+	json_object_object_add(root, "suite_version",
+			       json_object_new_string(coalloc_version()));
+	json_object_object_add(root, "slurm_version",
+			       json_object_new_string(SLURM_VERSION_STRING));
 	json_object_object_add(root, "generated",
 			       json_object_new_int64(time(NULL)));
 	coalloc_sites_json(root);	/* policy, matrix, sites */

@@ -12,6 +12,7 @@
  */
 #include "args.h"
 #include "cosched.h"
+#include "version/version.h"
 
 SPANK_PLUGIN(cosched, 1);
 
@@ -49,6 +50,13 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	}
 	if (_has_options(ctx) && cosched_options_register(sp))
 		goto fail;
+	/* once per slurmd, never on a user's terminal */
+	if (ctx == S_CTX_SLURMD)
+		slurm_info("cosched: " COALLOC_SUITE " %s built for Slurm %u.%02u.%u",
+			   coalloc_version(),
+			   SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+			   SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+			   SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
 	rc = 0;
 fail:
 	return rc;

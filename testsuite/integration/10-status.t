@@ -21,6 +21,14 @@ like "$out" "site1 +1 +disabled" "site1's queue holds 1 job and is disabled"
 like "$out" "site2 +0 +enabled" "site2's queue is empty and enabled"
 like "$out" "jobs in the queues: 1 pending, 2 running" "totals"
 like "$out" "n1 +site1 +$a" "the matrix row shows job $a on n1"
+VERSION=$(cat "$REPO/VERSION")
+SLURM_V=$(scontrol show config | sed -n 's/^SLURM_VERSION *= *//p')
+like "$out" "by select/coalloc ${VERSION//./\\.} \\(Slurm ${SLURM_V//./\\.}\\)" "the suite's and Slurm's versions"
+grep -q "select/coalloc: loaded (plugin_id [0-9]*, whole-node allocation), coalloc ${VERSION//./\\.} built for Slurm ${SLURM_V//./\\.}\$" \
+	"$TEST_DIR/cluster/log/slurmctld.log"
+ok $? "slurmctld logs the plugin's version at load"
+grep -q "cosched: coalloc ${VERSION//./\\.} built for Slurm ${SLURM_V//./\\.}\$" "$TEST_DIR/cluster/log/slurmd-n1.log"
+ok $? "slurmd logs cosched.so's"
 
 json=$("$STATUS" --json)
 ok $? "--json succeeds"
@@ -28,10 +36,10 @@ got=$(perl -MJSON::PP -e '
 	my $s = decode_json(join "", <STDIN>);
 	my %q = map { $_->{name} => $_ } @{$s->{queues}};
 	my @busy = grep { $_->{job} } @{$s->{nodes}};
-	printf "%s %d %s %d %d\n", $s->{policy}, scalar @{$s->{sites}},
+	printf "%s %d %s %d %d %s %s\n", $s->{policy}, scalar @{$s->{sites}},
 	       $q{site1}{enabled} ? "on" : "off", $q{site1}{length},
-	       scalar @busy;' <<< "$json")
-is "$got" "LS-DO 2 off 1 4" "--json: policy, sites, queue state and length, busy nodes"
+	       scalar @busy, $s->{suite_version}, $s->{slurm_version};' <<< "$json")
+is "$got" "LS-DO 2 off 1 4 $VERSION $SLURM_V" "--json: policy, sites, queue state and length, busy nodes, versions"
 
 scancel "$a" "$b" "$c"
 wait_until 30 queue_empty

@@ -26,6 +26,7 @@ struct run_opts {
 	const char *label;		/* names the configuration */
 	bool per_cpu;			/* -n SIZE instead of -N SIZE */
 	bool burn;			/* esp-work --burn */
+	bool quiet;			/* no progress line */
 	double timeout;			/* wall seconds, 0: 4 T_min + 120 */
 	double stall;			/* wall seconds, 0: not checked */
 	double immediate, tie;		/* Z rule 1, see runlog.h */

@@ -26,7 +26,7 @@ static const char usage_text[] =
 "                          [--seed S] [--light] [--reboot SECS]\n"
 "                          [--partition P] [--z-partition P] [--per-cpu]\n"
 "                          [--work PATH] [--burn] [--timeout SECS]\n"
-"                          [--stall SECS]\n"
+"                          [--stall SECS] [--quiet]\n"
 "                          [--label TEXT] [--immediate SECS] [--tie SECS]\n"
 "                          [--sbatch-arg ARG]...\n"
 "       esp-driver analyze --out DIR [--label TEXT] [--immediate SECS]\n"
@@ -65,7 +65,7 @@ static int _unsigned(const char *opt, const char *val, uint64_t max,
 enum {
 	O_MIX = 256, O_PROCS, O_MINUTES, O_SEED, O_LIGHT, O_REBOOT, O_OUT,
 	O_PART, O_ZPART, O_PERCPU, O_WORK, O_BURN, O_TIMEOUT, O_LABEL,
-	O_IMMEDIATE, O_TIE, O_SBATCH, O_OUTPUT, O_STALL,
+	O_IMMEDIATE, O_TIE, O_SBATCH, O_OUTPUT, O_STALL, O_QUIET,
 };
 
 static const struct option options[] = {
@@ -88,6 +88,7 @@ static const struct option options[] = {
 	{ "tie", required_argument, NULL, O_TIE },
 	{ "sbatch-arg", required_argument, NULL, O_SBATCH },
 	{ "output", required_argument, NULL, O_OUTPUT },
+	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -107,6 +108,7 @@ static int _option(struct run_opts *o, int c, const char **output)
 	case O_LIGHT: o->plan.light = true; return 0;
 	case O_PERCPU: o->per_cpu = true; return 0;
 	case O_BURN: o->burn = true; return 0;
+	case O_QUIET: o->quiet = true; return 0;
 	case O_MINUTES: return _number("minutes", optarg, 0, &o->plan.minutes);
 	case O_REBOOT: return _number("reboot", optarg, 0, &o->plan.reboot);
 	case O_TIMEOUT: return _number("timeout", optarg, 1, &o->timeout);

@@ -10,7 +10,7 @@ CFLAGS_contribs/esp := $(JSONC_CFLAGS)
 ESP_DRIVER := $(O)/bin/esp-driver
 ESP_DRIVER_SRCS := contribs/esp/esp-driver.c contribs/esp/run.c \
 	contribs/esp/report.c contribs/esp/spawn.c
-$(eval $(call program,$(ESP_DRIVER),$(ESP_DRIVER_SRCS),$(ESP_LIBS) $(LIBVERSION),$(JSONC_LIBS) -lm))
+$(eval $(call program,$(ESP_DRIVER),$(ESP_DRIVER_SRCS),$(ESP_LIBS) $(LIBPROGRESS) $(LIBVERSION),$(JSONC_LIBS) -lm))
 TARGETS += $(ESP_DRIVER)
 INSTALL_BINS += $(ESP_DRIVER)
 INSTALL_MAN += doc/man/esp.1

@@ -22,6 +22,7 @@
 
 #include "driver.h"
 #include "esp/runlog.h"
+#include "progress/progress.h"
 #include "spawn.h"
 
 #define POLL_SECONDS 1.0
@@ -60,6 +61,14 @@ struct run_state {
 	size_t nsubmitted;
 	uint32_t *running;	/* ids squeue says run (R), for _stalled() */
 	double next_check;	/* monotonic time of the next squeue */
+	struct progress progress;
+};
+
+/* What the run log says so far. */
+struct tally {
+	size_t ended;		/* jobs with an end line */
+	size_t running;		/* started, not ended (or stopped) */
+	uint64_t busy;		/* their processors */
 };
 
 /* One line, one write(2), under O_APPEND: never interleaved with jobs'. */
@@ -213,20 +222,43 @@ static bool _stalled(struct run_state *st, const uint32_t *running,
 	return false;
 }
 
-static size_t _ended(struct run_state *st)
+static void _tally(struct run_state *st, struct tally *t)
 {
 	char err[ESP_ERR_LEN];
 	struct esp_run run;
-	size_t n = 0;
 
+	*t = (struct tally) { 0 };
 	if (esp_runlog_read(st->log, &run, err, sizeof(err))) {
+		progress_end(&st->progress);
 		fprintf(stderr, "esp: %s\n", err);
-		return 0;
+		return;
 	}
-	for (size_t i = 0; i < run.njobs; i++)
-		n += !isnan(run.jobs[i].end);
+	for (size_t i = 0; i < run.njobs; i++) {
+		const struct esp_run_job *j = &run.jobs[i];
+
+		if (!isnan(j->end)) {
+			t->ended++;
+		} else if (!isnan(j->start)) {
+			t->running++;
+			t->busy += j->size;
+		}
+	}
 	esp_run_free(&run);
-	return n;
+}
+
+/* Jobs done of all, time against the theoretical minimum, and the
+ * processors the running jobs hold now. */
+static void _progress(struct run_state *st, const struct tally *t,
+		      double t0, bool force)
+{
+	double now = _mono();
+
+	progress_show(&st->progress, now, force,
+		      "esp: %zu/%zu jobs done, %zu running, %zu submitted; "
+		      "%.0f s of %.0f s (theoretical minimum); busy %.0f %%",
+		      t->ended, st->plan.njobs, t->running, st->nsubmitted,
+		      now - t0, st->plan.min_time,
+		      100.0 * (double)t->busy / st->plan.procs);
 }
 
 /* One scancel for all: each call may wait out a MessageTimeout. */
@@ -281,12 +313,15 @@ static bool _check_queue(struct run_state *st, long *alive)
 
 static int _submit_all(struct run_state *st, double t0)
 {
+	struct tally t;
 	long alive;
 
 	for (size_t i = 0; i < st->plan.njobs && !interrupted; ) {
 		if (_mono() < t0 + st->plan.jobs[i].submit) {
 			if (_check_queue(st, &alive))
 				return -1;
+			_tally(st, &t);
+			_progress(st, &t, t0, false);
 			_sleep_until(t0 + st->plan.jobs[i].submit);
 			continue;
 		}
@@ -299,20 +334,29 @@ static int _submit_all(struct run_state *st, double t0)
 /* Until every job ended, none is left in the queue, or the timeout. */
 static int _wait_all(struct run_state *st, double t0, double timeout)
 {
+	struct tally t;
+
 	while (!interrupted) {
 		long alive;
 
-		if (_ended(st) == st->plan.njobs)
+		_tally(st, &t);
+		if (t.ended == st->plan.njobs) {
+			_progress(st, &t, t0, true);
 			return 0;
+		}
+		_progress(st, &t, t0, false);
 		if (_check_queue(st, &alive))
 			return -1;
 		/* esp-work logs its end before Slurm sees it leave */
-		if (alive == 0 && _ended(st) < st->plan.njobs) {
+		_tally(st, &t);
+		if (alive == 0 && t.ended < st->plan.njobs) {
+			progress_end(&st->progress);
 			fprintf(stderr, "esp: %zu job(s) left the queue "
-				"without ending\n", st->plan.njobs - _ended(st));
+				"without ending\n", st->plan.njobs - t.ended);
 			return -1;
 		}
 		if (_mono() - t0 > timeout) {
+			progress_end(&st->progress);
 			fprintf(stderr, "esp: timeout after %.0f s\n", timeout);
 			return -1;
 		}
@@ -391,6 +435,7 @@ int esp_cmd_run(const struct run_opts *o)
 	int rc = 1;
 
 	_handle_signals();
+	progress_init(&st.progress, stderr, isatty(STDERR_FILENO), o->quiet);
 	if (_prepare(&st))
 		goto fail;
 	timeout = o->timeout > 0 ? o->timeout : 4 * st.plan.min_time + 120;
@@ -404,6 +449,7 @@ int esp_cmd_run(const struct run_opts *o)
 		 st.plan.min_time, st.plan.reboot,
 		 (unsigned long long)o->plan.seed, st.plan.compress) ||
 	    _submit_all(&st, t0) || _wait_all(&st, t0, timeout)) {
+		progress_end(&st.progress);
 		if (interrupted)
 			fprintf(stderr, "esp: interrupted: cancelling the "
 				"test's jobs\n");
@@ -413,6 +459,7 @@ int esp_cmd_run(const struct run_opts *o)
 		esp_cmd_analyze(st.dir, o->label, o->immediate, o->tie);
 		goto fail;
 	}
+	progress_end(&st.progress);
 	_log(&st, "finish");
 	rc = esp_cmd_analyze(st.dir, o->label, o->immediate, o->tie);
 fail:

@@ -11,7 +11,7 @@ ESP=$REPO/contribs/esp/esp
 [[ -x $BUILD_DIR/bin/esp-driver && -x $BUILD_DIR/bin/esp-work ]] ||
 	skip_all "esp-driver or esp-work is missing: run make"
 
-plan 28
+plan 31
 
 rm -rf "$TEST_DIR"
 mkdir -p "$TEST_DIR"
@@ -67,6 +67,10 @@ grep -q "^  lost: *1 - E = " "$TEST_DIR/run.out"
 ok $? "the loss shares are printed"
 grep -q "Z rule 1 (first full-configuration job at once): PASS" "$TEST_DIR/run.out"
 ok $? "the verdicts are printed"
+like "$(cat "$TEST_DIR/run.out")" "esp: [0-9]+/82 jobs done, [0-9]+ running, [0-9]+ submitted; [0-9]+ s of [0-9]+ s \(theoretical minimum\); busy [0-9]+ %" \
+	"progress lines while it runs (not a terminal: one every 10 s)"
+grep -q "^esp: 82/82 jobs done" "$TEST_DIR/run.out"
+ok $? "... the last with every job done"
 
 # The same directory again is refused: one run per directory.
 out=$("$ESP" run --select current --procs 4 --out "$RUN" 2>&1)
@@ -77,7 +81,7 @@ like "$out" "esp.log: File exists \(use a new --out directory\)" "... saying why
 # --- an interrupted run: SIGINT after the first block is running
 IRUN=$TEST_DIR/interrupted
 setsid "$ESP" run --mix esp1 --select coalloc --nodes $NODES --minutes 3 \
-	--out "$IRUN" --port-base $((PORT_BASE + 50)) >"$TEST_DIR/irun.out" 2>&1 &
+	--out "$IRUN" --port-base $((PORT_BASE + 50)) --quiet >"$TEST_DIR/irun.out" 2>&1 &
 pid=$!
 wait_until 90 grep -q " start " "$IRUN/esp.log" 2>/dev/null
 ok $? "the second run's first jobs start"
@@ -89,6 +93,8 @@ grep -q " cancelled=1" "$IRUN/esp.log"
 ok $? "its running jobs were cancelled (esp-work logged cancelled=1)"
 "$SLURM_CLUSTER" status --dir "$IRUN/cluster" >/dev/null 2>&1
 is "$?" 3 "its cluster is stopped (slurm-cluster status: not running)"
+grep -q "jobs done" "$TEST_DIR/irun.out"
+is "$?" 1 "--quiet: no progress line"
 
 # --- a job stopped while Slurm says it runs (a lost resume): the run ends
 # early, naming it.  select/linear without preemption: nothing resumes it.

@@ -5,7 +5,7 @@
  * within two seconds of every change (StateSaveLocation is asked of
  * slurmctld through Slurm's public API, or given with --file).
  *
- *   coalloc-status [--json] [--file PATH]
+ *   coalloc-status [--json | --prometheus] [--file PATH]
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -21,19 +21,24 @@
 
 #include <slurm/slurm.h>
 
+#include "prometheus.h"
+#include "status_json.h"
 #include "version/version.h"
 
 #define STATUS_FILE "coalloc_status.json"
 
 struct options {
 	bool json;
+	bool prometheus;
 	const char *file;
 };
 
 static void _usage(FILE *out)
 {
-	fprintf(out, "usage: coalloc-status [--json] [--file PATH]\n"
+	fprintf(out, "usage: coalloc-status [--json | --prometheus] [--file PATH]\n"
 		"  --json       print the status as JSON\n"
+		"  --prometheus print it as metrics for node-exporter's textfile\n"
+		"               collector\n"
 		"  --file PATH  read this status file instead of slurmctld's\n"
 		"               StateSaveLocation/" STATUS_FILE "\n"
 		"  --version    the suite's version\n");
@@ -43,16 +48,20 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'p' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jf:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jpf:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opt->json = true;
+			break;
+		case 'p':
+			opt->prometheus = true;
 			break;
 		case 'f':
 			opt->file = optarg;
@@ -68,6 +77,10 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 	if (optind < argc) {
 		fprintf(stderr, "coalloc-status: unexpected argument '%s'\n",
 			argv[optind]);
+		return -1;
+	}
+	if (opt->json && opt->prometheus) {
+		fprintf(stderr, "coalloc-status: --json and --prometheus exclude each other\n");
 		return -1;
 	}
 	return 0;
@@ -101,92 +114,37 @@ out:
 	return path;
 }
 
-static const char *_str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return "-";
-	return json_object_get_string(v);
-}
-
-static int64_t _int(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
-}
-
-static json_object *_array(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_array))
-		return NULL;
-	return v;
-}
-
-/* Does any job hold the node, in any row? */
-static bool _node_busy(json_object *n)
-{
-	json_object *cells = _array(n, "cells");
-
-	if (_int(n, "job"))
-		return true;
-	for (size_t r = 0; cells && r < json_object_array_length(cells); r++)
-		if (_int(json_object_array_get_idx(cells, r), "job"))
-			return true;
-	return false;
-}
-
-/* Busy nodes of a site, from the per-node table. */
-static int _busy_on(json_object *nodes, const char *site)
-{
-	int busy = 0;
-
-	for (size_t i = 0; nodes && i < json_object_array_length(nodes); i++) {
-		json_object *n = json_object_array_get_idx(nodes, i);
-
-		if (!strcmp(_str(n, "site"), site) && _node_busy(n))
-			busy++;
-	}
-	return busy;
-}
-
 static void _print_sites(json_object *root)
 {
-	json_object *sites = _array(root, "sites"), *nodes = _array(root, "nodes");
+	json_object *sites = status_array(root, "sites"), *nodes = status_array(root, "nodes");
 
 	printf("\n%-12s %-20s %6s %6s %6s  %s\n", "SITE", "NODES", "TOTAL",
 	       "BUSY", "IDLE", "LOCAL QUEUE");
 	for (size_t i = 0; sites && i < json_object_array_length(sites); i++) {
 		json_object *s = json_object_array_get_idx(sites, i);
-		int total = _int(s, "total"), busy = _busy_on(nodes, _str(s, "name"));
+		int total = status_int(s, "total"), busy = status_busy_on(nodes, status_str(s, "name"));
 
-		printf("%-12s %-20s %6d %6d %6d  %s\n", _str(s, "name"),
-		       _str(s, "nodes"), total, busy, total - busy,
-		       _str(s, "local_partition"));
+		printf("%-12s %-20s %6d %6d %6d  %s\n", status_str(s, "name"),
+		       status_str(s, "nodes"), total, busy, total - busy,
+		       status_str(s, "local_partition"));
 	}
 }
 
 static void _print_queues(json_object *root)
 {
-	json_object *queues = _array(root, "queues");
+	json_object *queues = status_array(root, "queues");
 
 	printf("\n%-12s %8s  %s\n", "QUEUE", "LENGTH", "STATE");
 	for (size_t i = 0; queues && i < json_object_array_length(queues); i++) {
-		json_object *q = json_object_array_get_idx(queues, i), *en;
-		bool enabled = json_object_object_get_ex(q, "enabled", &en) &&
-			       json_object_get_boolean(en);
+		json_object *q = json_object_array_get_idx(queues, i);
 
-		printf("%-12s %8lld  %s\n", _str(q, "name"),
-		       (long long)_int(q, "length"),
-		       enabled ? "enabled" : "disabled");
+		printf("%-12s %8lld  %s\n", status_str(q, "name"),
+		       (long long)status_int(q, "length"),
+		       status_queue_enabled(q) ? "enabled" : "disabled");
 	}
 	printf("jobs in the queues: %lld pending, %lld running\n",
-	       (long long)_int(root, "pending"),
-	       (long long)_int(root, "running"));
+	       (long long)status_int(root, "pending"),
+	       (long long)status_int(root, "running"));
 }
 
 /* A cell: the job id, "+" for a replica, "-" when free. */
@@ -194,7 +152,7 @@ static void _print_cell(json_object *cell)
 {
 	json_object *rep;
 	char buf[32];
-	int64_t job = _int(cell, "job");
+	int64_t job = status_int(cell, "job");
 	bool replica = json_object_object_get_ex(cell, "replica", &rep) &&
 		       json_object_get_boolean(rep);
 
@@ -213,17 +171,17 @@ static void _print_cell(json_object *cell)
  */
 static void _print_matrix(json_object *root)
 {
-	json_object *nodes = _array(root, "nodes"), *active_obj;
-	int64_t rows = _int(root, "rows"), first = _int(root, "first_row");
-	bool local = !strcmp(_str(root, "matrix"), "local");
+	json_object *nodes = status_array(root, "nodes"), *active_obj;
+	int64_t rows = status_int(root, "rows"), first = status_int(root, "first_row");
+	bool local = !strcmp(status_str(root, "matrix"), "local");
 	int64_t active = json_object_object_get_ex(root, "active_row",
 						   &active_obj) &&
 			 active_obj ? json_object_get_int64(active_obj) : -1;
 
 	if (rows < 1)
 		rows = 1;
-	printf("\nMATRIX %s, MPL %lld, %lld row%s", _str(root, "matrix"),
-	       (long long)_int(root, "mpl"), (long long)rows,
+	printf("\nMATRIX %s, MPL %lld, %lld row%s", status_str(root, "matrix"),
+	       (long long)status_int(root, "mpl"), (long long)rows,
 	       rows == 1 ? "" : "s");
 	if (first > 0)
 		printf(" (row 0: preempting jobs)");
@@ -242,9 +200,9 @@ static void _print_matrix(json_object *root)
 	printf("\n");
 	for (size_t i = 0; nodes && i < json_object_array_length(nodes); i++) {
 		json_object *n = json_object_array_get_idx(nodes, i);
-		json_object *cells = _array(n, "cells");
+		json_object *cells = status_array(n, "cells");
 
-		printf("%-12s %-12s", _str(n, "name"), _str(n, "site"));
+		printf("%-12s %-12s", status_str(n, "name"), status_str(n, "site"));
 		for (int64_t r = 0; r < rows; r++) {
 			json_object *c = cells && (size_t)r <
 				json_object_array_length(cells) ?
@@ -261,17 +219,17 @@ static void _print_matrix(json_object *root)
 
 static void _print_text(json_object *root)
 {
-	long age = (long)(time(NULL) - _int(root, "generated"));
+	long age = (long)(time(NULL) - status_int(root, "generated"));
 
 	printf("Policy=%s AgingTime=%lld Matrix=%s MPL=%lld TimeSlice=%lld GlobalPartition=%s PreemptPartition=%s\n",
-	       _str(root, "policy"), (long long)_int(root, "aging_time"),
-	       _str(root, "matrix"), (long long)_int(root, "mpl"),
-	       (long long)_int(root, "time_slice"),
-	       _str(root, "global_partition"),
-	       _str(root, "preempt_partition"));
+	       status_str(root, "policy"), (long long)status_int(root, "aging_time"),
+	       status_str(root, "matrix"), (long long)status_int(root, "mpl"),
+	       (long long)status_int(root, "time_slice"),
+	       status_str(root, "global_partition"),
+	       status_str(root, "preempt_partition"));
 	printf("config %s, status written %ld s ago by select/coalloc %s (Slurm %s)\n",
-	       _str(root, "config"), age < 0 ? 0 : age,
-	       _str(root, "suite_version"), _str(root, "slurm_version"));
+	       status_str(root, "config"), age < 0 ? 0 : age,
+	       status_str(root, "suite_version"), status_str(root, "slurm_version"));
 	_print_sites(root);
 	_print_queues(root);
 	_print_matrix(root);
@@ -293,13 +251,15 @@ int main(int argc, char **argv)
 	if (!path)
 		goto fail;
 	root = json_object_from_file(path);
-	if (!root || !_array(root, "sites")) {
+	if (!root || !status_array(root, "sites")) {
 		fprintf(stderr, "coalloc-status: %s: %s\n", path, root ?
 			"not a select/coalloc status file" :
 			"cannot read it (is slurmctld running select/coalloc?)");
 		goto fail;
 	}
-	if (opt.json)
+	if (opt.prometheus)
+		status_print_prometheus(root);
+	else if (opt.json)
 		printf("%s\n", json_object_to_json_string_ext(
 			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	else

@@ -41,6 +41,14 @@ got=$(perl -MJSON::PP -e '
 	       scalar @busy, $s->{suite_version}, $s->{slurm_version};' <<< "$json")
 is "$got" "LS-DO 2 off 1 4 $VERSION $SLURM_V" "--json: policy, sites, queue state and length, busy nodes, versions"
 
+prom=$("$STATUS" --prometheus)
+ok $? "--prometheus succeeds"
+got=$(grep -E '^coalloc_(queue_length|queue_enabled)\{queue="site1"\}|^coalloc_site_nodes\{site="site2",state="(busy|idle)"\}|^coalloc_matrix_rows_in_use ' <<< "$prom" | paste -sd' ')
+is "$got" 'coalloc_site_nodes{site="site2",state="busy"} 1 coalloc_site_nodes{site="site2",state="idle"} 2 coalloc_queue_length{queue="site1"} 1 coalloc_queue_enabled{queue="site1"} 0 coalloc_matrix_rows_in_use 1' \
+	"--prometheus: busy and idle nodes, site1's queue length and state, rows in use"
+bad=$(grep -vcE '^# (TYPE [a-z_]+ (gauge|counter)|HELP [a-z_]+ .+|EOF)$|^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? -?[0-9.]+$' <<< "$prom")
+is "$bad:$(tail -n1 <<< "$prom")" "0:# EOF" "... every line a family, a sample or the closing # EOF"
+
 scancel "$a" "$b" "$c"
 wait_until 30 queue_empty
 sleep 3

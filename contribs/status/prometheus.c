@@ -1,0 +1,132 @@
+/*
+ * prometheus.c - coalloc-status --prometheus: the status as metrics for
+ * node-exporter's textfile collector (lib/openmetrics): queue lengths and
+ * states, busy and idle nodes per site, matrix rows in use, the status
+ * file's age, and an info metric naming the versions and the policy.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "openmetrics/openmetrics.h"
+#include "prometheus.h"
+#include "status_json.h"
+
+static void _info(json_object *root)
+{
+	struct om_label l[] = {
+		{ "version", status_str(root, "suite_version") },
+		{ "slurm_version", status_str(root, "slurm_version") },
+		{ "policy", status_str(root, "policy") },
+		{ "matrix", status_str(root, "matrix") },
+	};
+
+	om_family(stdout, "coalloc_info", OM_GAUGE,
+		  "select/coalloc's versions and policy (always 1).");
+	om_sample(stdout, "coalloc_info", l, 4, 1);
+	om_family(stdout, "coalloc_status_age_seconds", OM_GAUGE,
+		  "Seconds since select/coalloc last wrote its status.");
+	om_sample(stdout, "coalloc_status_age_seconds", NULL, 0,
+		  (double)(time(NULL) - status_int(root, "generated")));
+}
+
+static void _sites(json_object *root)
+{
+	json_object *sites = status_array(root, "sites");
+	json_object *nodes = status_array(root, "nodes");
+
+	om_family(stdout, "coalloc_site_nodes", OM_GAUGE,
+		  "Nodes of a site, busy (a job in any row) or idle.");
+	for (size_t i = 0; sites && i < json_object_array_length(sites); i++) {
+		json_object *s = json_object_array_get_idx(sites, i);
+		const char *name = status_str(s, "name");
+		int busy = status_busy_on(nodes, name);
+		struct om_label l[] = { { "site", name }, { "state", "busy" } };
+
+		om_sample(stdout, "coalloc_site_nodes", l, 2, busy);
+		l[1].value = "idle";
+		om_sample(stdout, "coalloc_site_nodes", l, 2,
+			  (double)status_int(s, "total") - busy);
+	}
+}
+
+static void _queues(json_object *root)
+{
+	json_object *queues = status_array(root, "queues");
+	size_t n = queues ? json_object_array_length(queues) : 0;
+	struct om_label state[] = { { "state", "pending" } };
+
+	om_family(stdout, "coalloc_queue_length", OM_GAUGE,
+		  "Jobs waiting in a select/coalloc queue.");
+	for (size_t i = 0; i < n; i++) {
+		json_object *q = json_object_array_get_idx(queues, i);
+		struct om_label l[] = { { "queue", status_str(q, "name") } };
+
+		om_sample(stdout, "coalloc_queue_length", l, 1,
+			  (double)status_int(q, "length"));
+	}
+	om_family(stdout, "coalloc_queue_enabled", OM_GAUGE,
+		  "Whether a queue may start jobs (1) or is disabled (0).");
+	for (size_t i = 0; i < n; i++) {
+		json_object *q = json_object_array_get_idx(queues, i);
+		struct om_label l[] = { { "queue", status_str(q, "name") } };
+
+		om_sample(stdout, "coalloc_queue_enabled", l, 1,
+			  status_queue_enabled(q));
+	}
+	om_family(stdout, "coalloc_queue_jobs", OM_GAUGE,
+		  "Jobs of the queue partitions, pending or running.");
+	om_sample(stdout, "coalloc_queue_jobs", state, 1,
+		  (double)status_int(root, "pending"));
+	state[0].value = "running";
+	om_sample(stdout, "coalloc_queue_jobs", state, 1,
+		  (double)status_int(root, "running"));
+}
+
+/* Rows holding a job on some node (cells with a job). */
+static int _rows_in_use(json_object *root, int64_t rows)
+{
+	json_object *nodes = status_array(root, "nodes");
+	int used = 0;
+
+	for (int64_t r = 0; r < rows; r++) {
+		bool any = false;
+
+		for (size_t i = 0; !any && nodes &&
+		     i < json_object_array_length(nodes); i++) {
+			json_object *cells = status_array(
+				json_object_array_get_idx(nodes, i), "cells");
+
+			any = cells && (size_t)r < json_object_array_length(cells) &&
+			      status_int(json_object_array_get_idx(cells, r), "job");
+		}
+		used += any;
+	}
+	return used;
+}
+
+static void _matrix(json_object *root)
+{
+	int64_t rows = status_int(root, "rows");
+
+	if (rows < 1)
+		rows = 1;
+	om_family(stdout, "coalloc_matrix_rows", OM_GAUGE,
+		  "Rows (or local slots) of the matrix.");
+	om_sample(stdout, "coalloc_matrix_rows", NULL, 0, (double)rows);
+	om_family(stdout, "coalloc_matrix_rows_in_use", OM_GAUGE,
+		  "Rows of the matrix holding a job on some node.");
+	om_sample(stdout, "coalloc_matrix_rows_in_use", NULL, 0,
+		  _rows_in_use(root, rows));
+}
+
+void status_print_prometheus(json_object *root)
+{
+	_info(root);
+	_sites(root);
+	_queues(root);
+	_matrix(root);
+	om_end(stdout);
+}

@@ -1,0 +1,22 @@
+/*
+ * status_json.h - reading select/coalloc's status file
+ * (StateSaveLocation/coalloc_status.json): missing keys read as "-" or 0,
+ * so an older plugin's file still prints.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef COALLOC_STATUS_JSON_H
+#define COALLOC_STATUS_JSON_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+const char *status_str(json_object *o, const char *key);	/* "-": none */
+int64_t status_int(json_object *o, const char *key);		/* 0: none */
+json_object *status_array(json_object *o, const char *key);	/* or NULL */
+/* Busy nodes of a site, from the per-node table. */
+int status_busy_on(json_object *nodes, const char *site);
+bool status_queue_enabled(json_object *queue);
+
+#endif

@@ -39,6 +39,8 @@ $(FUZZ_OBJ)/%.o: %.c
 # The agent's main() is not the fuzzer's; agent_log and the rest of
 # coschedd.c are linked as they are.
 $(FUZZ_OBJ)/agent/coschedd.o: FUZZ_EXTRA := -Dmain=coschedd_main
+# The suite's version, which coschedd.c's --version prints.
+$(FUZZ_OBJ)/lib/version/version.o: FUZZ_EXTRA := -DCOALLOC_VERSION='"$(COALLOC_VERSION)"'
 # clang, not gcc, warns about glibc's NLMSG_OK macro (int against __u32).
 $(FUZZ_OBJ)/agent/bw.o: FUZZ_EXTRA := -Wno-sign-compare
 
@@ -67,7 +69,7 @@ FUZZ_COSCHED_PROTO := $(filter-out lib/cosched_proto/peer.c,$(LIBCOSCHED_PROTO_S
 FUZZ_AGENT := $(COSCHEDD_SRCS) $(LIBCOSCHED_PROTO_SRCS) $(LIBCOSCHED_SRCS) \
 	lib/membus/membus.c \
 	lib/membus/reduce.c lib/cosched_opts/cosched_opts.c \
-	lib/cosched_opts/cosched_bw.c $(FUZZ_NUM)
+	lib/cosched_opts/cosched_bw.c lib/version/version.c $(FUZZ_NUM)
 FUZZ_AGENT_LIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
 
 $(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c lib/cosched_proto/settings.c $(COALLOC_SRCS) $(FUZZ_NUM),-lm))

@@ -326,7 +326,13 @@ struct json_object *agent_gang_status(const struct agent *a);
 struct json_object *agent_gang_step_status(const struct agent_step *s);
 
 /* status.c */
-int agent_status(const struct agent *a, bool json, char **out);
+enum agent_status_format {
+	AGENT_STATUS_TEXT,
+	AGENT_STATUS_JSON,
+	AGENT_STATUS_METRICS,	/* node-exporter textfile (metrics.c) */
+};
+int agent_status(const struct agent *a, enum agent_status_format format,
+		 char **out);
 
 /* guardian.c */
 int agent_guardian_start(struct agent *a, char *err, size_t err_len);

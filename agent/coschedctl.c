@@ -27,7 +27,7 @@
 static void _usage(FILE *to)
 {
 	fprintf(to,
-		"usage: coschedctl [--node NAME] [--run-dir DIR] status [--json]\n"
+		"usage: coschedctl [--node NAME] [--run-dir DIR] status [--json | --prometheus]\n"
 		"       coschedctl [--node NAME] [--run-dir DIR] ping\n"
 		"       coschedctl [--node NAME] [--run-dir DIR] request 'LINE'\n"
 		"       coschedctl --help | --version\n");
@@ -55,6 +55,9 @@ static const char *_request(int argc, char **argv, char *buf, size_t len)
 		return "status";
 	if (argc == 2 && !strcmp(argv[0], "status") && !strcmp(argv[1], "--json"))
 		return "status json";
+	if (argc == 2 && !strcmp(argv[0], "status") &&
+	    !strcmp(argv[1], "--prometheus"))
+		return "status prometheus";
 	if (argc == 2 && !strcmp(argv[0], "request")) {
 		snprintf(buf, len, "%s", argv[1]);
 		return buf;

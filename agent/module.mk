@@ -9,11 +9,11 @@ CFLAGS_agent := $(JSONC_CFLAGS)
 COSCHEDD := $(O)/sbin/coschedd
 COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
 	state.c sched.c status.c guardian.c proc.c boost.c membus.c \
-	mbmsg.c bw.c freeze.c cgroup.c arrivals.c gang.c switch.c)
+	mbmsg.c bw.c freeze.c cgroup.c arrivals.c gang.c switch.c metrics.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.
 COSCHEDD_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
 	$(O)/lib/libcosched_opts.a $(LIBNUM)
-$(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS) $(LIBVERSION),-lcgroup -lmunge -pthread $(JSONC_LIBS) -lm))
+$(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS) $(O)/lib/libopenmetrics.a $(LIBVERSION),-lcgroup -lmunge -pthread $(JSONC_LIBS) -lm))
 TARGETS += $(COSCHEDD)
 INSTALL_SBINS += $(COSCHEDD)
 

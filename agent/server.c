@@ -148,12 +148,18 @@ static void _drop(struct agent_conn *c, const char *reply, const char *why)
 
 static char *_status(struct agent *a, const char *line)
 {
-	bool json = !strcmp(line, "status json");
+	enum agent_status_format format;
 	char *text = NULL;
 
-	if (strcmp(line, "status") && !json)
-		return strdup("error: usage: status [json]\n");
-	if (agent_status(a, json, &text))
+	if (!strcmp(line, "status"))
+		format = AGENT_STATUS_TEXT;
+	else if (!strcmp(line, "status json"))
+		format = AGENT_STATUS_JSON;
+	else if (!strcmp(line, "status prometheus"))
+		format = AGENT_STATUS_METRICS;
+	else
+		return strdup("error: usage: status [json|prometheus]\n");
+	if (agent_status(a, format, &text))
 		return strdup("error: out of memory\n");
 	return text;
 }

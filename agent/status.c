@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "metrics.h"
 
 static double _cpu_seconds(void)
 {
@@ -359,11 +360,14 @@ static char *_text(json_object *o)
 	return buf;
 }
 
-int agent_status(const struct agent *a, bool json, char **out)
+int agent_status(const struct agent *a, enum agent_status_format format,
+		 char **out)
 {
 	json_object *o = _agent(a);
 
-	if (json) {
+	if (format == AGENT_STATUS_METRICS) {
+		*out = agent_status_metrics(o);
+	} else if (format == AGENT_STATUS_JSON) {
 		const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
 		size_t len = strlen(t);
 

@@ -69,7 +69,8 @@ FUZZ_COSCHED_PROTO := $(filter-out lib/cosched_proto/peer.c,$(LIBCOSCHED_PROTO_S
 FUZZ_AGENT := $(COSCHEDD_SRCS) $(LIBCOSCHED_PROTO_SRCS) $(LIBCOSCHED_SRCS) \
 	lib/membus/membus.c \
 	lib/membus/reduce.c lib/cosched_opts/cosched_opts.c \
-	lib/cosched_opts/cosched_bw.c lib/version/version.c $(FUZZ_NUM)
+	lib/cosched_opts/cosched_bw.c lib/version/version.c \
+	lib/openmetrics/openmetrics.c $(FUZZ_NUM)
 FUZZ_AGENT_LIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
 
 $(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c lib/cosched_proto/settings.c $(COALLOC_SRCS) $(FUZZ_NUM),-lm))

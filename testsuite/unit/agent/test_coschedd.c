@@ -171,6 +171,15 @@ static void test_boosts(pid_t child)
 	ok(strstr(reply, "\"S4\":0") != NULL, "never in S4");
 	is_int(request("status"), 0, "status text");
 	ok(strstr(reply, "job 42.0 running mode pb") != NULL, "text status names the step");
+	is_int(request("status prometheus"), 0, "status prometheus");
+	pb = strstr(reply, "\ncoschedd_boosts_total{job=\"42\",step=\"0\",kind=\"pb\"} ");
+	ok(pb && atoi(strchr(pb, '}') + 2) > 0 &&
+	   strstr(reply, "\n# TYPE coschedd_cpu_seconds_total counter\n") &&
+	   strstr(reply, "\ncoschedd_steps{state=\"running\"} 1\n") &&
+	   /* (the harness strips the reply's last newline) */
+	   strlen(reply) >= 6 && !strcmp(reply + strlen(reply) - 6, "\n# EOF"),
+	   "metrics: the step's pb boosts, the agent's CPU, its steps, # EOF (%.60s)",
+	   pb ? pb + 1 : reply);
 }
 
 static void test_end(pid_t child)

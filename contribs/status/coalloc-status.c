@@ -26,6 +26,7 @@
 #include "version/version.h"
 
 #define STATUS_FILE "coalloc_status.json"
+#define STATUS_KEY "CoallocStatus"
 
 struct options {
 	bool json;
@@ -87,31 +88,48 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 }
 
 /*
- * StateSaveLocation/coalloc_status.json, as slurmctld reports it.  The
- * library is set up first (slurm_init: Slurm 24.11's RPCs need its
+ * What slurmctld says, asked through Slurm's public API from any host:
+ * select/coalloc's status among the select plugin's key-value pairs of
+ * slurm_load_ctl_conf() (CoallocStatus), else (an older plugin) the path
+ * of the status file in StateSaveLocation, which only its host reads.
+ * The library is set up first (slurm_init: Slurm 24.11's RPCs need its
  * plugins, 22.05 has the call too) and torn down after.
  */
-static char *_default_path(void)
+struct key_pair {	/* Slurm's config_key_pair_t, opaque in slurm.h */
+	char *name;
+	char *value;
+};
+
+static json_object *_from_slurmctld(char **path)
 {
 	slurm_conf_t *conf = NULL;
-	char *path = NULL;
+	json_object *root = NULL;
+	struct key_pair *kp;
+	void *it;
 
 	slurm_init(NULL);
 	if (slurm_load_ctl_conf((time_t) 0, &conf) != SLURM_SUCCESS) {
-		fprintf(stderr, "coalloc-status: cannot ask slurmctld for StateSaveLocation: %s (use --file)\n",
+		fprintf(stderr, "coalloc-status: cannot ask slurmctld: %s (use --file)\n",
 			slurm_strerror(errno));
 		goto out;
 	}
 	if (strcmp(conf->select_type, "select/coalloc"))
 		fprintf(stderr, "coalloc-status: note: SelectType is %s, not select/coalloc\n",
 			conf->select_type);
-	if (asprintf(&path, "%s/%s", conf->state_save_location,
-		     STATUS_FILE) < 0)
-		path = NULL;
+	it = conf->select_conf_key_pairs ?
+	     slurm_list_iterator_create(conf->select_conf_key_pairs) : NULL;
+	while (it && !root && (kp = slurm_list_next(it)))
+		if (kp->name && kp->value && !strcmp(kp->name, STATUS_KEY))
+			root = json_tokener_parse(kp->value);
+	if (it)
+		slurm_list_iterator_destroy(it);
+	if (!root && asprintf(path, "%s/%s", conf->state_save_location,
+			      STATUS_FILE) < 0)
+		*path = NULL;
 	slurm_free_ctl_conf(conf);
 out:
 	slurm_fini();
-	return path;
+	return root;
 }
 
 static void _print_sites(json_object *root)
@@ -122,7 +140,7 @@ static void _print_sites(json_object *root)
 	       "BUSY", "IDLE", "LOCAL QUEUE");
 	for (size_t i = 0; sites && i < json_object_array_length(sites); i++) {
 		json_object *s = json_object_array_get_idx(sites, i);
-		int total = status_int(s, "total"), busy = status_busy_on(nodes, status_str(s, "name"));
+		int total = status_int(s, "total"), busy = status_site_busy(s, nodes);
 
 		printf("%-12s %-20s %6d %6d %6d  %s\n", status_str(s, "name"),
 		       status_str(s, "nodes"), total, busy, total - busy,
@@ -189,6 +207,10 @@ static void _print_matrix(json_object *root)
 		printf(": every slot runs\n");
 	else
 		printf(", active row %lld (+: replica)\n", (long long)active);
+	if (!nodes) {
+		printf("(the nodes' rows: too many to send; on slurmctld's host, coalloc-status --file StateSaveLocation/" STATUS_FILE ")\n");
+		return;
+	}
 	printf("%-12s %-12s", "NODE", "SITE");
 	for (int64_t r = 0; r < rows; r++) {
 		char head[32];
@@ -247,13 +269,18 @@ int main(int argc, char **argv)
 
 	if (_parse_args(argc, argv, &opt))
 		return 2;
-	path = opt.file ? strdup(opt.file) : _default_path();
-	if (!path)
+	if (opt.file)
+		path = strdup(opt.file);
+	else
+		root = _from_slurmctld(&path);
+	if (!root && !path)
 		goto fail;
-	root = json_object_from_file(path);
+	if (!root)
+		root = json_object_from_file(path);
 	if (!root || !status_array(root, "sites")) {
-		fprintf(stderr, "coalloc-status: %s: %s\n", path, root ?
-			"not a select/coalloc status file" :
+		fprintf(stderr, "coalloc-status: %s: %s\n",
+			path ? path : "slurmctld's " STATUS_KEY, root ?
+			"not a select/coalloc status" :
 			"cannot read it (is slurmctld running select/coalloc?)");
 		goto fail;
 	}

@@ -42,7 +42,7 @@ static void _sites(json_object *root)
 	for (size_t i = 0; sites && i < json_object_array_length(sites); i++) {
 		json_object *s = json_object_array_get_idx(sites, i);
 		const char *name = status_str(s, "name");
-		int busy = status_busy_on(nodes, name);
+		int busy = status_site_busy(s, nodes);
 		struct om_label l[] = { { "site", name }, { "state", "busy" } };
 
 		om_sample(stdout, "coalloc_site_nodes", l, 2, busy);
@@ -116,6 +116,8 @@ static void _matrix(json_object *root)
 	om_family(stdout, "coalloc_matrix_rows", OM_GAUGE,
 		  "Rows (or local slots) of the matrix.");
 	om_sample(stdout, "coalloc_matrix_rows", NULL, 0, (double)rows);
+	if (!status_array(root, "nodes"))
+		return;	/* a large cluster's status sent without its nodes */
 	om_family(stdout, "coalloc_matrix_rows_in_use", OM_GAUGE,
 		  "Rows of the matrix holding a job on some node.");
 	om_sample(stdout, "coalloc_matrix_rows_in_use", NULL, 0,

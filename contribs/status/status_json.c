@@ -48,7 +48,7 @@ static bool _node_busy(json_object *n)
 }
 
 /* Busy nodes of a site, from the per-node table. */
-int status_busy_on(json_object *nodes, const char *site)
+static int _busy_on(json_object *nodes, const char *site)
 {
 	int busy = 0;
 
@@ -67,4 +67,13 @@ bool status_queue_enabled(json_object *queue)
 
 	return json_object_object_get_ex(queue, "enabled", &en) &&
 	       json_object_get_boolean(en);
+}
+
+int status_site_busy(json_object *site, json_object *nodes)
+{
+	json_object *busy;
+
+	if (json_object_object_get_ex(site, "busy", &busy))
+		return json_object_get_int(busy);
+	return _busy_on(nodes, status_str(site, "name"));	/* older plugins */
 }

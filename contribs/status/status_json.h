@@ -15,8 +15,8 @@
 const char *status_str(json_object *o, const char *key);	/* "-": none */
 int64_t status_int(json_object *o, const char *key);		/* 0: none */
 json_object *status_array(json_object *o, const char *key);	/* or NULL */
-/* Busy nodes of a site, from the per-node table. */
-int status_busy_on(json_object *nodes, const char *site);
+/* Busy nodes of a site: its count, or (older plugins) from the nodes. */
+int status_site_busy(json_object *site, json_object *nodes);
 bool status_queue_enabled(json_object *queue);
 
 #endif

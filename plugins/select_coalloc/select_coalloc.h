@@ -95,6 +95,8 @@ void coalloc_status_start(void);	/* slurmctld only */
 void coalloc_status_stop(void);
 void coalloc_status_changed(void);
 void coalloc_status_reasons_due(void);	/* pending reasons to restore */
+/* The last status for slurm_load_ctl_conf(): SELECT_CONFIG_INFO's list. */
+void coalloc_status_key_pairs(list_t **pairs);
 void coalloc_sites_json(struct json_object *root);	/* sites.c */
 void coalloc_queues_json(struct json_object *root);	/* queues.c */
 

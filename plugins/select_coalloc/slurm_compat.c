@@ -82,6 +82,8 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 	(void) job_ptr;
 	if (dinfo == SELECT_CR_PLUGIN)	/* not a consumable-resource plugin */
 		*(uint32_t *) data = 0;
+	else if (dinfo == SELECT_CONFIG_INFO)	/* coalloc-status anywhere */
+		coalloc_status_key_pairs(data);
 	return SLURM_SUCCESS;
 }
 
@@ -102,6 +104,9 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 		 * across sites must see every free node at once.
 		 */
 		*(uint32_t *) data = 1;
+		return SLURM_SUCCESS;
+	case SELECT_CONFIG_INFO:	/* coalloc-status anywhere */
+		coalloc_status_key_pairs(data);
 		return SLURM_SUCCESS;
 	default:
 		return SLURM_SUCCESS;

@@ -12,6 +12,13 @@
  * file is written after all of them are released, and the thread holds
  * none of its own while it waits for slurmctld's.
  *
+ * The last status also goes, as one line of compact JSON, to Slurm's
+ * clients on any host: slurm_load_ctl_conf() returns it among the select
+ * plugin's key-value pairs (CoallocStatus; scontrol show config prints
+ * it), which slurmctld asks for under its own read locks, so the string
+ * is kept ready here.  Past REMOTE_STATUS_MAX the per-node table is left
+ * out of it (sites keep their busy counts).
+ *
  * The same thread gives waiting jobs their pending reason back after
  * slurmctld replaced it (coalloc_queues_restore_reasons): under the job
  * write lock, so right after the scheduling pass that replaced it.
@@ -22,12 +29,14 @@
 #include <json-c/json.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "coalloc_conf/coalloc_conf.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
+#include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
@@ -39,11 +48,14 @@
 
 #define STATUS_FILE "coalloc_status.json"
 #define STATUS_PERIOD 2	/* seconds between checks for changes */
+#define REMOTE_STATUS_KEY "CoallocStatus"
+#define REMOTE_STATUS_MAX (64 * 1024)	/* bytes, before nodes are left out */
 
 static pthread_mutex_t status_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t status_cond = PTHREAD_COND_INITIALIZER;
 static pthread_t writer;
 static bool writer_running, stop_writer, dirty, reasons_due;
+static char *remote_status;	/* compact JSON of the last status */
 
 void coalloc_status_changed(void)
 {
@@ -140,6 +152,44 @@ static void _matrix_json(json_object *root)
 	node_usage_unlock();
 }
 
+/* Each site's busy nodes (a job in any row), from the node table. */
+static void _sites_busy(json_object *root)
+{
+	json_object *sites, *nodes;
+
+	if (!json_object_object_get_ex(root, "sites", &sites) ||
+	    !json_object_object_get_ex(root, "nodes", &nodes))
+		return;
+	for (size_t i = 0; i < json_object_array_length(sites); i++) {
+		json_object *site = json_object_array_get_idx(sites, i), *name;
+		int busy = 0;
+
+		if (!json_object_object_get_ex(site, "name", &name))
+			continue;
+		for (size_t n = 0; n < json_object_array_length(nodes); n++) {
+			json_object *node = json_object_array_get_idx(nodes, n);
+			json_object *ns, *cells;
+			bool held = false;
+
+			if (!json_object_object_get_ex(node, "site", &ns) || !ns ||
+			    xstrcmp(json_object_get_string(ns),
+				    json_object_get_string(name)) ||
+			    !json_object_object_get_ex(node, "cells", &cells))
+				continue;
+			for (size_t r = 0; !held &&
+			     r < json_object_array_length(cells); r++) {
+				json_object *job;
+
+				held = json_object_object_get_ex(
+					json_object_array_get_idx(cells, r),
+					"job", &job) && json_object_get_int64(job);
+			}
+			busy += held;
+		}
+		json_object_object_add(site, "busy", json_object_new_int(busy));
+	}
+}
+
 static json_object *_status_json(void)
 {
 	json_object *root = json_object_new_object();
@@ -154,6 +204,7 @@ static json_object *_status_json(void)
 	coalloc_sites_json(root);	/* policy, matrix, sites */
 	coalloc_queues_json(root);	/* queues */
 	json_object_object_add(root, "nodes", _nodes_json());
+	_sites_busy(root);
 	_matrix_json(root);
 	return root;
 }
@@ -172,6 +223,38 @@ static json_object *_snapshot(char **path)
 	return root;
 }
 
+/* The status as slurm_load_ctl_conf() will return it (root changes). */
+static void _keep_remote(json_object *root)
+{
+	int flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
+	const char *text = json_object_to_json_string_ext(root, flags);
+	char *copy;
+
+	if (strlen(text) > REMOTE_STATUS_MAX) {
+		json_object_object_del(root, "nodes");
+		json_object_object_add(root, "nodes_omitted",
+				       json_object_new_boolean(true));
+		text = json_object_to_json_string_ext(root, flags);
+	}
+	copy = xstrdup(text);
+	slurm_mutex_lock(&status_mutex);
+	xfree(remote_status);
+	remote_status = copy;
+	slurm_mutex_unlock(&status_mutex);
+}
+
+void coalloc_status_key_pairs(list_t **pairs)
+{
+	config_key_pair_t *pair = xmalloc(sizeof(*pair));
+
+	pair->name = xstrdup(REMOTE_STATUS_KEY);
+	slurm_mutex_lock(&status_mutex);
+	pair->value = xstrdup(remote_status ? remote_status : "null");
+	slurm_mutex_unlock(&status_mutex);
+	*pairs = list_create(destroy_config_key_pair);
+	list_append(*pairs, pair);
+}
+
 static void _write_status(void)
 {
 	char *path = NULL;
@@ -181,6 +264,7 @@ static void _write_status(void)
 	if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) ||
 	    rename(tmp, path))
 		error("%s: cannot write %s: %m", plugin_type, path);
+	_keep_remote(root);
 	json_object_put(root);
 	xfree(tmp);
 	xfree(path);

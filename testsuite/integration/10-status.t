@@ -49,6 +49,22 @@ is "$got" 'coalloc_site_nodes{site="site2",state="busy"} 1 coalloc_site_nodes{si
 bad=$(grep -vcE '^# (TYPE [a-z_]+ (gauge|counter)|HELP [a-z_]+ .+|EOF)$|^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? -?[0-9.]+$' <<< "$prom")
 is "$bad:$(tail -n1 <<< "$prom")" "0:# EOF" "... every line a family, a sample or the closing # EOF"
 
+# From slurmctld, not the file: coalloc-status works on any host.
+STATE=$TEST_DIR/cluster/state
+mv "$STATE/coalloc_status.json" "$STATE/away.json"
+out=$("$STATUS" 2>&1)
+ok $? "without the status file: asked of slurmctld (slurm_load_ctl_conf)"
+like "$out" "site2 +n\[4-6\] +3 +1 +2 +site2" "  the same sites"
+like "$(scontrol show config)" "CoallocStatus += \{" "  scontrol show config shows it (CoallocStatus)"
+# a large cluster's status comes without its nodes: busy counts stay
+perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); delete $j->{nodes};
+	$j->{nodes_omitted} = JSON::PP::true; print encode_json($j)' \
+	< "$STATE/away.json" > "$TEST_DIR/no-nodes.json"
+mv "$STATE/away.json" "$STATE/coalloc_status.json" 2>/dev/null
+out=$("$STATUS" --file "$TEST_DIR/no-nodes.json" 2>&1)
+like "$out" "site2 +n\[4-6\] +3 +1 +2 +site2" "without the node table: the sites' busy counts"
+like "$out" "too many to send" "  and a note instead of the matrix"
+
 scancel "$a" "$b" "$c"
 wait_until 30 queue_empty
 sleep 3

@@ -627,3 +627,29 @@ int coalloc_layout_join(const struct coalloc_conf *conf,
 	}
 	return 0;
 }
+
+int coalloc_layout_env(const struct coalloc_conf *conf,
+		       char *const *site_hosts,
+		       void (*set)(const char *name, const char *value,
+				   void *arg),
+		       void *arg)
+{
+	char layout[COALLOC_LAYOUT_MAX], name[64], count[16];
+	int n = 0;
+
+	if (coalloc_layout_join(conf, site_hosts, layout, sizeof(layout)))
+		return -1;
+	set(COALLOC_ENV_PREFIX "LAYOUT", layout, arg);
+	for (size_t i = 0; i < conf->nsites; i++) {
+		if (!site_hosts[i] || !site_hosts[i][0])
+			continue;
+		snprintf(name, sizeof(name), COALLOC_ENV_PREFIX "SITE_%d", n);
+		set(name, conf->sites[i].name, arg);
+		snprintf(name, sizeof(name), COALLOC_ENV_PREFIX "NODELIST_%d", n);
+		set(name, site_hosts[i], arg);
+		n++;
+	}
+	snprintf(count, sizeof(count), "%d", n);
+	set(COALLOC_ENV_PREFIX "NCOMPONENTS", count, arg);
+	return n;
+}

@@ -133,7 +133,7 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 /*
  * 'scontrol show job' shows the layout as SystemComment=coalloc:...
  * (the field Slurm keeps for its own notes; the job's processes get it as
- * SLURM_COALLOC_LAYOUT from the cosched SPANK plugin).
+ * SLURM_COALLOC_LAYOUT and per component, job_env.c).
  */
 static void _record_layout(job_record_t *job_ptr)
 {
@@ -165,6 +165,7 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 	node_usage_unlock();
 	coalloc_queues_begin(job_ptr, engine_row);
 	_record_layout(job_ptr);
+	coalloc_job_env(job_ptr);
 	if (shared)
 		coalloc_timeslice_kick();
 	return SLURM_SUCCESS;

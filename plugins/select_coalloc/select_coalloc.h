@@ -64,6 +64,16 @@ struct coalloc_matrix_conf {
 void coalloc_sites_matrix(struct coalloc_matrix_conf *out);
 bool coalloc_is_preempt_partition(const char *partition);
 char *coalloc_job_layout(job_record_t *job_ptr);
+/* coalloc_layout_env() of the job's nodes: the component count, or -1. */
+int coalloc_job_layout_env(job_record_t *job_ptr,
+			   void (*set)(const char *name, const char *value,
+				       void *arg),
+			   void *arg);
+
+/* ---- job_env.c: the layout in the job's environment ---- */
+/* SLURM_COALLOC_* in the job's supplemental environment (env_sup), which
+ * slurmctld gives the batch script and every step: set at job begin. */
+void coalloc_job_env(job_record_t *job_ptr);
 
 /* ---- queues.c: the queue-priority policy engine ---- */
 struct coalloc_start;

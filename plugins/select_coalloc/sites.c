@@ -503,19 +503,13 @@ bool coalloc_is_global_partition(const char *partition)
 }
 
 /* The job's layout ("site1:n[1-4];site2:n[5-6]"), xmalloc'd; NULL if none. */
-char *coalloc_job_layout(job_record_t *job_ptr)
+/* The job's hostlist on each site ("" for none; xfree each and the
+ * array).  Caller holds sites_mutex and current is set. */
+static char **_site_hosts(job_record_t *job_ptr)
 {
-	char buf[1024], **hosts;
-	char *layout = NULL;
-	size_t nsites;
+	size_t nsites = current->conf.nsites;
+	char **hosts = xcalloc(nsites, sizeof(*hosts));
 
-	if (!job_ptr->node_bitmap)
-		return NULL;
-	slurm_mutex_lock(&sites_mutex);
-	if (!current)
-		goto done;
-	nsites = current->conf.nsites;
-	hosts = xcalloc(nsites, sizeof(*hosts));
 	for (size_t s = 0; s < nsites; s++) {
 		struct hostlist *hl = hostlist_create(NULL);
 
@@ -528,14 +522,53 @@ char *coalloc_job_layout(job_record_t *job_ptr)
 			hosts[s] = hostlist_ranged_string_xmalloc(hl);
 		hostlist_destroy(hl);
 	}
-	if (!coalloc_layout_join(&current->conf, hosts, buf, sizeof(buf)))
-		layout = xstrdup(buf);
-	for (size_t s = 0; s < nsites; s++)
+	return hosts;
+}
+
+static void _free_hosts(char **hosts)
+{
+	for (size_t s = 0; s < current->conf.nsites; s++)
 		xfree(hosts[s]);
 	xfree(hosts);
-done:
+}
+
+char *coalloc_job_layout(job_record_t *job_ptr)
+{
+	char buf[COALLOC_LAYOUT_MAX], **hosts;
+	char *layout = NULL;
+
+	if (!job_ptr->node_bitmap)
+		return NULL;
+	slurm_mutex_lock(&sites_mutex);
+	if (current) {
+		hosts = _site_hosts(job_ptr);
+		if (!coalloc_layout_join(&current->conf, hosts, buf,
+					 sizeof(buf)))
+			layout = xstrdup(buf);
+		_free_hosts(hosts);
+	}
 	slurm_mutex_unlock(&sites_mutex);
 	return layout;
+}
+
+int coalloc_job_layout_env(job_record_t *job_ptr,
+			   void (*set)(const char *name, const char *value,
+				       void *arg),
+			   void *arg)
+{
+	char **hosts;
+	int n = -1;
+
+	if (!job_ptr->node_bitmap)
+		return -1;
+	slurm_mutex_lock(&sites_mutex);
+	if (current) {
+		hosts = _site_hosts(job_ptr);
+		n = coalloc_layout_env(&current->conf, hosts, set, arg);
+		_free_hosts(hosts);
+	}
+	slurm_mutex_unlock(&sites_mutex);
+	return n;
 }
 
 static json_object *_str_or_null(const char *s)

@@ -84,7 +84,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 	(void)av;
 	if (spank_context() != S_CTX_REMOTE)
 		return 0;
-	if (cosched_layout_export(sp))
+	if (cosched_layout_check(sp))
 		return -1;
 	return cosched_stepd_task_init(sp);
 }

@@ -8,7 +8,7 @@
  *   stepd.c     slurmstepd: the node agent and the MPI shim for the step
  *   preload.c   slurmstepd tasks: the shim in LD_PRELOAD (preload_value.h)
  *   peers.c     slurmstepd: a membus step's nodes and their agents' ports
- *   layout.c    slurmstepd tasks: SLURM_COALLOC_LAYOUT
+ *   layout.c    slurmstepd tasks: a layout missing from the job's env
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -58,8 +58,9 @@ void cosched_request_reset(void);
 /* submit.c: allocator and local contexts, store the request with the job. */
 int cosched_submit_record(spank_t sp);
 
-/* layout.c: remote context, each task: SLURM_COALLOC_LAYOUT. */
-int cosched_layout_export(spank_t sp);
+/* layout.c: remote context, each task: says when slurmctld gave a
+ * --coalloc job no SLURM_COALLOC_* layout (never fails the task). */
+int cosched_layout_check(spank_t sp);
 
 /* stepd.c: remote context, after the forwarded options were processed. */
 int cosched_stepd_post_opt(spank_t sp);

@@ -29,13 +29,16 @@ scancel "$id"; wait_until 30 all_idle
 
 # The layout: in scontrol's SystemComment, and in every task's environment.
 id=$(submit --coalloc=3,2 -o layout.out --wrap 'echo "batch $SLURM_COALLOC_LAYOUT"
-	srun bash -c "echo task \$SLURMD_NODENAME \$SLURM_COALLOC_LAYOUT"')
+	echo "components $SLURM_COALLOC_NCOMPONENTS $SLURM_COALLOC_SITE_0=$SLURM_COALLOC_NODELIST_0 $SLURM_COALLOC_SITE_1=$SLURM_COALLOC_NODELIST_1"
+	srun bash -c "echo task \$SLURMD_NODENAME \$SLURM_COALLOC_LAYOUT \$SLURM_COALLOC_NCOMPONENTS"')
 wait_until 60 job_done "$id"
 is "$(job_state "$id")" COMPLETED "a --coalloc=3,2 job runs"
 comment=$(scontrol show job "$id" | sed -n 's/.*SystemComment=\([^ ]*\).*/\1/p')
 like "$comment" "^coalloc:site1:n\[1-3\];site2:n\[5-6\]$" "scontrol shows the layout: $comment"
 is "$(sed -n 's/^batch //p' layout.out)" "${comment#coalloc:}" "the batch script sees SLURM_COALLOC_LAYOUT"
-is "$(awk -v l="${comment#coalloc:}" '$1 == "task" && $3 == l' layout.out | wc -l)" 5 "so do all 5 tasks"
+is "$(awk -v l="${comment#coalloc:}" '$1 == "task" && $3 == l && $4 == 2' layout.out | wc -l)" 5 "so do all 5 tasks, with SLURM_COALLOC_NCOMPONENTS"
+is "$(sed -n 's/^components //p' layout.out)" "2 site1=n[1-3] site2=n[5-6]" \
+	"per component, as heterogeneous jobs: SLURM_COALLOC_SITE_<i>, SLURM_COALLOC_NODELIST_<i>"
 wait_until 30 all_idle
 
 # Worst Fit: fill site1 with 3 jobs' worth and site2 with 1.

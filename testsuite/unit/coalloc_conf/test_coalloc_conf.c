@@ -279,9 +279,45 @@ static void test_layout(void)
 	coalloc_conf_free(&c);
 }
 
+static char env_text[512];
+
+static void _collect(const char *name, const char *value, void *arg)
+{
+	size_t used = strlen(env_text);
+
+	(void)arg;
+	snprintf(env_text + used, sizeof(env_text) - used, "%s=%s\n", name,
+		 value);
+}
+
+static void test_layout_env(void)
+{
+	struct coalloc_conf c;
+	char *hosts[3] = { "n[1-4]", NULL, "n9" };
+	char *none[3] = { NULL, NULL, NULL };
+
+	parse("Site=a Nodes=n[1-4]\nSite=b Nodes=n[5-8]\nSite=c Nodes=n[9-12]\n", &c);
+	env_text[0] = '\0';
+	is_int(coalloc_layout_env(&c, hosts, _collect, NULL), 2,
+	       "layout env: two components");
+	is_str(env_text,
+	       "SLURM_COALLOC_LAYOUT=a:n[1-4];c:n9\n"
+	       "SLURM_COALLOC_SITE_0=a\nSLURM_COALLOC_NODELIST_0=n[1-4]\n"
+	       "SLURM_COALLOC_SITE_1=c\nSLURM_COALLOC_NODELIST_1=n9\n"
+	       "SLURM_COALLOC_NCOMPONENTS=2\n",
+	       "the layout, each component's site and nodes, numbered from 0 in file order, and the count");
+	env_text[0] = '\0';
+	is_int(coalloc_layout_env(&c, none, _collect, NULL), 0,
+	       "no hosts: no component");
+	is_str(env_text, "SLURM_COALLOC_LAYOUT=\nSLURM_COALLOC_NCOMPONENTS=0\n",
+	       "  an empty layout and 0");
+	coalloc_conf_free(&c);
+}
+
 int main(void)
 {
 	test_layout();
+	test_layout_env();
 	test_control_bytes();
 	test_preempt();
 	test_example();

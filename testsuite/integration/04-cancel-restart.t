@@ -35,10 +35,13 @@ ok $? "slurmctld restarted"
 is "$(job_state "$keep")" RUNNING "the job still runs after the restart"
 is "$(job_field "$keep" NodeList)" "$nodes_before" "on the same nodes"
 
-# After the restart the plugin must know those 4 nodes are taken: a 16-node
-# job waits for them, a 12-node job fits beside them right away.
-all=$(submit -N 16 -o task-%j.log --export=ALL,T=1 --wrap "srun bash -c '$TASK'")
+# After the restart the plugin must know those 4 nodes are taken: a 12-node
+# job fits beside them right away, a 16-node job waits for them.  The
+# 12-node one first: the ordinary partition keeps backfill reservations
+# (bf_min_prio_reserve), so a 16-node job queued ahead of it would hold
+# every node, and a job without a time limit could not start before it.
 rest=$(submit -N 12 -o task-%j.log --export=ALL,T=1 --wrap "srun bash -c '$TASK'")
+all=$(submit -N 16 -o task-%j.log --export=ALL,T=1 --wrap "srun bash -c '$TASK'")
 wait_until 60 job_done "$rest"
 is "$(job_state "$rest")" COMPLETED "12-node job ran beside the recovered job"
 ok $(running "$keep" && echo 0 || echo 1) "while the recovered job was still running"

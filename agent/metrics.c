@@ -52,18 +52,17 @@ static void _agent(FILE *f, json_object *o)
 		{ "boost", _str(o, "boost") },
 	};
 
-	om_family(f, "coschedd_info", OM_GAUGE,
-		  "The node agent's node, version and boost mechanism (always 1).");
-	om_sample(f, "coschedd_info", info, 3, 1);
-	om_family(f, "coschedd_uptime_seconds", OM_GAUGE,
-		  "Seconds since the agent started.");
-	om_sample(f, "coschedd_uptime_seconds", NULL, 0, _num(o, "uptime_s"));
-	om_family(f, "coschedd_cpu_seconds_total", OM_COUNTER,
-		  "CPU time the agent used (its overhead).");
-	om_sample(f, "coschedd_cpu_seconds_total", NULL, 0, _num(ov, "cpu_s"));
-	om_family(f, "coschedd_ticks_total", OM_COUNTER,
-		  "Scheduling ticks the agent ran.");
-	om_sample(f, "coschedd_ticks_total", NULL, 0, _num(ov, "ticks"));
+	om_single(f, "coschedd_info", OM_GAUGE,
+		  "The node agent's node, version and boost mechanism (always 1).",
+		  info, 3, 1);
+	om_single(f, "coschedd_uptime_seconds", OM_GAUGE,
+		  "Seconds since the agent started.", NULL, 0,
+		  _num(o, "uptime_s"));
+	om_single(f, "coschedd_cpu_seconds_total", OM_COUNTER,
+		  "CPU time the agent used (its overhead).", NULL, 0,
+		  _num(ov, "cpu_s"));
+	om_single(f, "coschedd_ticks_total", OM_COUNTER,
+		  "Scheduling ticks the agent ran.", NULL, 0, _num(ov, "ticks"));
 	om_family(f, "coschedd_tick_seconds", OM_GAUGE,
 		  "Length of a tick's work, mean and max.");
 	om_sample(f, "coschedd_tick_seconds",
@@ -160,8 +159,8 @@ static void _membus(FILE *f, json_object *o)
 	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		snprintf(name, sizeof(name), "coschedd_membus_%s_total",
 			 counters[i][0]);
-		om_family(f, name, OM_COUNTER, counters[i][1]);
-		om_sample(f, name, NULL, 0, _num(m, counters[i][0]));
+		om_single(f, name, OM_COUNTER, counters[i][1], NULL, 0,
+			  _num(m, counters[i][0]));
 	}
 }
 

@@ -23,12 +23,10 @@ static void _info(json_object *root)
 		{ "matrix", status_str(root, "matrix") },
 	};
 
-	om_family(stdout, "coalloc_info", OM_GAUGE,
-		  "select/coalloc's versions and policy (always 1).");
-	om_sample(stdout, "coalloc_info", l, 4, 1);
-	om_family(stdout, "coalloc_status_age_seconds", OM_GAUGE,
-		  "Seconds since select/coalloc last wrote its status.");
-	om_sample(stdout, "coalloc_status_age_seconds", NULL, 0,
+	om_single(stdout, "coalloc_info", OM_GAUGE,
+		  "select/coalloc's versions and policy (always 1).", l, 4, 1);
+	om_single(stdout, "coalloc_status_age_seconds", OM_GAUGE,
+		  "Seconds since select/coalloc last wrote its status.", NULL, 0,
 		  (double)(time(NULL) - status_int(root, "generated")));
 }
 
@@ -52,29 +50,41 @@ static void _sites(json_object *root)
 	}
 }
 
+static double _queue_length(json_object *q)
+{
+	return (double)status_int(q, "length");
+}
+
+static double _queue_enabled(json_object *q)
+{
+	return status_queue_enabled(q);
+}
+
 static void _queues(json_object *root)
 {
+	static const struct {
+		const char *name, *help;
+		double (*value)(json_object *queue);
+	} per_queue[] = {
+		{ "coalloc_queue_length", "Jobs waiting in a select/coalloc queue.",
+		  _queue_length },
+		{ "coalloc_queue_enabled",
+		  "Whether a queue may start jobs (1) or is disabled (0).",
+		  _queue_enabled },
+	};
 	json_object *queues = status_array(root, "queues");
 	size_t n = queues ? json_object_array_length(queues) : 0;
 	struct om_label state[] = { { "state", "pending" } };
 
-	om_family(stdout, "coalloc_queue_length", OM_GAUGE,
-		  "Jobs waiting in a select/coalloc queue.");
-	for (size_t i = 0; i < n; i++) {
-		json_object *q = json_object_array_get_idx(queues, i);
-		struct om_label l[] = { { "queue", status_str(q, "name") } };
+	for (size_t m = 0; m < sizeof(per_queue) / sizeof(per_queue[0]); m++) {
+		om_family(stdout, per_queue[m].name, OM_GAUGE, per_queue[m].help);
+		for (size_t i = 0; i < n; i++) {
+			json_object *q = json_object_array_get_idx(queues, i);
+			struct om_label l[] = { { "queue", status_str(q, "name") } };
 
-		om_sample(stdout, "coalloc_queue_length", l, 1,
-			  (double)status_int(q, "length"));
-	}
-	om_family(stdout, "coalloc_queue_enabled", OM_GAUGE,
-		  "Whether a queue may start jobs (1) or is disabled (0).");
-	for (size_t i = 0; i < n; i++) {
-		json_object *q = json_object_array_get_idx(queues, i);
-		struct om_label l[] = { { "queue", status_str(q, "name") } };
-
-		om_sample(stdout, "coalloc_queue_enabled", l, 1,
-			  status_queue_enabled(q));
+			om_sample(stdout, per_queue[m].name, l, 1,
+				  per_queue[m].value(q));
+		}
 	}
 	om_family(stdout, "coalloc_queue_jobs", OM_GAUGE,
 		  "Jobs of the queue partitions, pending or running.");
@@ -113,14 +123,12 @@ static void _matrix(json_object *root)
 
 	if (rows < 1)
 		rows = 1;
-	om_family(stdout, "coalloc_matrix_rows", OM_GAUGE,
-		  "Rows (or local slots) of the matrix.");
-	om_sample(stdout, "coalloc_matrix_rows", NULL, 0, (double)rows);
+	om_single(stdout, "coalloc_matrix_rows", OM_GAUGE,
+		  "Rows (or local slots) of the matrix.", NULL, 0, (double)rows);
 	if (!status_array(root, "nodes"))
 		return;	/* a large cluster's status sent without its nodes */
-	om_family(stdout, "coalloc_matrix_rows_in_use", OM_GAUGE,
-		  "Rows of the matrix holding a job on some node.");
-	om_sample(stdout, "coalloc_matrix_rows_in_use", NULL, 0,
+	om_single(stdout, "coalloc_matrix_rows_in_use", OM_GAUGE,
+		  "Rows of the matrix holding a job on some node.", NULL, 0,
 		  _rows_in_use(root, rows));
 }
 

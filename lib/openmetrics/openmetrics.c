@@ -55,6 +55,14 @@ void om_sample(FILE *out, const char *name, const struct om_label *labels,
 		fprintf(out, " %.17g\n", value);
 }
 
+void om_single(FILE *out, const char *name, enum om_type type,
+	       const char *help, const struct om_label *labels,
+	       size_t nlabels, double value)
+{
+	om_family(out, name, type, help);
+	om_sample(out, name, labels, nlabels, value);
+}
+
 void om_end(FILE *out)
 {
 	fputs("# EOF\n", out);

@@ -35,6 +35,11 @@ void om_family(FILE *out, const char *name, enum om_type type,
 void om_sample(FILE *out, const char *name, const struct om_label *labels,
 	       size_t nlabels, double value);
 
+/* A family of one sample: om_family, then om_sample. */
+void om_single(FILE *out, const char *name, enum om_type type,
+	       const char *help, const struct om_label *labels,
+	       size_t nlabels, double value);
+
 /* The end of the exposition. */
 void om_end(FILE *out);
 

@@ -96,7 +96,16 @@ static inline int tap_ok_(int cond, const char *file, int line,
 			     (double)(eps));                                \
 	} while (0)
 
-/* Print the plan when none was given up front and return the exit code. */
+/* A stream into memory for output under test: *buf (freed first, so it
+ * can be reused) holds what was written once the stream is closed. */
+static inline FILE *tap_memstream(char **buf, size_t *len)
+{
+	free(*buf);
+	*buf = NULL;
+	*len = 0;
+	return open_memstream(buf, len);
+}
+
 /* A whole (small) file into buf, NUL-terminated; "" when unreadable. */
 static inline const char *tap_slurp(const char *path, char *buf, size_t len)
 {
@@ -111,6 +120,7 @@ static inline const char *tap_slurp(const char *path, char *buf, size_t len)
 	return buf;
 }
 
+/* Print the plan when none was given up front and return the exit code. */
 static inline int done_testing(void)
 {
 	if (tap_planned_ < 0)

@@ -17,10 +17,7 @@ static size_t len;
 
 static FILE *_open(void)
 {
-	free(buf);
-	buf = NULL;
-	len = 0;
-	return open_memstream(&buf, &len);
+	return tap_memstream(&buf, &len);
 }
 
 int main(void)
@@ -30,7 +27,7 @@ int main(void)
 	struct om_label info[] = { { "version", "0.9.0" }, { NULL, "x" } };
 	FILE *f;
 
-	plan(6);
+	plan(7);
 	f = _open();
 	om_family(f, "coalloc_site_nodes", OM_GAUGE, "Nodes of a site.");
 	fclose(f);
@@ -63,6 +60,12 @@ int main(void)
 	om_sample(f, "z", NULL, 0, -1);
 	fclose(f);
 	is_str(buf, "x 0.25\ny NaN\nz -1\n", "fractions, NaN and negatives");
+
+	f = _open();
+	om_single(f, "coalloc_rows", OM_GAUGE, "Rows.", NULL, 0, 2);
+	fclose(f);
+	is_str(buf, "# TYPE coalloc_rows gauge\n# HELP coalloc_rows Rows.\ncoalloc_rows 2\n",
+	       "a family of one sample");
 
 	f = _open();
 	om_end(f);

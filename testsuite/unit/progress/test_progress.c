@@ -18,10 +18,7 @@ static size_t len;
 
 static FILE *_open(void)
 {
-	free(buf);
-	buf = NULL;
-	len = 0;
-	return open_memstream(&buf, &len);
+	return tap_memstream(&buf, &len);
 }
 
 static void test_log(void)

@@ -320,8 +320,11 @@ static int _submit_all(struct run_state *st, double t0)
 		if (_mono() < t0 + st->plan.jobs[i].submit) {
 			if (_check_queue(st, &alive))
 				return -1;
-			_tally(st, &t);
-			_progress(st, &t, t0, false);
+			/* the log is read only for a line that will show */
+			if (progress_due(&st->progress, _mono())) {
+				_tally(st, &t);
+				_progress(st, &t, t0, false);
+			}
 			_sleep_until(t0 + st->plan.jobs[i].submit);
 			continue;
 		}

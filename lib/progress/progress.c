@@ -12,12 +12,17 @@ void progress_init(struct progress *p, FILE *out, bool tty, bool quiet)
 	*p = (struct progress) { .out = out, .tty = tty, .quiet = quiet };
 }
 
+bool progress_due(const struct progress *p, double now)
+{
+	return !p->quiet && (p->tty || now >= p->next);
+}
+
 void progress_show(struct progress *p, double now, bool force,
 		   const char *fmt, ...)
 {
 	va_list ap;
 
-	if (p->quiet || (!p->tty && !force && now < p->next))
+	if (p->quiet || (!force && !progress_due(p, now)))
 		return;
 	/* erase what is left of a longer line before */
 	if (p->tty)

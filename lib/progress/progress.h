@@ -25,6 +25,10 @@ struct progress {
 /* tty: whether out is a terminal (the caller asks isatty). */
 void progress_init(struct progress *p, FILE *out, bool tty, bool quiet);
 
+/* Whether an update now would show (so a caller can skip the work of
+ * building the line until then). */
+bool progress_due(const struct progress *p, double now);
+
 /* Shows the line when due (now, seconds on any monotonic clock), or
  * whatever the time with force (the first and the last). */
 __attribute__((format(printf, 4, 5)))

@@ -27,7 +27,10 @@ static void test_log(void)
 	FILE *f = _open();
 
 	progress_init(&p, f, false, false);
+	ok(progress_due(&p, 100.0), "log: the first update is due");
 	progress_show(&p, 100.0, false, "step %d", 1);
+	ok(!progress_due(&p, 101.0) && progress_due(&p, 100.0 + PROGRESS_EVERY_S),
+	   "  the next one %.0f s later", PROGRESS_EVERY_S);
 	progress_show(&p, 101.0, false, "step %d", 2);		/* too soon */
 	progress_show(&p, 100.0 + PROGRESS_EVERY_S, false, "step %d", 3);
 	progress_show(&p, 100.5 + PROGRESS_EVERY_S, true, "step %d", 4);
@@ -59,6 +62,7 @@ static void test_quiet(void)
 	FILE *f = _open();
 
 	progress_init(&p, f, true, true);
+	ok(!progress_due(&p, 1.0), "quiet: never due");
 	progress_show(&p, 1.0, true, "nothing");
 	progress_end(&p);
 	fclose(f);
@@ -67,7 +71,7 @@ static void test_quiet(void)
 
 int main(void)
 {
-	plan(3);
+	plan(6);
 	test_log();
 	test_tty();
 	test_quiet();

@@ -96,8 +96,9 @@ static void _sync_queues(void)
 }
 
 /* One node's column: per row the job id (0: free) and whether it is a
- * replica, as [{"job": 12, "replica": false}, ...]. */
-static json_object *_cells_json(int node_inx)
+ * replica, as [{"job": 12, "replica": false}, ...]; *held is set when a
+ * job holds the node in some row. */
+static json_object *_cells_json(int node_inx, bool *held)
 {
 	json_object *cells = json_object_new_array();
 
@@ -106,6 +107,7 @@ static json_object *_cells_json(int node_inx)
 		bool replica = false;
 		uint32_t id = node_usage_cell(r, node_inx, &replica);
 
+		*held = *held || id;
 		json_object_object_add(c, "job", json_object_new_int64(id));
 		json_object_object_add(c, "replica",
 				       json_object_new_boolean(replica));
@@ -114,7 +116,8 @@ static json_object *_cells_json(int node_inx)
 	return cells;
 }
 
-static json_object *_nodes_json(void)
+/* The node table; busy[s] counts site s's nodes with a job in any row. */
+static json_object *_nodes_json(int *busy, int nsites)
 {
 	json_object *nodes = json_object_new_array();
 	node_record_t *node;
@@ -122,17 +125,20 @@ static json_object *_nodes_json(void)
 	node_usage_lock();
 	for (int i = 0; (node = next_node(&i)); i++) {
 		json_object *n = json_object_new_object();
+		int s = coalloc_site_of_node(i);
+		bool held = false;
 		char site[128];
 
-		coalloc_site_name_copy(coalloc_site_of_node(i), site,
-				       sizeof(site));
+		coalloc_site_name_copy(s, site, sizeof(site));
 		json_object_object_add(n, "name",
 				       json_object_new_string(node->name));
 		json_object_object_add(n, "site", site[0] ?
 				       json_object_new_string(site) : NULL);
 		json_object_object_add(n, "job",
 				       json_object_new_int64(node_usage_holder(i)));
-		json_object_object_add(n, "cells", _cells_json(i));
+		json_object_object_add(n, "cells", _cells_json(i, &held));
+		if (held && s >= 0 && s < nsites)
+			busy[s]++;
 		json_object_array_add(nodes, n);
 	}
 	node_usage_unlock();
@@ -152,47 +158,23 @@ static void _matrix_json(json_object *root)
 	node_usage_unlock();
 }
 
-/* Each site's busy nodes (a job in any row), from the node table. */
-static void _sites_busy(json_object *root)
+/* Each site's busy nodes (a job in any row), counted with the nodes. */
+static void _sites_busy(json_object *root, const int *busy, int nsites)
 {
-	json_object *sites, *nodes;
+	json_object *sites;
 
-	if (!json_object_object_get_ex(root, "sites", &sites) ||
-	    !json_object_object_get_ex(root, "nodes", &nodes))
+	if (!json_object_object_get_ex(root, "sites", &sites))
 		return;
-	for (size_t i = 0; i < json_object_array_length(sites); i++) {
-		json_object *site = json_object_array_get_idx(sites, i), *name;
-		int busy = 0;
-
-		if (!json_object_object_get_ex(site, "name", &name))
-			continue;
-		for (size_t n = 0; n < json_object_array_length(nodes); n++) {
-			json_object *node = json_object_array_get_idx(nodes, n);
-			json_object *ns, *cells;
-			bool held = false;
-
-			if (!json_object_object_get_ex(node, "site", &ns) || !ns ||
-			    xstrcmp(json_object_get_string(ns),
-				    json_object_get_string(name)) ||
-			    !json_object_object_get_ex(node, "cells", &cells))
-				continue;
-			for (size_t r = 0; !held &&
-			     r < json_object_array_length(cells); r++) {
-				json_object *job;
-
-				held = json_object_object_get_ex(
-					json_object_array_get_idx(cells, r),
-					"job", &job) && json_object_get_int64(job);
-			}
-			busy += held;
-		}
-		json_object_object_add(site, "busy", json_object_new_int(busy));
-	}
+	for (int i = 0; i < nsites && (size_t) i < json_object_array_length(sites); i++)
+		json_object_object_add(json_object_array_get_idx(sites, i), "busy",
+				       json_object_new_int(busy[i]));
 }
 
 static json_object *_status_json(void)
 {
 	json_object *root = json_object_new_object();
+	int nsites = coalloc_site_count();
+	int *busy = xcalloc(nsites ? nsites : 1, sizeof(*busy));
 
 	json_object_object_add(root, "version", json_object_new_int(1));
 	json_object_object_add(root, "suite_version",
@@ -203,8 +185,9 @@ static json_object *_status_json(void)
 			       json_object_new_int64(time(NULL)));
 	coalloc_sites_json(root);	/* policy, matrix, sites */
 	coalloc_queues_json(root);	/* queues */
-	json_object_object_add(root, "nodes", _nodes_json());
-	_sites_busy(root);
+	json_object_object_add(root, "nodes", _nodes_json(busy, nsites));
+	_sites_busy(root, busy, nsites);
+	xfree(busy);
 	_matrix_json(root);
 	return root;
 }

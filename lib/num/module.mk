@@ -5,9 +5,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 $(eval $(call static_lib,$(LIBNUM),lib/num/num.c lib/num/text.c \
-	lib/num/stats.c))
+	lib/num/stats.c lib/num/search.c))
 TARGETS += $(LIBNUM)
 
 $(eval $(call unit_test,num/test_num,testsuite/unit/num/test_num.c,$(LIBNUM),))
 $(eval $(call unit_test,num/test_text,testsuite/unit/num/test_text.c,$(LIBNUM),))
 $(eval $(call unit_test,num/test_stats,testsuite/unit/num/test_stats.c,$(LIBNUM),-lm))
+$(eval $(call unit_test,num/test_search,testsuite/unit/num/test_search.c,$(LIBNUM),))

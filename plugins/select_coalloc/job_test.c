@@ -16,6 +16,7 @@
 #include "coalloc/placement.h"
 #include "cosched_opts/cosched_opts.h"
 #include "nodepick/nodepick.h"
+#include "num/search.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
@@ -580,23 +581,6 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 	return rc;
 }
 
-static int _by_end_time(void *x, void *y)
-{
-	job_record_t *a = *(job_record_t **) x, *b = *(job_record_t **) y;
-
-	return (a->end_time > b->end_time) - (a->end_time < b->end_time);
-}
-
-static int _collect_active(void *x, void *arg)
-{
-	job_record_t *job_ptr = x;
-
-	if ((IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) &&
-	    job_ptr->end_time)
-		list_append(arg, job_ptr);
-	return 0;
-}
-
 /* Sum of the usable CPUs of the nodes in 'bitmap' (WILL_RUN reports it). */
 static void _set_total_cpus(job_record_t *job_ptr, bitstr_t *bitmap)
 {
@@ -619,48 +603,78 @@ static int _pick_for(job_record_t *job_ptr, bool managed, int only,
 	return _pick(job_ptr, bitmap, held, min_nodes, max_nodes, req_nodes);
 }
 
+/* What the release search tests: does the job fit after k jobs ended? */
+struct release_search {
+	job_record_t *job_ptr;
+	bool managed;
+	int only;		/* a local job's site, -1 otherwise */
+	bitstr_t *bitmap, *orig;
+	uint32_t min_nodes, max_nodes, req_nodes;
+	struct release_order *order;
+	uint32_t *held;		/* the nodes after the last k tested */
+	uint32_t last_k;	/* 'bitmap' holds that test's pick */
+};
+
+static bool _fits_after(uint32_t k, void *arg)
+{
+	struct release_search *s = arg;
+	uint64_t t0 = coalloc_timer_now();
+	int rc;
+
+	release_order_apply(s->order, k, s->held);
+	bit_copybits(s->bitmap, s->orig);
+	rc = _pick_for(s->job_ptr, s->managed, s->only, s->bitmap, s->held,
+		       s->min_nodes, s->max_nodes, s->req_nodes);
+	s->last_k = k;
+	coalloc_timer_add(COALLOC_TIMER_RELEASE_PICK, t0);
+	return rc == SLURM_SUCCESS;
+}
+
 /*
- * Release running jobs one at a time, earliest end first, until the job
- * fits in 'bitmap' (a copy of 'orig'), on its sites when the policy
- * manages it; its start time is then the end time of the last job
- * released, or the next second when it fits already.
+ * The least number of running jobs (earliest end first) that must end
+ * before the job fits in 'bitmap' (a copy of 'orig'), on its sites when
+ * the policy manages it.  Ending more jobs never makes it stop fitting,
+ * so bisection finds that number with about log2(jobs) node picks (a
+ * pick after each job released took up to one per job: 99.7 % of
+ * will_run's time at 1,024 nodes).  The start time is the end time of
+ * the last job released, or the next second when it fits already.
  */
 static int _start_when_freed(job_record_t *job_ptr, bool managed,
 			     bitstr_t *bitmap, bitstr_t *orig,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, time_t now)
 {
-	int only = coalloc_local_site_of_partition(
-		job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
 	uint64_t t0 = coalloc_timer_now();
-	uint32_t *held;
-	list_t *active;
-	job_record_t *next;
-	int rc, first, last;
+	struct release_search s = {
+		.job_ptr = job_ptr, .managed = managed, .bitmap = bitmap,
+		.orig = orig, .min_nodes = min_nodes, .max_nodes = max_nodes,
+		.req_nodes = req_nodes,
+		.only = coalloc_local_site_of_partition(
+			job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL),
+	};
+	uint32_t *snapshot, count, k;
+	job_record_t *last;
+	int first, unused;
 
 	/* with rows: when the first row frees up (the latest start) */
-	_rows_for(job_ptr, &first, &last);
-	held = node_usage_snapshot(first);
-	rc = _pick_for(job_ptr, managed, only, bitmap, held, min_nodes,
-		       max_nodes, req_nodes);
-	if (rc == SLURM_SUCCESS)
-		job_ptr->start_time = now + 1;
-	active = list_create(NULL);
-	list_for_each(job_list, _collect_active, active);
-	list_sort(active, _by_end_time);
-	while (rc != SLURM_SUCCESS && (next = list_pop(active))) {
-		_release_job(held, next);
-		bit_copybits(bitmap, orig);
-		rc = _pick_for(job_ptr, managed, only, bitmap, held, min_nodes,
-			       max_nodes, req_nodes);
-		if (rc == SLURM_SUCCESS)
-			job_ptr->start_time = next->end_time > now ?
-					      next->end_time : now + 1;
-	}
-	FREE_NULL_LIST(active);
-	xfree(held);
+	_rows_for(job_ptr, &first, &unused);
+	snapshot = node_usage_snapshot(first);
+	s.held = xcalloc(node_record_count ? node_record_count : 1,
+			 sizeof(*s.held));
+	s.order = release_order_create(job_list, snapshot);
+	count = release_order_count(s.order);
+	k = num_least_true(0, count, _fits_after, &s);
+	if (k <= count && s.last_k != k)
+		_fits_after(k, &s);	/* leave the pick of the answer */
+	last = k ? release_order_job(s.order, k - 1) : NULL;
+	if (k <= count)
+		job_ptr->start_time = last && last->end_time > now ?
+				      last->end_time : now + 1;
+	release_order_destroy(s.order);
+	xfree(s.held);
+	xfree(snapshot);
 	coalloc_timer_add(COALLOC_TIMER_WHEN_FREED, t0);
-	return rc;
+	return k <= count ? SLURM_SUCCESS : EINVAL;
 }
 
 /*

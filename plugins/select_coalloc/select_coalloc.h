@@ -182,12 +182,26 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t req_nodes, uint16_t mode,
 		     list_t *preemptee_candidates, list_t **preemptee_job_list);
 
+/* ---- release_order.c: running jobs by end time, for start estimates ---- */
+struct release_order;
+/* The running and suspended jobs of 'jobs' with an end time, earliest
+ * first (ties by job id), against the node holders of 'held' (job ids,
+ * 0 free, NO_VAL held by no job), which must outlive the order. */
+struct release_order *release_order_create(list_t *jobs, const uint32_t *held);
+uint32_t release_order_count(const struct release_order *o);
+job_record_t *release_order_job(const struct release_order *o, uint32_t k);
+/* out = held with the nodes of the first k jobs free. */
+void release_order_apply(const struct release_order *o, uint32_t k,
+			 uint32_t *out);
+void release_order_destroy(struct release_order *o);
+
 /* ---- timers.c: the plugin's share of a cycle (DebugFlags=SelectType) ---- */
 enum coalloc_timer {
 	COALLOC_TIMER_TEST_ONLY,
 	COALLOC_TIMER_RUN_NOW,
 	COALLOC_TIMER_WILL_RUN,
 	COALLOC_TIMER_WHEN_FREED,	/* will_run releasing running jobs */
+	COALLOC_TIMER_RELEASE_PICK,	/* one node pick in that search */
 	COALLOC_TIMER_COUNT
 };
 /* Caller holds the node usage lock. */

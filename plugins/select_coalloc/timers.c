@@ -30,7 +30,8 @@ static const char *const timer_names[COALLOC_TIMER_COUNT] = {
 	[COALLOC_TIMER_TEST_ONLY] = "test_only",
 	[COALLOC_TIMER_RUN_NOW] = "run_now",
 	[COALLOC_TIMER_WILL_RUN] = "will_run",
-	[COALLOC_TIMER_WHEN_FREED] = "will_run's release loop",
+	[COALLOC_TIMER_WHEN_FREED] = "will_run's release search",
+	[COALLOC_TIMER_RELEASE_PICK] = "its node picks",
 };
 
 static struct timer timers[COALLOC_TIMER_COUNT];

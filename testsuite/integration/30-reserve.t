@@ -6,6 +6,7 @@
 # --reserve prio); debug and grid are ordinary partitions.
 #   - outside the queues, backfill reserves: a large job gets a start
 #     estimate and a small job that would delay it does not overtake it;
+#     the estimate is the end of the job that frees the last node needed;
 #   - inside them the policy still orders: a blocked queue holds only its
 #     own jobs, its head gets an estimate, the job behind it none;
 #   - settings that would break this are named at start-up and at
@@ -13,7 +14,7 @@
 #   - with DebugFlags=SelectType, reconfigure logs the plugin's job_test
 #     timers (the share of a cycle doc/bench-sched.md breaks down).
 source "$(dirname "$0")/lib/tap.sh"
-plan 15
+plan 16
 SLURM_CLUSTER_DEBUG=verbose cluster_start --select coalloc --sites 2 --nodes-per-site 2 --policy LS-DO \
 	--debug-flags SelectType
 
@@ -59,6 +60,24 @@ ok $? "the large job ran once its nodes freed"
 scancel --user=root
 wait_until 30 eval 'test "$(nodes_in idle)" = 4'
 
+# --- the estimate: the end of the job whose end frees enough nodes -------
+# Three running jobs end 5, 10 and 15 minutes from now; a 3-node job fits
+# once two have ended (n4 is idle), so its estimate is the second's end
+# (within backfill's 60 s resolution), not the first's or the third's.
+a=$(submit -w n1 -t 5 -o /dev/null --wrap 'sleep 600')
+b=$(submit -w n2 -t 10 -o /dev/null --wrap 'sleep 600')
+c=$(submit -w n3 -t 15 -o /dev/null --wrap 'sleep 600')
+wait_until 30 eval "running $a && running $b && running $c"
+three=$(submit -N 3 -t 5 -o /dev/null --wrap 'sleep 1')
+wait_backfill
+wait_until 40 has_start "$three"
+est=$(date -d "$(start_of "$three")" +%s)
+end_b=$(date -d "$(squeue -h -j "$b" -o %e)" +%s)
+((est >= end_b - 60 && est <= end_b + 60))
+ok $? "a 3-node job's estimate is the second ending job's end: $(start_of "$three") (that job ends $(squeue -h -j "$b" -o %e))"
+scancel --user=root
+wait_until 30 eval 'test "$(nodes_in idle)" = 4'
+
 # --- inside them: LS-DO orders -------------------------------------------
 f=$(submit -w n1 -t 10 -o /dev/null --wrap 'sleep 300')
 wait_until 30 running "$f"
@@ -89,7 +108,7 @@ scontrol reconfigure
 wait_until 30 eval "(( \$(grep -c 'select/coalloc: the jobs of queue partition site1 reach priority' '$LOG') > $n ))"
 ok $? "reconfigure: $(grep -o 'the jobs of queue partition site1 reach priority.*' "$LOG" | tail -1 | cut -c1-200)"
 timers=$(grep -o 'select/coalloc: job_test timers, last [0-9]* s: .*' "$LOG" | tail -1)
-[[ $timers =~ run_now\ [1-9][0-9]*\ calls.*will_run\ [1-9][0-9]*\ calls\ [0-9.]+\ ms.*release\ loop\ [1-9] ]]
+[[ $timers =~ run_now\ [1-9][0-9]*\ calls.*will_run\ [1-9][0-9]*\ calls\ [0-9.]+\ ms.*release\ search\ [1-9][0-9]*\ calls.*its\ node\ picks\ [1-9] ]]
 ok $? "... and logs the job_test timers: ${timers:0:220}"
 grep -q 'queue partition site2 is the default partition' "$LOG" &&
 	grep -q 'queue partition site2 has PriorityTier=3, above partition debug' "$LOG"

@@ -61,7 +61,8 @@ struct agent_conf {
 	char socket[AGENT_PATH_LEN];	/* RUN_DIR/NODE.sock */
 	char state[AGENT_PATH_LEN];	/* RUN_DIR/NODE.state */
 	char lock[AGENT_PATH_LEN];	/* RUN_DIR/NODE.pid, locked while we run */
-	char log[AGENT_PATH_LEN];	/* RUN_DIR/NODE.log, "-" stderr */
+	char log[AGENT_PATH_LEN];	/* a file, "-" stderr, "syslog", or ""
+					 * (syslog, stderr on a terminal) */
 	enum boost_kind boost;
 	uint32_t tick_us;		/* default when a job asks none */
 	uint32_t idle_exit;		/* seconds, 0: never */
@@ -183,10 +184,12 @@ struct agent {
 /* time */
 uint64_t agent_now_ns(void);
 
-/* logging: "coschedd[NODE]: ..." to the log file or stderr */
+/* logging: "coschedd[NODE]: ..." to the log file, stderr or syslog */
+#define AGENT_LOG_SYSLOG "syslog"
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int agent_log_open(const char *path, const char *node);
-int agent_log_fd(void);
+const char *agent_log_where(void);	/* "syslog", "stderr", "its file" */
+int agent_log_fd(void);			/* -1: syslog */
 void agent_log_close(void);
 
 /*

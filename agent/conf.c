@@ -59,7 +59,7 @@ void agent_usage(FILE *to)
 	fprintf(to,
 		"usage: coschedd --node NAME --run-dir DIR\n"
 		"                [--tick-us N] [--boost auto|cgroup|cgroup2|nice]\n"
-		"                [--idle-exit SECS] [--allow-user NAME] [--log FILE|-] [--detach]\n"
+		"                [--idle-exit SECS] [--allow-user NAME] [--log FILE|-|syslog] [--detach]\n"
 		"                [--boost-level N] [--demote-level N] [--max-level N]\n"
 		"                [--ecm-alpha X] [--ecm-beta X] [--edm-gamma X] [--edm-epsilon X]\n"
 		"                [--membus-quantum-ms N] [--membus-window N] [--membus-mem RATE]\n"
@@ -284,9 +284,6 @@ static int _derive_paths(struct agent_conf *conf, char *err, size_t len)
 		 conf->run_dir, conf->node);
 	snprintf(conf->lock, sizeof(conf->lock), "%s/%s.pid",
 		 conf->run_dir, conf->node);
-	if (!conf->log[0])
-		snprintf(conf->log, sizeof(conf->log), "%s/%s.log",
-			 conf->run_dir, conf->node);
 	return 0;
 }
 

@@ -24,6 +24,7 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,7 +33,7 @@
 
 #define IDLE_POLL_MS 1000
 
-static int log_fd = 2;
+static int log_fd = 2;		/* -1: syslog */
 static char log_node[COSCHED_NODE_NAME_LEN] = "?";
 
 uint64_t agent_now_ns(void)
@@ -43,17 +44,34 @@ uint64_t agent_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Where the log goes: a file, stderr ("-"), or syslog ("syslog"; without
+ * --log too when stderr is no terminal, as Slurm's daemons do when no log
+ * file is set: a service manager's agent lands in the journal).
+ */
 int agent_log_open(const char *path, const char *node)
 {
 	snprintf(log_node, sizeof(log_node), "%s", node);
+	if (!path[0])
+		path = isatty(2) ? "-" : AGENT_LOG_SYSLOG;
 	if (!strcmp(path, "-"))
 		return 0;
+	if (!strcmp(path, AGENT_LOG_SYSLOG)) {
+		openlog("coschedd", LOG_PID, LOG_DAEMON);
+		log_fd = -1;
+		return 0;
+	}
 	log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (log_fd < 0) {
 		log_fd = 2;
 		return -1;
 	}
 	return 0;
+}
+
+const char *agent_log_where(void)
+{
+	return log_fd < 0 ? "syslog" : log_fd == 2 ? "stderr" : "its file";
 }
 
 int agent_log_fd(void)
@@ -63,9 +81,17 @@ int agent_log_fd(void)
 
 void agent_log_close(void)
 {
+	if (log_fd < 0)
+		closelog();
 	if (log_fd > 2)
 		close(log_fd);
 	log_fd = 2;
+}
+
+/* syslog's level of a line: what starts with "error" is an error */
+static int _syslog_level(const char *msg)
+{
+	return strncmp(msg, "error", 5) ? LOG_INFO : LOG_ERR;
 }
 
 void agent_log(const char *fmt, ...)
@@ -76,12 +102,22 @@ void agent_log(const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", localtime_r(&now, &tm));
-	n = snprintf(line, sizeof(line), "[%s] coschedd[%s] pid %d: ", when,
-		     log_node, (int)getpid());
+	/* syslog stamps time and pid itself; the node tells agents apart */
+	if (log_fd < 0)
+		n = snprintf(line, sizeof(line), "[%s] ", log_node);
+	else {
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S",
+			 localtime_r(&now, &tm));
+		n = snprintf(line, sizeof(line), "[%s] coschedd[%s] pid %d: ",
+			     when, log_node, (int)getpid());
+	}
 	va_start(ap, fmt);
 	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
 	va_end(ap);
+	if (log_fd < 0) {
+		syslog(_syslog_level(line + n), "%s", line);
+		return;
+	}
 	n = (int)strnlen(line, sizeof(line) - 2);
 	line[n++] = '\n';
 	(void)!write(log_fd, line, (size_t)n);	/* one write: lines stay whole */

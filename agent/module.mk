@@ -55,6 +55,10 @@ $(O)/tests/agent/test_guardian.t: | $(COSCHEDD)
 # (needs root; it runs the coschedd built here).
 $(eval $(call unit_test,agent/test_pages,testsuite/unit/agent/test_pages.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
 $(O)/tests/agent/test_pages.t: | $(COSCHEDD)
+# Where the agent logs: syslog, stderr, a file (needs root; runs the
+# coschedd built here in a private mount namespace with its own /dev/log).
+$(eval $(call unit_test,agent/test_syslog,testsuite/unit/agent/test_syslog.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
+$(O)/tests/agent/test_syslog.t: | $(COSCHEDD)
 CFLAGS_testsuite/unit/agent += $(JSONC_CFLAGS)
 
 # Arrivals from other hosts: TCP connections of registered children

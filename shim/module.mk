@@ -40,6 +40,7 @@ $(SHIM_SO): $(SHIM_OBJS) $(LIBCOSCHED) $(LIBCOSCHED_OPTS) $(LIBNUM) $(SHIM_MAP)
 		$(OMPI_LIBS)
 TARGETS += $(SHIM_SO)
 INSTALL_LIBS += $(SHIM_SO)
+INSTALL_MAN += doc/man/cosched_mpi.7
 
 # The MPI program the tests run under the shim, and the TAP script behind
 # a small C launcher (valgrind checks the launcher, not bash or mpirun).

@@ -239,11 +239,12 @@ int cosched_stepd_task_init(spank_t sp)
 }
 
 /*
- * The agent's command line: AGENT_ARGS words always, two more for each
+ * The agent's command line: AGENT_ARGS words always (its log the file
+ * RUN_DIR/NODE.log: left to itself, a detached agent logs to syslog), two more for each
  * of allow_user, membus_mem, membus_net and munge_socket when set, and the
  * NULL.
  */
-#define AGENT_ARGS 18
+#define AGENT_ARGS 20
 #define AGENT_ARGV_MAX 32
 _Static_assert(AGENT_ARGS + 2 * 4 + 1 <= AGENT_ARGV_MAX,
 	       "the agent's argv must hold every argument");
@@ -252,6 +253,7 @@ _Static_assert(AGENT_ARGS + 2 * 4 + 1 <= AGENT_ARGV_MAX,
 struct agent_numbers {
 	char tick[16], idle[16], quantum[16], window[16];
 	char mem[32], net[32];	/* whole bytes/s, at most 1e15 */
+	char log[COSCHED_ARG_PATH_LEN + COSCHED_NODE_NAME_LEN + 8];
 };
 
 static int _agent_argv(const char *node, struct agent_numbers *num,
@@ -267,6 +269,7 @@ static int _agent_argv(const char *node, struct agent_numbers *num,
 	snprintf(num->window, sizeof(num->window), "%u", conf->membus_window);
 	snprintf(num->mem, sizeof(num->mem), "%.0f", conf->membus_mem);
 	snprintf(num->net, sizeof(num->net), "%.0f", conf->membus_net);
+	snprintf(num->log, sizeof(num->log), "%s/%s.log", conf->run_dir, node);
 	argv[argc++] = (char *)conf->agent;
 	argv[argc++] = "--node";
 	argv[argc++] = (char *)node;
@@ -279,6 +282,8 @@ static int _agent_argv(const char *node, struct agent_numbers *num,
 	argv[argc++] = "--idle-exit";
 	argv[argc++] = num->idle;
 	argv[argc++] = "--detach";
+	argv[argc++] = "--log";
+	argv[argc++] = num->log;
 	argv[argc++] = "--membus-quantum-ms";
 	argv[argc++] = num->quantum;
 	argv[argc++] = "--membus-window";

@@ -137,8 +137,44 @@ static int answers_ping(const char *sock)
 	       !strncmp(reply, "ok", 2);
 }
 
-pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
-				   int (*prepare)(void *arg), void *arg)
+/* The value of option 'name' in argv, or NULL. */
+static const char *_option(char *const argv[], const char *name)
+{
+	for (int i = 1; argv[i]; i++)
+		if (!strcmp(argv[i], name))
+			return argv[i + 1];
+	return NULL;
+}
+
+/*
+ * exec argv, with "--log RUN_DIR/NODE.log" added when it names no log:
+ * the tests read that file, and without --log an agent whose stderr is
+ * no terminal logs to syslog.
+ */
+static void _exec_agent(char *const argv[])
+{
+	const char *dir = _option(argv, "--run-dir");
+	const char *node = _option(argv, "--node");
+	char *with_log[64], log[512];
+	int n = 0;
+
+	if (_option(argv, "--log") || !dir || !node) {
+		execv(argv[0], argv);
+		return;
+	}
+	while (argv[n] && n < 61) {
+		with_log[n] = argv[n];
+		n++;
+	}
+	snprintf(log, sizeof(log), "%s/%s.log", dir, node);
+	with_log[n++] = "--log";
+	with_log[n++] = log;
+	with_log[n] = NULL;
+	execv(argv[0], with_log);
+}
+
+static pid_t _start_agent(char *const argv[], const char *sock,
+			  int (*prepare)(void *arg), void *arg, bool add_log)
 {
 	pid_t pid;
 
@@ -147,7 +183,10 @@ pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
 	if (pid == 0) {
 		if (prepare && prepare(arg))
 			_exit(126);
-		execv(argv[0], argv);
+		if (add_log)
+			_exec_agent(argv);
+		else
+			execv(argv[0], argv);
 		_exit(127);
 	}
 	if (pid < 0)
@@ -159,6 +198,18 @@ pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
 	}
 	harness_reap(pid);	/* leave nothing behind */
 	return -1;
+}
+
+pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
+				   int (*prepare)(void *arg), void *arg)
+{
+	return _start_agent(argv, sock, prepare, arg, true);
+}
+
+pid_t harness_start_agent_as_given(char *const argv[], const char *sock,
+				   int (*prepare)(void *arg), void *arg)
+{
+	return _start_agent(argv, sock, prepare, arg, false);
 }
 
 pid_t harness_start_agent(char *const argv[], const char *sock)

@@ -57,13 +57,18 @@ int harness_request(const char *sock, const char *line, char *reply,
 
 /* Start coschedd as argv (argv[0] its path) and wait until it answers
  * ping at sock, 5 s at most.  Returns its pid, or -1 (then it is killed
- * and reaped). */
+ * and reaped).  Without --log in argv it logs to RUN_DIR/NODE.log, as
+ * the plugin's agents do (the tests read that file). */
 pid_t harness_start_agent(char *const argv[], const char *sock);
 
 /* The same, running prepare(arg) in the child before exec (it exits 126
  * when prepare fails): to put the agent into a cgroup, set its
  * environment. */
 pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
+				   int (*prepare)(void *arg), void *arg);
+
+/* The same with argv as given: no --log added (test_syslog). */
+pid_t harness_start_agent_as_given(char *const argv[], const char *sock,
 				   int (*prepare)(void *arg), void *arg);
 
 /* SIGTERM to the agent, a child of ours, and wait ms for it to exit:

@@ -6,7 +6,7 @@ DEPS_RUNTIME := slurmctld slurmd slurm-client libslurm-dev munge \
 	libmunge-dev libjson-c-dev libcgroup-dev
 # Toolchain and the tools the tests and reports use.
 DEPS_TOOLS := gcc make pkg-config perl valgrind gnuplot-nox procps \
-	dpkg-dev
+	dpkg-dev debhelper fakeroot
 DEPS := $(DEPS_RUNTIME) $(DEPS_TOOLS)
 
 .PHONY: deps

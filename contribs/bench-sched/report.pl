@@ -51,6 +51,14 @@ for my $p (@plugins) {
 		my @v = sort { $a <=> $b } @_;
 		@v % 2 ? $v[$#v / 2] : int(0.5 + ($v[@v / 2 - 1] + $v[@v / 2]) / 2);
 	};
+	# the q-quantile, nearest rank: the spread of the event passes
+	my $quantile = sub {
+		my ($q, @v) = @_;
+		return undef unless @v;
+		@v = sort { $a <=> $b } @v;
+		my $rank = int($q * @v + 0.999999);
+		return $v[($rank < 1 ? 1 : $rank) - 1];
+	};
 
 	my $window = num($kv{window_s}) || $opt{window};
 	my $cycles = num($kv{main_cycles}) // 0;
@@ -64,7 +72,9 @@ for my $p (@plugins) {
 			mean_depth => num($kv{main_depth}),
 			last_queue_length => num($kv{main_queue}),
 			event_passes => { n => scalar @event, mean_us => $mean->(@event),
-				median_us => $median->(@event), max_us => $max->(@event) },
+				median_us => $median->(@event), max_us => $max->(@event),
+				p25_us => $quantile->(0.25, @event),
+				p75_us => $quantile->(0.75, @event) },
 			full_queue_passes => { n => scalar @full, mean_us => $mean->(@full), max_us => $max->(@full) },
 		},
 		backfill => {
@@ -76,6 +86,9 @@ for my $p (@plugins) {
 			mean_depth_try => num($kv{bf_depth_try}),
 			mean_queue_length => num($kv{bf_queue}),
 			mean_table_size => num($kv{bf_table}),
+			# what a cycle costs per job it tested, whatever ended it
+			per_job_tested_us => (num($kv{bf_mean}) && num($kv{bf_depth}))
+				? int(0.5 + $kv{bf_mean} / $kv{bf_depth}) : undef,
 		},
 		window_s => $window,
 		ticks => num($kv{ticks}),
@@ -104,6 +117,7 @@ if ($res{linear}) {
 			main_full_queue => ratio($x->{main}{full_queue_passes}{mean_us}, $l->{main}{full_queue_passes}{mean_us}),
 			backfill_mean => ratio($x->{backfill}{mean_us}, $l->{backfill}{mean_us}),
 			backfill_max => ratio($x->{backfill}{max_us}, $l->{backfill}{max_us}),
+			backfill_per_job => ratio($x->{backfill}{per_job_tested_us}, $l->{backfill}{per_job_tested_us}),
 		};
 	}
 }
@@ -121,6 +135,7 @@ my @rows = (
 	['main: event passes, n', sub { $_[0]{main}{event_passes}{n} }],
 	['main: event passes, mean (us)', sub { $_[0]{main}{event_passes}{mean_us} }],
 	['main: event passes, median (us)', sub { $_[0]{main}{event_passes}{median_us} }],
+	['main: event passes, 25th-75th pct (us)', sub { fmt($_[0]{main}{event_passes}{p25_us}) . '-' . fmt($_[0]{main}{event_passes}{p75_us}) }],
 	['main: event passes, max (us)', sub { $_[0]{main}{event_passes}{max_us} }],
 	['main: full-queue passes, n', sub { $_[0]{main}{full_queue_passes}{n} }],
 	['main: full-queue pass, mean (us)', sub { $_[0]{main}{full_queue_passes}{mean_us} }],
@@ -129,6 +144,7 @@ my @rows = (
 	['backfill: max cycle (us)', sub { $_[0]{backfill}{max_us} }],
 	['backfill: mean depth', sub { $_[0]{backfill}{mean_depth} }],
 	['backfill: mean table size', sub { $_[0]{backfill}{mean_table_size} }],
+	['backfill: per job tested (us)', sub { $_[0]{backfill}{per_job_tested_us} }],
 	['pending jobs, start / end', sub { fmt($_[0]{pending_start}) . ' / ' . fmt($_[0]{pending_end}) }],
 );
 my $w = 34;
@@ -142,9 +158,10 @@ for my $r (@rows) {
 print "\n";
 for my $k (sort keys %ratios) {
 	my $r = $ratios{$k};
-	printf "ratio %s: main mean %s, main max %s | event passes: mean %s, median %s | full-queue pass %s | backfill mean %s, max %s\n",
+	printf "ratio %s: main mean %s, main max %s | event passes: mean %s, median %s | full-queue pass %s | backfill mean %s, max %s, per job tested %s\n",
 		$k, map { fmt($r->{$_}) } qw(main_mean main_max main_event_mean
-			main_event_median main_full_queue backfill_mean backfill_max);
+			main_event_median main_full_queue backfill_mean backfill_max
+			backfill_per_job);
 }
 # Backfill plans each job it cannot start now at the start time the
 # plugin's will-run test gives; a table of one entry under 2,000 waiting

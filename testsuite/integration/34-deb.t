@@ -16,14 +16,15 @@ VERSION=$(< "$REPO/VERSION")
 ARCH=$(dpkg-architecture -qDEB_HOST_ARCH)
 DEBS=$REPO/build/deb
 SLURM_VERSION=$(dpkg-query -W -f='${Version}' slurm-wlm-basic-plugins)
-purge_all() { dpkg --purge "${PKGS[@]}" > "$TEST_DIR/purge.log" 2>&1; }
+WORK=$TEST_DIR.work	# cluster_start empties TEST_DIR
+purge_all() { dpkg --purge "${PKGS[@]}" > "$WORK/purge.log" 2>&1; }
 installed() { [[ $(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null) == "ii " ]]; }
-rm -rf "$TEST_DIR" && mkdir -p "$TEST_DIR"
-cd "$TEST_DIR" || bail_out "no $TEST_DIR"
+rm -rf "$WORK" && mkdir -p "$WORK"
+cd "$WORK" || bail_out "no $WORK"
 for p in "${PKGS[@]}"; do
 	! dpkg-query -W "$p" > /dev/null 2>&1 || bail_out "$p is already installed here: not touching it"
 done
-trap 'cluster stop > /dev/null 2>&1; purge_all' EXIT
+trap purge_all EXIT
 
 make -s -C "$REPO" deb > deb.log 2>&1
 ok $? "make deb ($(tail -n1 deb.log))"
@@ -60,6 +61,7 @@ ok $? "the plugstack.conf.d snippet loads the installed cosched.so"
 ok $? "the coschedd unit is installed but not enabled: agents start on demand"
 
 cluster_start --select coalloc --sites 2 --nodes-per-site 2 --installed /usr
+trap '_cluster_cleanup; purge_all' EXIT	# cluster_start set its own
 CDIR=$TEST_DIR/cluster
 grep -q "^PluginDir=/usr/lib/[^/:]*/slurm-wlm$" "$CDIR/etc/slurm.conf"
 ok $? "the cluster loads plugins from Slurm's directory only: $(grep '^PluginDir' "$CDIR/etc/slurm.conf")"
@@ -73,6 +75,7 @@ is "$(job_state "$cs")" COMPLETED "a --cosched=sb job runs"
 agent=$(cat "$CDIR/run/cosched/n1.pid" 2>/dev/null)
 is "$(readlink "/proc/${agent:-0}/exe")" /usr/sbin/coschedd "  under the installed agent (pid ${agent:-none})"
 cluster stop > /dev/null 2>&1
+cd "$WORK" || bail_out "no $WORK"
 
 # An upgrade: the same packages as version VERSION+up1.
 echo "# a site's change" >> /etc/slurm/plugstack.conf.d/cosched.conf

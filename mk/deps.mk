@@ -3,7 +3,8 @@
 # Slurm itself, its authentication, and the libraries our code links.
 DEPS_RUNTIME := slurmctld slurmd slurm-client libslurm-dev munge \
 	openmpi-bin libopenmpi-dev \
-	libmunge-dev libjson-c-dev libcgroup-dev
+	libmunge-dev libjson-c-dev libcgroup-dev \
+	slurmdbd mariadb-server mariadb-client
 # Toolchain and the tools the tests and reports use.
 DEPS_TOOLS := gcc make pkg-config perl valgrind gnuplot-nox procps \
 	dpkg-dev debhelper fakeroot

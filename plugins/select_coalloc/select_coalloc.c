@@ -14,7 +14,10 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdlib.h>
+
 #include "select_coalloc.h"
+#include "coalloc_conf/layout_tag.h"
 #include "src/common/node_conf.h"
 #include "src/common/run_in_daemon.h"
 #include "src/common/xstring.h"
@@ -131,18 +134,28 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 }
 
 /*
- * 'scontrol show job' shows the layout as SystemComment=coalloc:...
- * (the field Slurm keeps for its own notes; the job's processes get it as
- * SLURM_COALLOC_LAYOUT and per component, job_env.c).
+ * 'scontrol show job' shows the layout as SystemComment=coalloc:... (the
+ * field Slurm keeps for its own notes; the job's processes get it as
+ * SLURM_COALLOC_LAYOUT and per component, job_env.c).  The same word goes
+ * into the AdminComment, the one of the two that slurmdbd receives, so
+ * that sacct keeps it (layout_tag.h).
  */
 static void _record_layout(job_record_t *job_ptr)
 {
 	char *layout = coalloc_job_layout(job_ptr);
+	char *admin;
 
 	if (!layout)
 		return;
 	xfree(job_ptr->system_comment);
-	job_ptr->system_comment = xstrdup_printf("coalloc:%s", layout);
+	job_ptr->system_comment = xstrdup_printf(COALLOC_LAYOUT_TAG "%s",
+						 layout);
+	admin = coalloc_comment_with_layout(job_ptr->admin_comment, layout);
+	if (admin) {
+		xfree(job_ptr->admin_comment);
+		job_ptr->admin_comment = xstrdup(admin);
+		free(admin);
+	}
 	log_flag(SELECT_TYPE, "%s: %pJ layout %s", plugin_type, job_ptr,
 		 layout);
 	xfree(layout);

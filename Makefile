@@ -82,11 +82,12 @@ INTEGRATION_TESTS := $(sort $(wildcard testsuite/integration/*.t))
 # over sites, coalloc.conf and reconfigure, every policy and its pending
 # reasons, coalloc-status, gang rows, slurmctld restarts with jobs in
 # rows, the SPANK options, dynamic coscheduling, ESP, the other release's
-# plugin refused, purged pending jobs, and the queues kept open by
-# priority beside backfill reservations.
+# plugin refused, purged pending jobs, the queues kept open by priority
+# beside backfill reservations, and the layout in accounting.
 INTEGRATION_SUBSET := 01-cluster 02-jobs 05-spank-options 07-coalloc-conf \
 	08-sites 09-policies 10-status 11-policy-restart 12-matrix 14-esp \
-	15-cosched 27-slurm-mismatch 28-cancel-purged 29-gang-agents 30-reserve
+	15-cosched 27-slurm-mismatch 28-cancel-purged 29-gang-agents 30-reserve \
+	35-accounting
 ifeq ($(SLURM_ORIGIN),installed)
 SLURM_INTEGRATION_TESTS := $(INTEGRATION_TESTS)
 else

@@ -8,6 +8,7 @@
 #     packaging tarball of that version may 404: it is not used);
 #  2. the tarball, checked against that SHA-256;
 #  3. configure with the options a site uses (munge, pmix, hwloc, json,
+#     MySQL/MariaDB accounting storage for slurmdbd,
 #     --enable-multiple-slurmd), make, make install into DIR/prefix;
 #  4. LINK -> DIR, with DIR = $COALLOC_SLURM_CACHE/slurm-VERSION-HASH
 #     (default /var/cache/coalloc), HASH over the version, the tarball,
@@ -76,7 +77,8 @@ sha=$(cat "$tarball.sha256")
 # ------------------------------------------------------------ the build
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 opts=(--with-munge --with-pmix=/usr/lib/$multiarch/pmix2 --with-hwloc
-      --with-json --with-yaml --with-lz4 --enable-multiple-slurmd
+      --with-json --with-yaml --with-lz4 --with-mysql_config=/usr/bin
+      --enable-multiple-slurmd
       --disable-debug --disable-silent-rules)
 key=$(printf '%s\n' "$version" "$sha" "${opts[@]}" "$(cat /etc/debian_version)" \
 	"$multiarch" | sha256sum | cut -c1-12)
@@ -112,6 +114,9 @@ jobs=$(nproc)
 say "building with $jobs jobs (about 10 minutes on 2 cores)"
 (cd "$dir/src" && make -j"$jobs" > make.log 2>&1 && make install > install.log 2>&1) ||
 	{ tail -n 30 "$dir/src/make.log" >&2; die "build failed (log: $dir/src/make.log)"; }
+# slurmdbd's storage: configure only warns when it finds no MySQL client
+[[ -f $dir/prefix/lib/slurm/accounting_storage_mysql.so ]] ||
+	die "built without accounting_storage/mysql: install default-libmysqlclient-dev (the installed release's make slurm-src brings it)"
 printf '%s\n' "$version" "${opts[@]}" > "$stamp"
 link_to
 say "ready: $link -> $dir"

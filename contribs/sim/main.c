@@ -133,7 +133,8 @@ static int parse_sites(struct options *o, const char *arg)
 	int n = parse_list(arg, v, COALLOC_MAX_SITES);
 
 	if (n < 1)
-		return fail("--sites '%s': expected 1 to 32 comma-separated "
+		return fail("--sites '%s': expected 1 to "
+			    COALLOC_MAX_SITES_TEXT " comma-separated "
 			    "processor counts", arg);
 	for (int i = 0; i < n; i++) {
 		if (v[i] < 1 || v[i] > 1e9 || v[i] != floor(v[i]))

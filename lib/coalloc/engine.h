@@ -32,10 +32,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coalloc/limits.h"
 #include "coalloc/policy.h"
 
-/* Most sites (and so most components of one job) an engine handles. */
-#define COALLOC_MAX_SITES 32
 /* Most rows (gang matrix) an engine models. */
 #define COALLOC_MAX_ROWS 17
 

@@ -8,17 +8,16 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include "coalloc/limits.h"
 #include "coalloc/placement.h"
-
-#define PLACEMENT_MAX_SITES 64
 
 bool coalloc_worst_fit(const uint32_t *idle, unsigned nsites,
 		       const uint32_t *sizes, unsigned ncomp, int only_site,
 		       uint16_t *sites)
 {
-	bool used[PLACEMENT_MAX_SITES] = { false };
+	bool used[COALLOC_MAX_SITES] = { false };
 
-	if (ncomp == 0 || ncomp > nsites || nsites > PLACEMENT_MAX_SITES)
+	if (ncomp == 0 || ncomp > nsites || nsites > COALLOC_MAX_SITES)
 		return false;
 	if (only_site >= 0) {
 		if (ncomp != 1 || (unsigned)only_site >= nsites ||

@@ -226,8 +226,8 @@ static int _site_line(struct parser *p, struct pair *kv, int n)
 		return _fail(p, kv[0].key, "site '%s' has no Nodes=", kv[0].value);
 	if (coalloc_conf_find_site(c, kv[0].value))
 		return _fail(p, kv[0].key, "site '%s' is defined twice", kv[0].value);
-	if (c->nsites >= COALLOC_CONF_MAX_SITES)
-		return _fail(p, kv[0].key, "more than %d sites", COALLOC_CONF_MAX_SITES);
+	if (c->nsites >= COALLOC_MAX_SITES)
+		return _fail(p, kv[0].key, "more than %d sites", COALLOC_MAX_SITES);
 	grown = realloc(c->sites, (c->nsites + 1) * sizeof(*grown));
 	if (!grown)
 		return _fail(p, kv[0].key, "out of memory");

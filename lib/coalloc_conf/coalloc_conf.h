@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 
+#include "coalloc/limits.h"
 #include "coalloc/policy.h"
 
 enum coalloc_conf_matrix {
@@ -34,7 +35,6 @@ enum coalloc_conf_matrix {
 };
 
 #define COALLOC_CONF_MAX_MPL 16
-#define COALLOC_CONF_MAX_SITES 256
 #define COALLOC_CONF_ERR_LEN 512
 
 /* Defaults, in one place (also quoted by coalloc.conf(5)). */

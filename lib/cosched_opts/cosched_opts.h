@@ -22,12 +22,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coalloc/limits.h"
+
 /*
- * At most this many components per job.  Co-allocation spans sites or
- * partitions of one machine room; 64 is far beyond any real use while
- * keeping struct cosched_sizes small enough to live on the stack.
+ * At most this many components per job: one per site, so a request the
+ * SPANK plugin accepts at submit is one select/coalloc can place.
  */
-#define COSCHED_MAX_COMPONENTS 64
+#define COSCHED_MAX_COMPONENTS COALLOC_MAX_SITES
 
 /*
  * Largest size of one component, in nodes.  Larger than any Slurm cluster
@@ -41,7 +42,8 @@
 
 /*
  * Room for the canonical text of any valid size list:
- * 64 components of up to 7 digits, 63 commas and the terminator.
+ * each component up to 7 digits and a comma (the last one's: the
+ * terminator).
  */
 #define COSCHED_SIZES_TEXT_LEN (COSCHED_MAX_COMPONENTS * 8)
 

@@ -18,7 +18,7 @@ static void _check_success(const struct coalloc_conf *conf)
 	char **hosts, layout[4096];
 
 	FUZZ_CHECK(conf->mpl >= 1 && conf->mpl <= COALLOC_CONF_MAX_MPL);
-	FUZZ_CHECK(conf->nsites <= COALLOC_CONF_MAX_SITES);
+	FUZZ_CHECK(conf->nsites <= COALLOC_MAX_SITES);
 	FUZZ_CHECK(!strcmp(conf->file, "fuzz.conf"));
 	hosts = calloc(conf->nsites + 1, sizeof(*hosts));
 	FUZZ_CHECK(hosts);

@@ -314,8 +314,41 @@ static void test_layout_env(void)
 	coalloc_conf_free(&c);
 }
 
+/* n sites s0..s(n-1) of one node each. */
+static char *sites_text(int n)
+{
+	static char text[64 * 40];
+	size_t used = 0;
+
+	for (int i = 0; i < n; i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "Site=s%d Nodes=n%d\n", i, i);
+	return text;
+}
+
+/*
+ * The engine's site limit is the parser's: a file with more sites used
+ * to parse (the parser allowed 256) and then stop slurmctld at start.
+ */
+static void test_site_limit(void)
+{
+	struct coalloc_conf c;
+	char want[128];
+
+	is_int(parse(sites_text(COALLOC_MAX_SITES), &c), 0,
+	       "%d sites, the engine's limit, are accepted", COALLOC_MAX_SITES);
+	is_int(c.nsites, COALLOC_MAX_SITES, "  all kept");
+	coalloc_conf_free(&c);
+	snprintf(want, sizeof(want),
+		 "coalloc.conf line %d: key 'Site': more than 32 sites",
+		 COALLOC_MAX_SITES + 1);
+	refused(sites_text(COALLOC_MAX_SITES + 1), want, "one site more");
+	refused(sites_text(40), want, "40 sites");
+}
+
 int main(void)
 {
+	test_site_limit();
 	test_layout();
 	test_layout_env();
 	test_control_bytes();

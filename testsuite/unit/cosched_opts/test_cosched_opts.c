@@ -65,7 +65,7 @@ static void test_valid_sizes(void)
 	is_str(canon("08,0010"), "8,10", "leading zeros are dropped");
 	is_str(canon("1000000"), "1000000", "largest component size");
 	is_str(canon(ones(COSCHED_MAX_COMPONENTS)),
-	       ones(COSCHED_MAX_COMPONENTS), "64 components");
+	       ones(COSCHED_MAX_COMPONENTS), "32 components, one per site");
 
 	ok(!cosched_parse_sizes("2,3,5", &sizes, err, sizeof(err)),
 	   "2,3,5 parses");
@@ -111,11 +111,13 @@ static void test_size_rejections(void)
 
 static void test_too_many(void)
 {
-	char list[4 * COSCHED_MAX_COMPONENTS + 16];
+	char list[4 * COSCHED_MAX_COMPONENTS + 16], want[64];
 
 	snprintf(list, sizeof(list), "%s,7", ones(COSCHED_MAX_COMPONENTS));
-	rejects_naming(list, "too many components: '7' is token 65 of");
-	rejects_naming(list, "at most 64 are allowed");
+	snprintf(want, sizeof(want), "too many components: '7' is token %d of",
+		 COSCHED_MAX_COMPONENTS + 1);
+	rejects_naming(list, want);
+	rejects_naming(list, "at most 32 are allowed");
 	ok(strstr(err, "...\"") != NULL, "a long list is abridged");
 	ok(strlen(err) < sizeof(err) - 1, "the message is not truncated");
 }

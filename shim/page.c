@@ -197,7 +197,7 @@ void shim_peers_release(void)
 
 /* First send to (or receive from) a rank: find its page, once. */
 SHIM_FIRST_USE
-static struct cosched_shm *peer_open(int rank)
+static struct cosched_shm *map_peer_page(int rank)
 {
 	char path[PATH_MAX];
 	struct cosched_shm *page = NULL, *expected = NULL;
@@ -227,7 +227,7 @@ struct cosched_shm *shim_peer_page(int world_rank)
 		return NULL;
 	page = atomic_load_explicit(&peers[world_rank], memory_order_acquire);
 	if (!page)
-		page = peer_open(world_rank);
+		page = map_peer_page(world_rank);
 	return page == &peer_unavailable ? NULL : page;
 }
 

@@ -66,28 +66,6 @@ struct coalloc_engine {
 	size_t npending, nrunning;
 };
 
-static const char *const why_strings[COALLOC_WHY_COUNT] = {
-	[COALLOC_WHY_ELIGIBLE] = "eligible",
-	[COALLOC_WHY_RUNNING] = "running",
-	[COALLOC_WHY_UNKNOWN_JOB] = "unknown job",
-	[COALLOC_WHY_NOT_HEAD] = "not at head of queue",
-	[COALLOC_WHY_QUEUE_DISABLED] = "queue disabled",
-	[COALLOC_WHY_NO_ROOM] = "no room",
-	[COALLOC_WHY_HELD_GLOBAL_NONEMPTY] = "held: global queue non-empty",
-	[COALLOC_WHY_HELD_NO_LOCAL_EMPTY] = "held: no local queue empty",
-	[COALLOC_WHY_HELD_GLOBAL_LONGER] = "held: global queue longest",
-	[COALLOC_WHY_HELD_GLOBAL_SHORTER] = "held: global queue not longest",
-	[COALLOC_WHY_AGING_DRAIN] = "draining for a starving job",
-	[COALLOC_WHY_NO_ROW] = "no room in any row",
-};
-
-const char *coalloc_why_str(enum coalloc_why why)
-{
-	if ((unsigned)why >= COALLOC_WHY_COUNT)
-		return "?";
-	return why_strings[why];
-}
-
 void coalloc_config_init(struct coalloc_config *cfg,
 			 enum coalloc_policy policy, unsigned nsites,
 			 uint32_t procs)
@@ -747,15 +725,6 @@ static int draining_for(const struct coalloc_engine *e, double now)
 	return q;
 }
 
-static void queue_label(const struct coalloc_engine *e, unsigned q,
-			char *buf, size_t len)
-{
-	if (q == e->gq)
-		snprintf(buf, len, "global queue");
-	else
-		snprintf(buf, len, "local queue %u", q);
-}
-
 static enum coalloc_why why_pending(const struct coalloc_engine *e,
 				    int32_t slot, double now)
 {
@@ -780,68 +749,49 @@ static enum coalloc_why why_pending(const struct coalloc_engine *e,
 	return COALLOC_WHY_ELIGIBLE;
 }
 
+enum coalloc_why coalloc_engine_reason(const struct coalloc_engine *e,
+				       uint32_t id, double now,
+				       struct coalloc_reason *r)
+{
+	int32_t slot;
+	const struct job *j = job_find(e, id, &slot);
+	struct coalloc_reason mine;
+
+	if (!r)
+		r = &mine;
+	memset(r, 0, sizeof(*r));
+	r->policy = e->cfg.policy;
+	r->global_len = e->queue[e->gq].len;
+	if (!j) {
+		r->why = COALLOC_WHY_UNKNOWN_JOB;
+		return r->why;
+	}
+	r->known = true;
+	r->queue = (unsigned)j->q == e->gq ? COALLOC_QUEUE_GLOBAL : (int)j->q;
+	r->queue_len = e->queue[j->q].len;
+	r->ncomp = j->ncomp;
+	r->largest = j->size[0];
+	r->why = j->state == JOB_RUNNING ? COALLOC_WHY_RUNNING :
+		 why_pending(e, slot, now);
+	return r->why;
+}
+
 enum coalloc_why coalloc_engine_why(const struct coalloc_engine *e,
 				    uint32_t id, double now,
 				    char *buf, size_t len)
 {
-	int32_t slot;
-	const struct job *j = job_find(e, id, &slot);
-	enum coalloc_why why;
-	char ql[32];
+	struct coalloc_reason r;
+	char label[32];
 
-	if (!j)
-		why = COALLOC_WHY_UNKNOWN_JOB;
-	else if (j->state == JOB_RUNNING)
-		why = COALLOC_WHY_RUNNING;
-	else
-		why = why_pending(e, slot, now);
-	if (!buf || !len)
-		return why;
-	if (!j) {
-		snprintf(buf, len, "%s", coalloc_why_str(why));
-		return why;
+	coalloc_engine_reason(e, id, now, &r);
+	if (buf && len) {
+		if (r.queue == COALLOC_QUEUE_GLOBAL)
+			snprintf(label, sizeof(label), "global queue");
+		else
+			snprintf(label, sizeof(label), "local queue %d", r.queue);
+		coalloc_reason_format(&r, label, buf, len);
 	}
-	queue_label(e, (unsigned)j->q, ql, sizeof(ql));
-	switch (why) {
-	case COALLOC_WHY_NOT_HEAD:
-		snprintf(buf, len, "not at head of %s (%zu waiting)", ql,
-			 e->queue[j->q].len);
-		break;
-	case COALLOC_WHY_QUEUE_DISABLED:
-		snprintf(buf, len, "%s disabled: its head did not fit; "
-			 "enabled again at the next departure", ql);
-		break;
-	case COALLOC_WHY_NO_ROOM:
-		snprintf(buf, len, "head of %s; %u component(s), largest %u, "
-			 "do not fit now", ql, j->ncomp, j->size[0]);
-		break;
-	case COALLOC_WHY_HELD_GLOBAL_NONEMPTY:
-		snprintf(buf, len, "%s held by %s: global queue has %zu job(s)",
-			 ql, coalloc_policy_name(e->cfg.policy),
-			 e->queue[e->gq].len);
-		break;
-	case COALLOC_WHY_HELD_NO_LOCAL_EMPTY:
-		snprintf(buf, len, "global queue held by %s: no local queue "
-			 "is empty", coalloc_policy_name(e->cfg.policy));
-		break;
-	case COALLOC_WHY_HELD_GLOBAL_LONGER:
-		snprintf(buf, len, "%s held by LQ: global queue (%zu) is "
-			 "longer than every local queue", ql,
-			 e->queue[e->gq].len);
-		break;
-	case COALLOC_WHY_HELD_GLOBAL_SHORTER:
-		snprintf(buf, len, "global queue held by LQ: %zu job(s), not "
-			 "longer than every local queue", e->queue[e->gq].len);
-		break;
-	case COALLOC_WHY_AGING_DRAIN:
-		snprintf(buf, len, "held: draining for a starving job at the "
-			 "head of another queue");
-		break;
-	default:
-		snprintf(buf, len, "%s", coalloc_why_str(why));
-		break;
-	}
-	return why;
+	return r.why;
 }
 
 enum coalloc_policy coalloc_engine_policy(const struct coalloc_engine *e)

@@ -119,6 +119,28 @@ enum coalloc_why {
 /* A short fixed string for a reason, e.g. "queue disabled". */
 const char *coalloc_why_str(enum coalloc_why why);
 
+/*
+ * Why a job waits, in numbers: all a caller needs to say it in its own
+ * words (the plugin names sites, the tests number them).
+ */
+struct coalloc_reason {
+	enum coalloc_why why;
+	bool known;			/* the engine knows the job */
+	int queue;			/* COALLOC_QUEUE_GLOBAL or a site */
+	size_t queue_len;		/* jobs waiting in that queue */
+	size_t global_len;		/* jobs waiting in the global queue */
+	unsigned ncomp;			/* the job's components */
+	uint32_t largest;		/* its largest component */
+	enum coalloc_policy policy;
+};
+
+/*
+ * The reason as one line, with queue_label naming the job's queue
+ * ("global queue", "local queue of siteA").  reason.c.
+ */
+void coalloc_reason_format(const struct coalloc_reason *r,
+			   const char *queue_label, char *buf, size_t len);
+
 struct coalloc_engine;
 
 /* NULL with errno set (EINVAL for a bad config, ENOMEM) on failure. */
@@ -167,9 +189,14 @@ int coalloc_engine_add_running(struct coalloc_engine *e,
 			       const struct coalloc_request *req,
 			       const uint16_t *site);
 
+/* Why a job has not started at time now, with the numbers (r may be NULL). */
+enum coalloc_why coalloc_engine_reason(const struct coalloc_engine *e,
+				       uint32_t id, double now,
+				       struct coalloc_reason *r);
+
 /*
- * Why a job has not started at time now; when buf is not NULL a short
- * human explanation with details (queue, sizes) is written to it.
+ * The same; when buf is not NULL, coalloc_reason_format's line with the
+ * queues numbered ("local queue 2").
  */
 enum coalloc_why coalloc_engine_why(const struct coalloc_engine *e,
 				    uint32_t id, double now,

@@ -619,11 +619,6 @@ enum coalloc_matrix_mode coalloc_matrix_mode(const struct coalloc_matrix *m)
 	return m->cfg.mode;
 }
 
-bool coalloc_matrix_has_priority_row(const struct coalloc_matrix *m)
-{
-	return m->cfg.priority_row;
-}
-
 unsigned coalloc_matrix_cols(const struct coalloc_matrix *m)
 {
 	return m->cfg.cols;

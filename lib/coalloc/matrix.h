@@ -163,7 +163,6 @@ unsigned coalloc_matrix_column_load(const struct coalloc_matrix *m,
 
 unsigned coalloc_matrix_rows(const struct coalloc_matrix *m);
 enum coalloc_matrix_mode coalloc_matrix_mode(const struct coalloc_matrix *m);
-bool coalloc_matrix_has_priority_row(const struct coalloc_matrix *m);
 unsigned coalloc_matrix_cols(const struct coalloc_matrix *m);
 size_t coalloc_matrix_jobs(const struct coalloc_matrix *m);
 

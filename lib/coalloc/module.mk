@@ -7,7 +7,7 @@
 COALLOC_LIB := $(O)/lib/libcoalloc.a
 COALLOC_SRCS := lib/coalloc/rng.c lib/coalloc/idmap.c lib/coalloc/policy.c \
 	lib/coalloc/placement.c lib/coalloc/engine.c lib/coalloc/matrix.c \
-	lib/coalloc/statefile.c lib/coalloc/resend.c
+	lib/coalloc/statefile.c lib/coalloc/resend.c lib/coalloc/reason.c
 
 $(eval $(call static_lib,$(COALLOC_LIB),$(COALLOC_SRCS)))
 TARGETS += $(COALLOC_LIB)

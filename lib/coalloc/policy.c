@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "coalloc/policy.h"
 
@@ -30,6 +31,21 @@ const char *coalloc_policy_name(enum coalloc_policy policy)
 	if ((unsigned)policy >= COALLOC_POLICY_COUNT)
 		return NULL;
 	return policy_names[policy];
+}
+
+const char *coalloc_policy_list(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int p = 0; p < COALLOC_POLICY_COUNT && used < len; p++) {
+		const char *sep = !p ? "" :
+				  p == COALLOC_POLICY_COUNT - 1 ? " or " : ", ";
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", sep,
+					 policy_names[p]);
+	}
+	return buf;
 }
 
 static bool name_matches(const char *want, const char *got)

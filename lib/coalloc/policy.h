@@ -13,6 +13,7 @@
 #define COALLOC_POLICY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum coalloc_policy {
 	COALLOC_POLICY_GS,	/* one global queue for every job */
@@ -50,6 +51,9 @@ const char *coalloc_policy_name(enum coalloc_policy policy);
 /* Parse a name exactly as coalloc_policy_name() prints it (case-insensitive;
  * '_' accepted for '-').  Returns 0, or -EINVAL for an unknown name. */
 int coalloc_policy_parse(const char *name, enum coalloc_policy *policy);
+
+/* Every name, for messages: "GS, LS-OR, ..., EQ-RD or LQ" into buf. */
+const char *coalloc_policy_list(char *buf, size_t len);
 
 enum coalloc_family coalloc_policy_family(enum coalloc_policy policy);
 

@@ -100,10 +100,12 @@ static int _set_string(struct parser *p, const struct pair *kv, char **out)
 
 static int _set_policy(struct parser *p, const struct pair *kv)
 {
+	char names[128];
+
 	if (!coalloc_policy_parse(kv->value, &p->conf->policy))
 		return 0;
-	return _fail(p, kv->key, "unknown policy '%s' (expected GS, LS-OR, LS-RD, LS-RO, LS-DO, GP, LP-LF, LP-GF, LP-RD, EQ-LF, EQ-GF, EQ-RD or LQ)",
-		     kv->value);
+	return _fail(p, kv->key, "unknown policy '%s' (expected %s)",
+		     kv->value, coalloc_policy_list(names, sizeof(names)));
 }
 
 static int _set_matrix(struct parser *p, const struct pair *kv)

@@ -507,31 +507,20 @@ static void _sync_locked(time_t now)
 
 /* ------------------------------------------------------------ API */
 
-/* The engine numbers sites; users know them by name: "local queue 2"
- * becomes "local queue of site3". */
-static char *_with_site_names(const char *text)
+/* The engine numbers sites; users know them by name. */
+static void _queue_label(int queue, char *buf, size_t len)
 {
-	static const char tag[] = "local queue ";
-	char *out = NULL;
-	const char *p;
+	char name[128] = "";
 
-	while ((p = strstr(text, tag))) {
-		char *end, name[128] = "";
-		long site = strtol(p + strlen(tag), &end, 10);
-
-		if (end > p + strlen(tag))
-			coalloc_site_name_copy(site, name, sizeof(name));
-		xstrncat(out, text, p - text);
-		if (name[0]) {
-			xstrfmtcat(out, "local queue of %s", name);
-			text = end;
-		} else {
-			xstrcat(out, tag);
-			text = p + strlen(tag);
-		}
+	if (queue == COALLOC_QUEUE_GLOBAL) {
+		snprintf(buf, len, "global queue");
+		return;
 	}
-	xstrcat(out, text);
-	return out;
+	coalloc_site_name_copy(queue, name, sizeof(name));
+	if (name[0])
+		snprintf(buf, len, "local queue of %s", name);
+	else
+		snprintf(buf, len, "local queue %d", queue);
 }
 
 static void _remember_told_locked(uint32_t id)
@@ -548,13 +537,14 @@ static void _remember_told_locked(uint32_t id)
 
 static void _set_reason(job_record_t *job_ptr, time_t now)
 {
-	char buf[256], *text;
+	struct coalloc_reason reason;
+	char buf[256], label[160];
 
-	coalloc_engine_why(engine, job_ptr->job_id, now, buf, sizeof(buf));
-	text = _with_site_names(buf);
+	coalloc_engine_reason(engine, job_ptr->job_id, now, &reason);
+	_queue_label(reason.queue, label, sizeof(label));
+	coalloc_reason_format(&reason, label, buf, sizeof(buf));
 	xfree(job_ptr->state_desc);
-	job_ptr->state_desc = xstrdup_printf(REASON_PREFIX "%s", text);
-	xfree(text);
+	job_ptr->state_desc = xstrdup_printf(REASON_PREFIX "%s", buf);
 	/*
 	 * The reason slurmctld leaves to the select plugin (its other
 	 * reasons would overwrite our text): squeue and scontrol show the

@@ -168,6 +168,22 @@ static void test_disabled_until_departure(void)
 	       COALLOC_WHY_QUEUE_DISABLED, "why: queue disabled (%s)", why);
 	is_int(coalloc_engine_why(e, 2, 0, NULL, 0), COALLOC_WHY_NOT_HEAD,
 	       "why: job behind the head is not at head");
+	is_str(why, "local queue 0 disabled: its head did not fit; enabled "
+	       "again at the next departure", "  numbered by the engine");
+	{	/* the numbers, for a caller that names its queues */
+		struct coalloc_reason r;
+
+		coalloc_engine_reason(e, 2, 0, &r);
+		ok(r.known && r.queue == 0 && r.queue_len == 2,
+		   "reason: job 2 waits in queue 0 behind 1 job");
+		coalloc_reason_format(&r, "local queue of siteA", why,
+				      sizeof(why));
+		is_str(why, "not at head of local queue of siteA (2 waiting)",
+		       "  in the caller's words");
+		coalloc_engine_reason(e, 99, 0, &r);
+		ok(!r.known && r.why == COALLOC_WHY_UNKNOWN_JOB,
+		   "reason: an unknown job");
+	}
 	submit(e, 3, 1, 1, 1, 8);
 	is_int(pass(e, 1, ids, 8), 1, "another queue still works");
 	is_int(ids[0], 3, "q1 job started");

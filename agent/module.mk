@@ -7,7 +7,7 @@
 CFLAGS_agent := $(JSONC_CFLAGS)
 
 COSCHEDD := $(O)/sbin/coschedd
-COSCHEDD_SRCS := $(addprefix agent/,coschedd.c conf.c server.c jobs.c \
+COSCHEDD_SRCS := $(addprefix agent/,coschedd.c log.c conf.c server.c jobs.c \
 	state.c sched.c status.c guardian.c proc.c boost.c membus.c \
 	mbmsg.c bw.c freeze.c cgroup.c arrivals.c gang.c switch.c metrics.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.

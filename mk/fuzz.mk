@@ -36,8 +36,8 @@ $(FUZZ_OBJ)/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_EXTRA) -MMD -MP -c -o $@ $<
 
-# The agent's main() is not the fuzzer's; agent_log and the rest of
-# coschedd.c are linked as they are.
+# The agent's main() is not the fuzzer's; the rest of coschedd.c is
+# linked as it is.
 $(FUZZ_OBJ)/agent/coschedd.o: FUZZ_EXTRA := -Dmain=coschedd_main
 # The suite's version, which coschedd.c's --version prints.
 $(FUZZ_OBJ)/lib/version/version.o: FUZZ_EXTRA := -DCOALLOC_VERSION='"$(COALLOC_VERSION)"'

@@ -1,9 +1,23 @@
 /*
  * select_coalloc.c - entry file of the select/coalloc plugin: the symbols
  * Slurm loads from a select plugin that are the same in 22.05 and 24.11,
- * each a thin call into a topic file (job_test.c, node_usage.c,
- * job_resources.c, nodeinfo.c, config.c); those that differ are in
- * slurm_compat.c.
+ * each a thin call into a topic file; those that differ are in
+ * slurm_compat.c.  The topic files (select_coalloc.h lists each one's
+ * calls):
+ *   slurm_conf_check.c  the slurm.conf settings the plugin depends on
+ *   sites.c             coalloc.conf and the node -> site map
+ *   job_test.c          select_p_job_test's three modes
+ *   release_order.c     running jobs by end time, for start estimates
+ *   queues.c            the queue-priority policy engine and its reasons
+ *   job_env.c           the layout in the job's environment
+ *   node_usage.c        the matrix of jobs x nodes
+ *   timeslice.c         the thread that suspends and resumes rows
+ *   gang_tables.c       the rows sent to the node agents
+ *   state.c             the plugin's state across restarts
+ *   status.c            the status for coalloc-status(1)
+ *   timers.c            the plugin's share of a cycle (DebugFlags)
+ *   job_resources.c     the job_resources_t Slurm expects
+ *   nodeinfo.c          per-node data shown by sinfo
  *
  * Nodes are allocated whole; the matrix (node_usage.c) decides how many
  * jobs share a node and which of them run (timeslice.c).

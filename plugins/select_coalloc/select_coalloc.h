@@ -34,7 +34,7 @@ extern const char plugin_type[];
 extern list_t *job_list __attribute__((weak));
 extern list_t *part_list __attribute__((weak));
 
-/* ---- config.c: SelectTypeParameters and other slurm.conf checks ---- */
+/* ---- slurm_conf_check.c: SelectTypeParameters, other slurm.conf checks ---- */
 int coalloc_check_slurm_conf(void);
 /* Queue partitions against slurm.conf's priorities and partitions:
  * at start-up and every reconfiguration (sites.c). */

@@ -16,14 +16,6 @@
 
 SPANK_PLUGIN(cosched, 1);
 
-/* The plugstack.conf arguments (see args.h). */
-static struct cosched_args config;
-
-const struct cosched_args *cosched_config(void)
-{
-	return &config;
-}
-
 /* The contexts in which the user's options exist. */
 static bool _has_options(spank_context_t ctx)
 {
@@ -44,7 +36,7 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	spank_context_t ctx = spank_context();
 	int rc = -1;
 
-	if (cosched_args_parse(ac, av, &config, err, sizeof(err))) {
+	if (cosched_config_load(ac, av, err, sizeof(err))) {
 		slurm_error("cosched: %s", err);
 		goto fail;
 	}

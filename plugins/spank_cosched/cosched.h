@@ -43,7 +43,10 @@ struct cosched_request {
 #define COSCHED_ENV_TICK "COSCHED_TICK_US"
 #define COSCHED_ENV_BW "COSCHED_BW"	/* "mem=600000000,net=40000000" */
 
-/* cosched.c: the plugstack.conf arguments of this process. */
+/* config.c: parse the plugstack.conf arguments (slurm_spank_init). */
+int cosched_config_load(int ac, char **av, char *err, size_t err_len);
+
+/* config.c: the plugstack.conf arguments of this process. */
 const struct cosched_args *cosched_config(void);
 
 /* options.c: register the options (slurm_spank_init only). */

@@ -1,5 +1,6 @@
 /*
- * config.c - checks of slurm.conf settings select/coalloc depends on.
+ * slurm_conf_check.c - checks of the slurm.conf settings select/coalloc
+ * depends on (coalloc.conf is read in sites.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -44,7 +44,6 @@
 #include "cosched/pb.h"
 #include "cosched/shm.h"
 #include "cosched/tick.h"
-#include "cosched_opts/cosched_opts.h"
 #include "cosched_proto/client.h"
 #include "cosched_proto/proto.h"
 #include "cosched_proto/settings.h"

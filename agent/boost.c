@@ -69,7 +69,7 @@
 
 #include "boost.h"
 #include "cgroup.h"
-#include "cosched_opts/cosched_opts.h"
+#include "num/errbuf.h"
 
 #define OUR_ROOT CGV1_OUR_ROOT	/* our groups: OUR_ROOT/<node>/<job>.<pid> */
 #define SHARES_DEFAULT 1024.0	/* level 0: what a new group has anyway */
@@ -213,12 +213,12 @@ static void _cpu_check(struct cgv1 *cg)
 	snprintf(path, sizeof(path), "%s/cpu.shares", cg->mount);
 	/* cgroup v2 has cpu.weight instead, which this does not drive. */
 	if (access(path, F_OK))
-		cosched_set_err(cg->problem, sizeof(cg->problem),
+		errbuf_set(cg->problem, sizeof(cg->problem),
 				"%s is not a cgroup v1 cpu hierarchy "
 				"(no cpu.shares)",
 				cg->mount);
 	else if (access(cg->mount, W_OK))
-		cosched_set_err(cg->problem, sizeof(cg->problem),
+		errbuf_set(cg->problem, sizeof(cg->problem),
 				"%s is not writable: %s", cg->mount,
 				strerror(errno));
 }
@@ -244,7 +244,7 @@ static void _cpu2_check(struct cgv1 *cg)
 	     w = strtok_r(NULL, " ", &save))
 		if (!strcmp(w, "cpu"))
 			return;
-	cosched_set_err(cg->problem, sizeof(cg->problem),
+	errbuf_set(cg->problem, sizeof(cg->problem),
 			"no cpu controller in %s (bound to a v1 hierarchy?)",
 			path);
 }
@@ -560,21 +560,21 @@ static int _attach_in_place(const struct proc_id *id, const char *current,
 	unsigned long long weight;
 
 	if (_read_number(&_cpu2, current, "cpu.weight", &weight)) {
-		cosched_set_err(err, len,
+		errbuf_set(err, len,
 				"no cpu.weight in %s%s (cpu not in its parent's cgroup.subtree_control)",
 				_cpu2.mount, current);
 		return -1;
 	}
 	if (weight < WEIGHT_MIN || weight > WEIGHT_MAX ||
 	    !_group_is_its_own(&_cpu2, current, id)) {
-		cosched_set_err(err, len,
+		errbuf_set(err, len,
 				"process %d shares Slurm's cgroup %s with other processes: not weighed",
 				(int)id->pid, current);
 		return -1;
 	}
 	if ((size_t)snprintf(saved->cpu_cgroup, BOOST_CGROUP_LEN, "%s",
 			     current) >= BOOST_CGROUP_LEN) {
-		cosched_set_err(err, len, "cgroup path of process %d too long",
+		errbuf_set(err, len, "cgroup path of process %d too long",
 				(int)id->pid);
 		return -1;
 	}
@@ -591,14 +591,14 @@ static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 	char *current = cgv1_current(cg, id->pid, &rc);
 
 	if (!current) {
-		cosched_set_err(err, len,
+		errbuf_set(err, len,
 				"cannot read the cpu cgroup of process %d: %s",
 				(int)id->pid, cgroup_strerror(rc));
 		goto fail;
 	}
 	/* A process already in ours has lost its original: refuse. */
 	if (!strncmp(current, "/" OUR_ROOT "/", strlen(OUR_ROOT) + 2)) {
-		cosched_set_err(err, len,
+		errbuf_set(err, len,
 				"process %d is already in cgroup %s "
 				"(restore it first)",
 				(int)id->pid, current);
@@ -614,7 +614,7 @@ static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 	    (size_t)snprintf(saved->our_cgroup, BOOST_CGROUP_LEN,
 			     OUR_ROOT "/%s/%u.%d", b->node, job_id,
 			     (int)id->pid) >= BOOST_CGROUP_LEN) {
-		cosched_set_err(err, len, "cgroup path of process %d too long",
+		errbuf_set(err, len, "cgroup path of process %d too long",
 				(int)id->pid);
 		goto fail;
 	}
@@ -629,7 +629,7 @@ static int _cgroup_attach(struct boost *b, const struct proc_id *id,
 	 * pid reused in between is beyond what the agent can rule out here.
 	 */
 	if (cgv1_move(cg, id->pid, saved->our_cgroup)) {
-		cosched_set_err(err, len,
+		errbuf_set(err, len,
 				"cannot move process %d into %s/%s: %s%s",
 				(int)id->pid, cg->mount, saved->our_cgroup,
 				strerror(errno),
@@ -787,7 +787,7 @@ struct boost *boost_open(enum boost_kind want, const char *node, char *err,
 		return NULL;
 	if (want != BOOST_AUTO && want != BOOST_CGROUP && want != BOOST_NICE &&
 	    want != BOOST_CGROUP2) {
-		cosched_set_err(err, err_len, "unknown boost mechanism %d",
+		errbuf_set(err, err_len, "unknown boost mechanism %d",
 				(int)want);
 		return NULL;
 	}
@@ -796,7 +796,7 @@ struct boost *boost_open(enum boost_kind want, const char *node, char *err,
 		return NULL;
 	b = calloc(1, sizeof(*b));
 	if (!b) {
-		cosched_set_err(err, err_len, "out of memory");
+		errbuf_set(err, err_len, "out of memory");
 		return NULL;
 	}
 	for (int i = 0; i < HANDLE_SLOTS; i++)
@@ -816,25 +816,25 @@ int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
 	int nice;
 
 	if (!b || !id || !saved) {
-		cosched_set_err(err, err_len, "boost_attach: missing argument");
+		errbuf_set(err, err_len, "boost_attach: missing argument");
 		return -1;
 	}
 	if (!proc_alive(id)) {
-		cosched_set_err(err, err_len, "process %d is gone",
+		errbuf_set(err, err_len, "process %d is gone",
 				(int)id->pid);
 		return -1;
 	}
 	errno = 0;
 	nice = getpriority(PRIO_PROCESS, (id_t)id->pid);
 	if (nice == -1 && errno) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"cannot read the nice of process %d: %s",
 				(int)id->pid, strerror(errno));
 		return -1;
 	}
 	memset(saved, 0, sizeof(*saved));
 	if (proc_owner(id, &owner)) {
-		cosched_set_err(err, err_len, "process %d is gone",
+		errbuf_set(err, err_len, "process %d is gone",
 				(int)id->pid);
 		return -1;
 	}

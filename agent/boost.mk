@@ -15,4 +15,4 @@ CFLAGS_testsuite/unit/agent += -Iagent
 # Both tests fork children and start threads; test_boost moves them
 # between cgroups (skipped where the cpu hierarchy is not writable).
 $(eval $(call unit_test,agent/test_proc,testsuite/unit/agent/test_proc.c agent/proc.c,,-pthread))
-$(eval $(call unit_test,agent/test_boost,testsuite/unit/agent/test_boost.c $(AGENT_BOOST_SRCS),$(O)/lib/libcosched_opts.a,$(AGENT_BOOST_LDLIBS) -pthread))
+$(eval $(call unit_test,agent/test_boost,testsuite/unit/agent/test_boost.c $(AGENT_BOOST_SRCS),$(LIBNUM),$(AGENT_BOOST_LDLIBS) -pthread))

@@ -59,7 +59,7 @@
 
 #include "bw.h"
 #include "proc.h"
-#include "cosched_opts/cosched_opts.h"
+#include "num/errbuf.h"
 
 #define LINE_DEFAULT 64		/* cache line, when sysconf does not know */
 #define RESCTRL_FS "resctrl"
@@ -226,7 +226,7 @@ int bw_perf_open(pid_t pid, struct bw_perf *p, char *err, size_t len)
 		if (fd >= 0)
 			goto done;
 	}
-	cosched_set_err(err, len,
+	errbuf_set(err, len,
 			"perf_event_open(cache-misses, pid %d): %s (%s)",
 			(int)pid, strerror(first_errno),
 			_perf_hint(first_errno, hint, sizeof(hint)));
@@ -291,11 +291,11 @@ static int _resctrl_usable(char *mount, size_t len, char *err, size_t elen)
 
 	if (_resctrl_mount(mount, len)) {
 		if (_file_has_word("/proc/filesystems", RESCTRL_FS))
-			cosched_set_err(err, elen,
+			errbuf_set(err, elen,
 					"resctrl not mounted (mount -t resctrl "
 					"resctrl /sys/fs/resctrl)");
 		else
-			cosched_set_err(err, elen,
+			errbuf_set(err, elen,
 					"kernel has no resctrl (not in "
 					"/proc/filesystems: kernel config, "
 					"or a CPU without RDT/QoS)");
@@ -303,13 +303,13 @@ static int _resctrl_usable(char *mount, size_t len, char *err, size_t elen)
 	}
 	snprintf(path, sizeof(path), "%s/info/L3_MON/mon_features", mount);
 	if (access(path, R_OK)) {
-		cosched_set_err(err, elen,
+		errbuf_set(err, elen,
 				"resctrl at %s has no L3 monitoring (%s: %s)",
 				mount, path, strerror(errno));
 		return -1;
 	}
 	if (!_file_has_word(path, RESCTRL_MBM)) {
-		cosched_set_err(err, elen,
+		errbuf_set(err, elen,
 				"resctrl at %s monitors no memory bandwidth "
 				"(no " RESCTRL_MBM " in %s)",
 				mount, path);
@@ -375,7 +375,7 @@ int bw_resctrl_open(const char *name, struct bw_resctrl *r, char *err,
 	r->dir[0] = '\0';
 	r->last = 0;
 	if (!_valid_group(name)) {
-		cosched_set_err(err, len, "resctrl: bad group name \"%s\"",
+		errbuf_set(err, len, "resctrl: bad group name \"%s\"",
 				name ? name : "(null)");
 		return -1;
 	}
@@ -383,20 +383,20 @@ int bw_resctrl_open(const char *name, struct bw_resctrl *r, char *err,
 		return -1;
 	if ((size_t)snprintf(r->dir, sizeof(r->dir), "%s/mon_groups/%s",
 			     mount, name) >= sizeof(r->dir)) {
-		cosched_set_err(err, len, "resctrl: group path too long");
+		errbuf_set(err, len, "resctrl: group path too long");
 		goto fail;
 	}
 	if (mkdir(r->dir, 0755)) {
 		/* Left by an agent that died: take it over. */
 		if (errno != EEXIST) {
-			cosched_set_err(err, len, "resctrl: mkdir %s: %s",
+			errbuf_set(err, len, "resctrl: mkdir %s: %s",
 					r->dir, strerror(errno));
 			goto fail;
 		}
 		created = false;
 	}
 	if (_resctrl_sum(r->dir, &r->last)) {
-		cosched_set_err(err, len, "resctrl: cannot read %s/mon_data/*/"
+		errbuf_set(err, len, "resctrl: cannot read %s/mon_data/*/"
 				RESCTRL_MBM, r->dir);
 		if (created)
 			rmdir(r->dir);
@@ -617,24 +617,24 @@ int bw_tcp_dump(struct bw_tcp_table *t, char *err, size_t len)
 	int fd = -1, rc;
 
 	if (!buf) {
-		cosched_set_err(err, len, "sock_diag: out of memory");
+		errbuf_set(err, len, "sock_diag: out of memory");
 		goto fail;
 	}
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 	if (fd < 0) {
-		cosched_set_err(err, len,
+		errbuf_set(err, len,
 				"sock_diag: socket(NETLINK_SOCK_DIAG): %s",
 				strerror(errno));
 		goto fail;
 	}
 	if (_diag_request(fd, AF_INET, 1)) {
-		cosched_set_err(err, len, "sock_diag: send: %s",
+		errbuf_set(err, len, "sock_diag: send: %s",
 				strerror(errno));
 		goto fail;
 	}
 	rc = _diag_receive(fd, 1, buf, &socks, &n, &cap);
 	if (rc) {
-		cosched_set_err(err, len, "sock_diag: IPv4 TCP dump: %s",
+		errbuf_set(err, len, "sock_diag: IPv4 TCP dump: %s",
 				strerror(-rc));
 		goto fail;
 	}
@@ -643,7 +643,7 @@ int bw_tcp_dump(struct bw_tcp_table *t, char *err, size_t len)
 	if (!_diag_request(fd, AF_INET6, 2)) {
 		rc = _diag_receive(fd, 2, buf, &socks, &n, &cap);
 		if (rc == -ENOMEM) {
-			cosched_set_err(err, len, "sock_diag: out of memory");
+			errbuf_set(err, len, "sock_diag: out of memory");
 			goto fail;
 		}
 	}
@@ -768,12 +768,12 @@ static void _detect_tcp(struct bw_sources *have)
 		return;
 	bw_tcp_table_free(&t);
 	if (_tcp_info_len(&info_len)) {
-		cosched_set_err(have->tcp_why, sizeof(have->tcp_why),
+		errbuf_set(have->tcp_why, sizeof(have->tcp_why),
 				"getsockopt(TCP_INFO): %s", strerror(errno));
 		return;
 	}
 	if (info_len < TCP_INFO_NEEDED) {
-		cosched_set_err(have->tcp_why, sizeof(have->tcp_why),
+		errbuf_set(have->tcp_why, sizeof(have->tcp_why),
 				"kernel's tcp_info (%u bytes) has no "
 				"bytes_acked/bytes_received (Linux >= 4.2): "
 				"every count would be 0",

@@ -16,4 +16,4 @@ CFLAGS_testsuite/unit/agent += -Iagent
 # Forks a memory-walking child (perf and resctrl, where they exist),
 # moves bytes over loopback TCP and runs both probes briefly: ~1 s.
 # (bw.c finds a process's sockets with proc.c.)
-$(eval $(call unit_test,agent/test_bw,testsuite/unit/agent/test_bw.c $(AGENT_BW_SRCS) agent/proc.c,$(O)/lib/libcosched_opts.a,$(AGENT_BW_LDLIBS)))
+$(eval $(call unit_test,agent/test_bw,testsuite/unit/agent/test_bw.c $(AGENT_BW_SRCS) agent/proc.c,$(LIBNUM),$(AGENT_BW_LDLIBS)))

@@ -32,7 +32,7 @@
 #include <libcgroup.h>
 
 #include "cgroup.h"
-#include "cosched_opts/cosched_opts.h"
+#include "num/errbuf.h"
 
 #define DRAIN_ROUNDS 20		/* cgv1_drain: rounds of move-out and rmdir */
 #define DRAIN_PAUSE_NS 2000000L	/* between rounds: tasks mid-fork or exit */
@@ -103,7 +103,7 @@ static void _find_unified(struct cgv1 *cg)
 	if (!why && access(cg->mount, W_OK))
 		why = strerror(errno);
 	if (why) {
-		cosched_set_err(cg->problem, sizeof(cg->problem),
+		errbuf_set(cg->problem, sizeof(cg->problem),
 				"cgroup v2: %s%s%s", cg->mount[0] ? cg->mount : "",
 				cg->mount[0] ? ": " : "", why);
 		return;
@@ -120,20 +120,20 @@ static void _find(struct cgv1 *cg)
 	int rc = cgroup_init();
 
 	if (rc) {
-		cosched_set_err(cg->problem, sizeof(cg->problem),
+		errbuf_set(cg->problem, sizeof(cg->problem),
 				"libcgroup: %s", cgroup_strerror(rc));
 		return;
 	}
 	rc = cgroup_get_subsys_mount_point(cg->controller, &mount);
 	if (rc || !mount) {
-		cosched_set_err(cg->problem, sizeof(cg->problem),
+		errbuf_set(cg->problem, sizeof(cg->problem),
 				"no cgroup %s controller mounted (%s)",
 				cg->controller, cgroup_strerror(rc));
 		goto out;
 	}
 	if ((size_t)snprintf(cg->mount, sizeof(cg->mount), "%s", mount) >=
 	    sizeof(cg->mount)) {
-		cosched_set_err(cg->problem, sizeof(cg->problem),
+		errbuf_set(cg->problem, sizeof(cg->problem),
 				"%s mount point path too long", cg->controller);
 		goto out;
 	}
@@ -156,7 +156,7 @@ int cgv1_ready(struct cgv1 *cg, char *err, size_t len)
 	pthread_mutex_unlock(&cg->lock);
 	if (!cg->problem[0])
 		return 0;
-	cosched_set_err(err, len, "%s unavailable: %s", cg->label, cg->problem);
+	errbuf_set(err, len, "%s unavailable: %s", cg->label, cg->problem);
 	return -1;
 }
 
@@ -293,7 +293,7 @@ static int _unified_enable(const struct cgv1 *cg, const char *rel, char *err,
 
 		snprintf(upto, sizeof(upto), "%.*s", (int)(p - rel), rel);
 		if (_write_file(cg, upto, "cgroup.subtree_control", on)) {
-			cosched_set_err(err, len,
+			errbuf_set(err, len,
 					"cannot enable %s in %s/%s/cgroup.subtree_control: %s",
 					cg->controller, cg->mount, upto,
 					strerror(errno));
@@ -313,7 +313,7 @@ static int _unified_create(const struct cgv1 *cg, const char *rel,
 	char path[PATH_MAX], text[32];
 
 	if (cgv1_path(cg, path, sizeof(path), rel, NULL)) {
-		cosched_set_err(err, len, "cgroup path %s too long", rel);
+		errbuf_set(err, len, "cgroup path %s too long", rel);
 		return -1;
 	}
 	for (char *slash = path + strlen(cg->mount) + 1;
@@ -329,13 +329,13 @@ static int _unified_create(const struct cgv1 *cg, const char *rel,
 		goto fail;
 	snprintf(text, sizeof(text), "%llu", (unsigned long long)value);
 	if (setting && _write_file(cg, rel, setting, text)) {
-		cosched_set_err(err, len, "cannot set %s/%s/%s: %s", cg->mount,
+		errbuf_set(err, len, "cannot set %s/%s/%s: %s", cg->mount,
 				rel, setting, strerror(errno));
 		return -1;
 	}
 	return 0;
 fail:
-	cosched_set_err(err, len, "cannot create cgroup %s: %s", path,
+	errbuf_set(err, len, "cannot create cgroup %s: %s", path,
 			strerror(errno));
 	return -1;
 }
@@ -356,7 +356,7 @@ int cgv1_create(const struct cgv1 *cg, const char *rel, const char *setting,
 	group = cgroup_new_cgroup(rel);
 	ctl = group ? cgroup_add_controller(group, cg->controller) : NULL;
 	if (!ctl) {
-		cosched_set_err(err, len, "cannot describe cgroup %s", rel);
+		errbuf_set(err, len, "cannot describe cgroup %s", rel);
 		goto out;
 	}
 	rc = setting ? cgroup_add_value_uint64(ctl, setting, value) : 0;
@@ -370,7 +370,7 @@ int cgv1_create(const struct cgv1 *cg, const char *rel, const char *setting,
 	if (rc)
 		rc = cgroup_create_cgroup(group, 0);
 	if (rc) {
-		cosched_set_err(err, len, "cannot create cgroup %s/%s: %s",
+		errbuf_set(err, len, "cannot create cgroup %s/%s: %s",
 				cg->mount, rel, cgroup_strerror(rc));
 		rc = -1;
 	}
@@ -493,7 +493,7 @@ int cgv1_check_node(const char *node, char *err, size_t len)
 	    strspn(node, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
 			 "wxyz0123456789_.-") == n)
 		return 0;
-	cosched_set_err(err, len,
+	errbuf_set(err, len,
 			"bad node name '%s': want 1-%d of A-Z a-z 0-9 _ . -",
 			node ? node : "(null)", CGV1_NODE_NAME_MAX);
 	return -1;

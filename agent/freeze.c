@@ -74,8 +74,8 @@
 #include <libcgroup.h>
 
 #include "cgroup.h"
-#include "cosched_opts/cosched_opts.h"
 #include "freeze.h"
+#include "num/errbuf.h"
 
 #define OUR_ROOT CGV1_OUR_ROOT	/* our groups: OUR_ROOT/<node>/<job>.<step> */
 #define FREEZE_WAIT_NS 100000000L	/* a freeze may take this long */
@@ -349,17 +349,17 @@ static void _probe(struct cgv1 *cg, const char *file, const char *missing)
 	snprintf(probe, sizeof(probe), "%s/" OUR_ROOT "-probe.%d", cg->mount,
 		 (int)getpid());
 	if (mkdir(probe, 0755) && errno != EEXIST) {
-		cosched_set_err(cg->problem, sizeof(cg->problem),
+		errbuf_set(cg->problem, sizeof(cg->problem),
 				"cannot create a group in %s: %s", cg->mount,
 				strerror(errno));
 		return;
 	}
 	snprintf(state, sizeof(state), "%s/%s", probe, file);
 	if (access(state, W_OK))
-		cosched_set_err(cg->problem, sizeof(cg->problem), "%s %s",
+		errbuf_set(cg->problem, sizeof(cg->problem), "%s %s",
 				cg->mount, missing);
 	if (rmdir(probe) && !cg->problem[0])
-		cosched_set_err(cg->problem, sizeof(cg->problem),
+		errbuf_set(cg->problem, sizeof(cg->problem),
 				"cannot remove a group in %s: %s", cg->mount,
 				strerror(errno));
 }
@@ -372,7 +372,7 @@ static void _freezer_check(struct cgv1 *cg)
 	long magic = cg->unified ? CGROUP2_SUPER_MAGIC : CGROUP_SUPER_MAGIC;
 
 	if (statfs(cg->mount, &fs) || fs.f_type != magic)
-		cosched_set_err(cg->problem, sizeof(cg->problem),
+		errbuf_set(cg->problem, sizeof(cg->problem),
 				"%s is not a cgroup %s hierarchy", cg->mount,
 				cg->unified ? "v2" : "v1");
 	else if (cg->unified)
@@ -852,7 +852,7 @@ struct freeze_group *freeze_group_create(const char *node, uint32_t job,
 		return NULL;
 	if (want != FREEZE_AUTO && want != FREEZE_CGROUP &&
 	    want != FREEZE_SIGNAL && want != FREEZE_CGROUP2) {
-		cosched_set_err(err, len, "unknown freeze mechanism %d",
+		errbuf_set(err, len, "unknown freeze mechanism %d",
 				(int)want);
 		return NULL;
 	}
@@ -861,7 +861,7 @@ struct freeze_group *freeze_group_create(const char *node, uint32_t job,
 		return NULL;
 	g = calloc(1, sizeof(*g));
 	if (!g) {
-		cosched_set_err(err, len, "out of memory");
+		errbuf_set(err, len, "out of memory");
 		return NULL;
 	}
 	g->kind = freeze_resolve(want);

@@ -29,6 +29,7 @@
 #include "agent.h"
 #include "cosched_proto/gang.h"
 #include "cosched_proto/peer.h"
+#include "num/errbuf.h"
 
 #define HISTORY 32		/* quanta kept for status */
 #define BATCH_MAX 64		/* datagrams read per wake-up of the loop */
@@ -321,7 +322,7 @@ static void _take(struct agent *a, struct agent_gang *g,
 void agent_gang_peer(struct agent *a)
 {
 	struct agent_gang *g = a->gang;
-	char err[COSCHED_ERR_LEN];
+	char err[ERRBUF_LEN];
 	struct peer_datagram d;
 	struct gang_table t;
 	const char *why;

@@ -27,6 +27,7 @@
 
 #include "agent.h"
 #include "state.h"
+#include "cosched/mode.h"
 
 struct agent_step *agent_find_step(struct agent *a, uint32_t job,
 				   uint32_t step)

@@ -15,6 +15,8 @@
 
 #include "freeze.h"
 #include "state.h"
+#include "num/errbuf.h"
+#include "cosched/mode.h"
 
 /* A state file lists a few hundred processes: far more is not ours. */
 #define STATE_MAX_BYTES (4 << 20)
@@ -202,7 +204,7 @@ bad:
 /* One process entry; e->stopped is malloc'ed (the caller frees it). */
 static int _entry(json_object *o, struct state_entry *e)
 {
-	char text[32], err[COSCHED_ERR_LEN];
+	char text[32], err[ERRBUF_LEN];
 	int64_t v[8];
 	json_object *att, *saved, *stopped, *gang;
 	struct proc_id *ids;

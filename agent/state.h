@@ -13,8 +13,8 @@
 
 #include "boost.h"
 #include "cosched/pb.h"
-#include "cosched_opts/cosched_opts.h"
 #include "proc.h"
+#include "cosched/mode.h"
 
 /* One process of the file. */
 struct state_entry {

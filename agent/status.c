@@ -16,6 +16,7 @@
 
 #include "agent.h"
 #include "metrics.h"
+#include "cosched/mode.h"
 
 static double _cpu_seconds(void)
 {

@@ -55,9 +55,10 @@ $(FUZZ_DIR)/fuzz_$(1): $(FUZZ_OBJ)/testsuite/fuzz/fuzz_$(1).o \
 FUZZ_TARGETS += $(1)
 endef
 
-# lib/num: numbers and checked text files (LIBNUM), under most parsers.
-FUZZ_NUM := lib/num/num.c lib/num/text.c
-FUZZ_COSCHED_OPTS := $(LIBCOSCHED_SRCS) lib/cosched_opts/cosched_opts.c \
+# lib/num: numbers, checked text files and error buffers (LIBNUM), under
+# most parsers.
+FUZZ_NUM := lib/num/num.c lib/num/text.c lib/num/errbuf.c
+FUZZ_COSCHED_OPTS := $(LIBCOSCHED_SRCS) lib/coalloc/sizes.c \
 	lib/cosched_opts/cosched_bw.c $(FUZZ_NUM)
 # lib/cosched_proto and what it needs.
 # (without peer.c, the munge transport: fuzz_agent_request includes it
@@ -68,7 +69,7 @@ FUZZ_COSCHED_PROTO := $(filter-out lib/cosched_proto/peer.c,$(LIBCOSCHED_PROTO_S
 # an agent file (to reach its static parsing) leaves it out.
 FUZZ_AGENT := $(COSCHEDD_SRCS) $(LIBCOSCHED_PROTO_SRCS) $(LIBCOSCHED_SRCS) \
 	lib/membus/membus.c \
-	lib/membus/reduce.c lib/cosched_opts/cosched_opts.c \
+	lib/membus/reduce.c lib/coalloc/sizes.c \
 	lib/cosched_opts/cosched_bw.c lib/version/version.c \
 	lib/openmetrics/openmetrics.c $(FUZZ_NUM)
 FUZZ_AGENT_LIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm

@@ -42,7 +42,6 @@
 #include "cosched/mode.h"
 #include "cosched/pages.h"
 #include "cosched/shm.h"
-#include "cosched_opts/cosched_opts.h"
 #include "version/version.h"
 
 #define MAX_AGENTS 4

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cosched_opts/cosched_opts.h"
 #include "num/num.h"
 #include "plan.h"
+#include "num/errbuf.h"
 
 #define MAX_SECONDS 1e6
 #define MAX_LATENCY_US 1e6
@@ -132,7 +132,7 @@ static int parse_positive(const char *opt, const char *arg, double max,
 	double v;
 
 	if (num_parse_double(arg, &v) || v <= 0 || v > max) {
-		cosched_set_err(err, len, "--%s: '%s' is not a number above 0 and up to %g",
+		errbuf_set(err, len, "--%s: '%s' is not a number above 0 and up to %g",
 			opt, arg, max);
 		return -1;
 	}
@@ -150,27 +150,27 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 	case OPT_TYPE:
 		o->type = bench_job_type(arg);
 		if (!o->type) {
-			cosched_set_err(err, len, "--type: unknown job type '%s' (expected J1 to J6)", arg);
+			errbuf_set(err, len, "--type: unknown job type '%s' (expected J1 to J6)", arg);
 			return -1;
 		}
 		return 0;
 	case OPT_PATTERN:
 		if (bench_parse_pattern(arg, &o->pattern)) {
-			cosched_set_err(err, len, "--pattern: unknown pattern '%s' (expected nn, aa, tree or linear)", arg);
+			errbuf_set(err, len, "--pattern: unknown pattern '%s' (expected nn, aa, tree or linear)", arg);
 			return -1;
 		}
 		return 0;
 	case OPT_SKEW:
 		if (num_parse_double(arg, &o->skew_pct) || o->skew_pct < 0 ||
 		    o->skew_pct > BENCH_MAX_SKEW) {
-			cosched_set_err(err, len, "--skew: '%s' is not a percentage from 0 to %g",
+			errbuf_set(err, len, "--skew: '%s' is not a percentage from 0 to %g",
 				arg, BENCH_MAX_SKEW);
 			return -1;
 		}
 		return 0;
 	case OPT_MSG:
 		if (num_parse_u64(arg, &u) || u < 1 || u > BENCH_MAX_MSG) {
-			cosched_set_err(err, len, "--msg: '%s' is not a byte count from 1 to %u",
+			errbuf_set(err, len, "--msg: '%s' is not a byte count from 1 to %u",
 				arg, BENCH_MAX_MSG);
 			return -1;
 		}
@@ -183,7 +183,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 	case OPT_ITERATIONS:
 		if (num_parse_u64(arg, &o->iterations) || o->iterations < 1 ||
 		    o->iterations > MAX_ITERATIONS) {
-			cosched_set_err(err, len, "--iterations: '%s' is not a whole number from 1 to %llu",
+			errbuf_set(err, len, "--iterations: '%s' is not a whole number from 1 to %llu",
 				arg, MAX_ITERATIONS);
 			return -1;
 		}
@@ -193,7 +193,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 				      &o->latency_us, err, len);
 	case OPT_SEED:
 		if (num_parse_u64(arg, &o->seed)) {
-			cosched_set_err(err, len, "--seed: '%s' is not a whole number", arg);
+			errbuf_set(err, len, "--seed: '%s' is not a whole number", arg);
 			return -1;
 		}
 		return 0;
@@ -201,7 +201,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 		o->json = true;
 		return 0;
 	}
-	cosched_set_err(err, len, "internal error: option %d", c);
+	errbuf_set(err, len, "internal error: option %d", c);
 	return -1;
 }
 
@@ -211,11 +211,11 @@ static void option_error(int c, char **argv, char *err, size_t len)
 	const char *word = optind > 0 ? argv[optind - 1] : "?";
 
 	if (c == ':')
-		cosched_set_err(err, len, "option '%s' needs a value", word);
+		errbuf_set(err, len, "option '%s' needs a value", word);
 	else if (optopt && optopt < 256)
-		cosched_set_err(err, len, "unknown option '-%c'", optopt);
+		errbuf_set(err, len, "unknown option '-%c'", optopt);
 	else
-		cosched_set_err(err, len, "unknown option '%s'", word);
+		errbuf_set(err, len, "unknown option '%s'", word);
 }
 
 enum bench_parse_result bench_parse_args(int argc, char **argv,
@@ -239,11 +239,11 @@ enum bench_parse_result bench_parse_args(int argc, char **argv,
 			return BENCH_PARSE_ERROR;
 	}
 	if (optind < argc) {
-		cosched_set_err(err, err_len, "unexpected argument '%s'", argv[optind]);
+		errbuf_set(err, err_len, "unexpected argument '%s'", argv[optind]);
 		return BENCH_PARSE_ERROR;
 	}
 	if (have_seconds && opts->iterations) {
-		cosched_set_err(err, err_len, "--seconds and --iterations exclude each other");
+		errbuf_set(err, err_len, "--seconds and --iterations exclude each other");
 		return BENCH_PARSE_ERROR;
 	}
 	return BENCH_PARSE_OK;
@@ -287,12 +287,12 @@ int bench_make_plan(const struct bench_opts *opts, int ranks,
 	double per_iteration_us;
 
 	if (ranks < 1 || !t || t->comm_pct <= 0) {
-		cosched_set_err(err, err_len, "no plan for %d ranks", ranks);
+		errbuf_set(err, err_len, "no plan for %d ranks", ranks);
 		return -1;
 	}
 	plan->messages = bench_messages(opts->pattern, ranks);
 	if (plan->messages < 1) {
-		cosched_set_err(err, err_len, "no messages for pattern %d", (int)opts->pattern);
+		errbuf_set(err, err_len, "no messages for pattern %d", (int)opts->pattern);
 		return -1;
 	}
 	plan->comm_us = plan->messages * opts->latency_us;

@@ -1,13 +1,16 @@
 # lib/coalloc - the pure C co-allocation core (no Slurm headers): queue
-# policies, Worst Fit placement, the Ousterhout matrix.  Linked by the
-# simulator (contribs/sim) and the select plugin.
+# policies, Worst Fit placement, the Ousterhout matrix, the site limit
+# (limits.h) and --coalloc's sizes (sizes.c).  Linked by the simulator
+# (contribs/sim), the select plugin and the SPANK plugin; statefile.c and
+# sizes.c need lib/num: their users link $(LIBNUM) after.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 COALLOC_LIB := $(O)/lib/libcoalloc.a
 COALLOC_SRCS := lib/coalloc/rng.c lib/coalloc/idmap.c lib/coalloc/policy.c \
 	lib/coalloc/placement.c lib/coalloc/engine.c lib/coalloc/matrix.c \
-	lib/coalloc/statefile.c lib/coalloc/resend.c lib/coalloc/reason.c
+	lib/coalloc/statefile.c lib/coalloc/resend.c lib/coalloc/reason.c \
+	lib/coalloc/sizes.c
 
 $(eval $(call static_lib,$(COALLOC_LIB),$(COALLOC_SRCS)))
 TARGETS += $(COALLOC_LIB)
@@ -19,3 +22,4 @@ $(eval $(call unit_test,coalloc/test_matrix,testsuite/unit/coalloc/test_matrix.c
 $(eval $(call unit_test,coalloc/test_statefile,testsuite/unit/coalloc/test_statefile.c,$(COALLOC_LIB) $(LIBNUM),))
 $(eval $(call unit_test,coalloc/test_resend,testsuite/unit/coalloc/test_resend.c,$(COALLOC_LIB),))
 $(eval $(call unit_test,coalloc/test_props,testsuite/unit/coalloc/test_props.c,$(COALLOC_LIB),-lm))
+$(eval $(call unit_test,coalloc/test_sizes,testsuite/unit/coalloc/test_sizes.c,$(COALLOC_LIB) $(LIBNUM),))

@@ -5,9 +5,11 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stddef.h>
+#include <string.h>
 #include <strings.h>
 
 #include "cosched/mode.h"
+#include "num/errbuf.h"
 
 #define NWAITS (COSCHED_WAIT_SY + 1)
 #define NREACTS (COSCHED_REACT_EDM + 1)
@@ -103,4 +105,68 @@ int cosched_wait_parse(const char *text, enum cosched_wait *wait)
 		}
 	}
 	return -1;
+}
+
+/* ------------------------------------------------------------ names */
+
+/*
+ * Messages quote the user's input, cut to this length (with "...") so
+ * every message fits ERRBUF_LEN.
+ */
+#define QUOTE_MODE_MAX 24
+
+static const char *const mode_names[COSCHED_MODE_COUNT] = {
+	[COSCHED_MODE_NONE]	= "none",
+	[COSCHED_MODE_SB]	= "sb",
+	[COSCHED_MODE_SY]	= "sy",
+	[COSCHED_MODE_DCS]	= "dcs",
+	[COSCHED_MODE_PB]	= "pb",
+	[COSCHED_MODE_PB_SB]	= "pb-sb",
+	[COSCHED_MODE_PB_SY]	= "pb-sy",
+	[COSCHED_MODE_DCS_SB]	= "dcs-sb",
+	[COSCHED_MODE_DCS_SY]	= "dcs-sy",
+	[COSCHED_MODE_ECM]	= "ecm",
+	[COSCHED_MODE_EDM]	= "edm",
+	[COSCHED_MODE_MEMBUS]	= "membus",
+};
+
+/* Kept in step with mode_names[] by the unit test. */
+static const char all_mode_names[] =
+	"none, sb, sy, dcs, pb, pb-sb, pb-sy, dcs-sb, dcs-sy, ecm, edm, membus";
+
+int cosched_parse_mode(const char *text, enum cosched_mode *mode,
+		       char *err, size_t err_len)
+{
+	struct errbuf_quote qt;
+
+	if (!text || !*text) {
+		errbuf_set(err, err_len,
+			 "--cosched: no mode given (expected one of: %s)",
+			 all_mode_names);
+		return -1;
+	}
+	for (int m = 0; m < COSCHED_MODE_COUNT; m++) {
+		if (!strcasecmp(text, mode_names[m])) {
+			if (mode)
+				*mode = (enum cosched_mode)m;
+			return 0;
+		}
+	}
+	qt = errbuf_quote(strlen(text), QUOTE_MODE_MAX);
+	errbuf_set(err, err_len,
+		 "--cosched: unknown mode '%.*s%s' (expected one of: %s)",
+		 qt.len, text, qt.more, all_mode_names);
+	return -1;
+}
+
+const char *cosched_mode_name(enum cosched_mode mode)
+{
+	if ((int)mode < 0 || mode >= COSCHED_MODE_COUNT)
+		return NULL;
+	return mode_names[mode];
+}
+
+const char *cosched_mode_names(void)
+{
+	return all_mode_names;
 }

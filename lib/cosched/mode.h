@@ -10,8 +10,42 @@
 #define COALLOC_COSCHED_MODE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-#include "cosched_opts/cosched_opts.h"
+/* The name under which the SPANK plugin records the mode with the job. */
+#define COSCHED_ENV_MODE "COSCHED_MODE"		/* e.g. "pb-sb" */
+
+/*
+ * The coscheduling modes of the roadmap.  The order is part of the ABI
+ * between our components only through the names: never store the number,
+ * store cosched_mode_name().
+ */
+enum cosched_mode {
+	COSCHED_MODE_NONE,	/* no coscheduling: change nothing */
+	COSCHED_MODE_SB,
+	COSCHED_MODE_SY,
+	COSCHED_MODE_DCS,
+	COSCHED_MODE_PB,
+	COSCHED_MODE_PB_SB,
+	COSCHED_MODE_PB_SY,
+	COSCHED_MODE_DCS_SB,
+	COSCHED_MODE_DCS_SY,
+	COSCHED_MODE_ECM,
+	COSCHED_MODE_EDM,
+	COSCHED_MODE_MEMBUS,
+	COSCHED_MODE_COUNT	/* not a mode: the number of modes */
+};
+
+/* Parse MODE, one of the names of cosched_mode_name(), case-insensitive. */
+int cosched_parse_mode(const char *text, enum cosched_mode *mode,
+		       char *err, size_t err_len);
+
+/* The canonical (lower-case) name of a mode, NULL when out of range. */
+const char *cosched_mode_name(enum cosched_mode mode);
+
+/* Every mode name, comma-separated, in enum order (for help texts). */
+const char *cosched_mode_names(void);
+
 
 /* How a process waits in a receive (done by the MPI shim). */
 enum cosched_wait {

@@ -13,13 +13,11 @@ LIBCOSCHED_SRCS := lib/cosched/mode.c lib/cosched/pb.c \
 $(eval $(call static_lib,$(LIBCOSCHED),$(LIBCOSCHED_SRCS)))
 TARGETS += $(LIBCOSCHED)
 
-# lib/*/module.mk are included in sorted order, so this file comes before
-# lib/cosched_opts/module.mk and $(LIBCOSCHED_OPTS) is still empty when the
-# $(eval)s below expand it.  Name the library by the path that file gives
-# it instead (libcosched uses cosched_set_err and the mode enum from it).
-LIBCOSCHED_DEPS := $(LIBCOSCHED) $(O)/lib/libcosched_opts.a
+# The parsers' messages (mode.c, pb.c, pages.c) use lib/num's errbuf.
+LIBCOSCHED_DEPS := $(LIBCOSCHED) $(LIBNUM)
 
 $(eval $(call unit_test,cosched/test_mode,testsuite/unit/cosched/test_mode.c,$(LIBCOSCHED_DEPS),))
+$(eval $(call unit_test,cosched/test_mode_names,testsuite/unit/cosched/test_mode_names.c,$(LIBCOSCHED_DEPS),))
 $(eval $(call unit_test,cosched/test_pb,testsuite/unit/cosched/test_pb.c,$(LIBCOSCHED_DEPS),))
 $(eval $(call unit_test,cosched/test_energy,testsuite/unit/cosched/test_energy.c,$(LIBCOSCHED_DEPS),))
 $(eval $(call unit_test,cosched/test_spin,testsuite/unit/cosched/test_spin.c,$(LIBCOSCHED_DEPS),))

@@ -20,7 +20,7 @@
 
 #include "cosched/pages.h"
 #include "cosched/shm.h"
-#include "cosched_opts/cosched_opts.h"
+#include "num/errbuf.h"
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 #define PAGES_MODE 0711		/* users pass through to their own */
@@ -226,13 +226,13 @@ int cosched_pages_create(const char *run_dir, uint32_t job, uint32_t step,
 	int pages, rc = -1;
 
 	if (mkdir(run_dir, 0755) && errno != EEXIST) {
-		cosched_set_err(err, len, "mkdir %s: %s", run_dir,
+		errbuf_set(err, len, "mkdir %s: %s", run_dir,
 				strerror(errno));
 		return -1;
 	}
 	pages = _open_pages(run_dir, true);
 	if (pages < 0) {
-		cosched_set_err(err, len, "%s or its " COSCHED_PAGES_SUBDIR ": %s (both must be directories of uid %u that no one else may write to)",
+		errbuf_set(err, len, "%s or its " COSCHED_PAGES_SUBDIR ": %s (both must be directories of uid %u that no one else may write to)",
 				run_dir, strerror(errno), (unsigned)geteuid());
 		return -1;
 	}
@@ -249,7 +249,7 @@ int cosched_pages_create(const char *run_dir, uint32_t job, uint32_t step,
 			(void)_remove_tree(pages, name);
 	}
 	if (rc)
-		cosched_set_err(err, len, "%s/" COSCHED_PAGES_SUBDIR "/%s: %s",
+		errbuf_set(err, len, "%s/" COSCHED_PAGES_SUBDIR "/%s: %s",
 				run_dir, name, strerror(errno));
 	close(pages);
 	return rc;
@@ -264,14 +264,14 @@ int cosched_pages_remove(const char *run_dir, uint32_t job, uint32_t step,
 	if (pages < 0) {
 		if (errno == ENOENT)
 			return 0;
-		cosched_set_err(err, len, "%s/" COSCHED_PAGES_SUBDIR ": %s",
+		errbuf_set(err, len, "%s/" COSCHED_PAGES_SUBDIR ": %s",
 				run_dir, strerror(errno));
 		return -1;
 	}
 	_step_name(job, step, name);
 	rc = _remove_tree(pages, name);
 	if (rc)
-		cosched_set_err(err, len, "cannot remove all of %s/" COSCHED_PAGES_SUBDIR "/%s: %s",
+		errbuf_set(err, len, "cannot remove all of %s/" COSCHED_PAGES_SUBDIR "/%s: %s",
 				run_dir, name, strerror(errno));
 	close(pages);
 	return rc;

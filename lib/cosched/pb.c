@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cosched/pb.h"
-#include "cosched_opts/cosched_opts.h"
+#include "num/errbuf.h"
 
 #define NHEURISTICS (COSCHED_PB_E + 1)
 #define MAX_GROUPS 3
@@ -68,7 +68,7 @@ int cosched_pb_parse(const char *text, struct cosched_pb_rule *rule,
 		}
 		return 0;
 	}
-	cosched_set_err(err, err_len,
+	errbuf_set(err, err_len,
 		"PB heuristic \"%.*s%s\" is not valid: expected one of A, B, C, D, E, optionally followed by ' for the fair-share variant (e.g. D')",
 		len > QUOTE_MAX ? QUOTE_MAX - 3 : (int)len, text ? text : "",
 		len > QUOTE_MAX ? "..." : "");

@@ -69,7 +69,7 @@ enum cosched_pstate cosched_pb_state(const struct cosched_proc_view *p);
 
 /*
  * Parse "A".."E", optionally followed by "'" (case-insensitive).
- * Returns 0 or -1 with a message in err (COSCHED_ERR_LEN is enough).
+ * Returns 0 or -1 with a message in err (ERRBUF_LEN is enough).
  */
 int cosched_pb_parse(const char *text, struct cosched_pb_rule *rule,
 		     char *err, size_t err_len);

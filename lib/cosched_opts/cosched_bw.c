@@ -2,40 +2,25 @@
  * cosched_bw.c - parsing of --cosched-bw=mem=RATE,net=RATE, the per-process
  * bandwidth a membus job declares (see cosched_opts.h).
  *
- * A file of its own in the library so that only its users link lib/num:
- * the select plugin pulls cosched_opts.o and nothing of this.
- *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cosched_opts/cosched_opts.h"
+#include "num/errbuf.h"
 #include "num/num.h"
 
-/* Quoted input is cut to these lengths (with "...") to fit COSCHED_ERR_LEN. */
+/* Quoted input is cut to these lengths (with "...") to fit ERRBUF_LEN. */
 #define QUOTE_ITEM_MAX 24
 #define QUOTE_LIST_MAX 48
 
 #define BW_EXAMPLE "expected e.g. --cosched-bw=mem=600M,net=40M"
 
-/* The printf precision and suffix that quote len bytes within max. */
-struct bw_quote {
-	int len;
-	const char *more;
-};
-
-static struct bw_quote _quote(size_t len, size_t max)
-{
-	if (len <= max)
-		return (struct bw_quote){ (int)len, "" };
-	return (struct bw_quote){ (int)(max - 3), "..." };
-}
-
 /* "(item N of "LIST")" for messages. */
 static void _where(char *buf, size_t len, const char *text, unsigned int index)
 {
-	struct bw_quote ql = _quote(strlen(text), QUOTE_LIST_MAX);
+	struct errbuf_quote ql = errbuf_quote(strlen(text), QUOTE_LIST_MAX);
 
 	snprintf(buf, len, "(item %u of \"%.*s%s\")", index, ql.len, text,
 		 ql.more);
@@ -61,7 +46,7 @@ static int _parse_item(const char *item, size_t len, unsigned int index,
 		       const char *text, struct cosched_bw *bw, char *err,
 		       size_t err_len)
 {
-	struct bw_quote qi = _quote(len, QUOTE_ITEM_MAX);
+	struct errbuf_quote qi = errbuf_quote(len, QUOTE_ITEM_MAX);
 	char where[96], word[32];
 	const char *eq = memchr(item, '=', len);
 	size_t key_len = eq ? (size_t)(eq - item) : len;
@@ -70,12 +55,12 @@ static int _parse_item(const char *item, size_t len, unsigned int index,
 
 	_where(where, sizeof(where), text, index);
 	if (!len) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"--cosched-bw: empty item %s: stray comma", where);
 		return -1;
 	}
 	if (!eq) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"--cosched-bw: bad item '%.*s%s' %s: expected mem=RATE or net=RATE",
 				qi.len, item, qi.more, where);
 		return -1;
@@ -87,22 +72,22 @@ static int _parse_item(const char *item, size_t len, unsigned int index,
 		value = &bw->net;
 		set = &bw->net_set;
 	} else {
-		struct bw_quote qk = _quote(key_len, QUOTE_ITEM_MAX);
+		struct errbuf_quote qk = errbuf_quote(key_len, QUOTE_ITEM_MAX);
 
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"--cosched-bw: unknown key '%.*s%s' %s: expected mem or net",
 				qk.len, item, qk.more, where);
 		return -1;
 	}
 	if (*set) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"--cosched-bw: %.3s given twice %s", item, where);
 		return -1;
 	}
 	/* a rate longer than word is not a rate: refused below as such */
 	snprintf(word, sizeof(word), "%.*s", (int)(len - key_len - 1), eq + 1);
 	if (len - key_len - 1 >= sizeof(word) || _parse_rate(word, value)) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"--cosched-bw: bad rate '%.*s%s' %s: expected bytes per second per process, a number with an optional k, M, G or T suffix, at most 1000T",
 				qi.len, item, qi.more, where);
 		return -1;
@@ -119,7 +104,7 @@ int cosched_parse_bw(const char *text, struct cosched_bw *bw, char *err,
 	unsigned int index = 0;
 
 	if (!text || !*text) {
-		cosched_set_err(err, err_len, "--cosched-bw: nothing given (%s)",
+		errbuf_set(err, err_len, "--cosched-bw: nothing given (%s)",
 				BW_EXAMPLE);
 		return -1;
 	}

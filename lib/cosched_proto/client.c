@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "client.h"
-#include "cosched_opts/cosched_opts.h"
 #include "proto.h"
+#include "num/errbuf.h"
 
 
 int cosched_node_name_ok(const char *node)
@@ -259,13 +259,13 @@ int cosched_agent_start(char *const argv[], const char *path, int timeout_ms,
 	int status;
 
 	if (access(argv[0], X_OK)) {
-		cosched_set_err(err, err_len, "cannot run agent %s: %s", argv[0],
+		errbuf_set(err, err_len, "cannot run agent %s: %s", argv[0],
 		     strerror(errno));
 		return -1;
 	}
 	pid = fork();
 	if (pid < 0) {
-		cosched_set_err(err, err_len, "fork: %s", strerror(errno));
+		errbuf_set(err, err_len, "fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0)
@@ -281,7 +281,7 @@ int cosched_agent_start(char *const argv[], const char *path, int timeout_ms,
 			return 0;
 		_sleep_ms(_left_ms(deadline) < 20 ? _left_ms(deadline) : 20);
 	}
-	cosched_set_err(err, err_len, "agent %s did not answer on %s within %d ms",
+	errbuf_set(err, err_len, "agent %s did not answer on %s within %d ms",
 	     argv[0], path, timeout_ms);
 	return -1;
 }

@@ -16,6 +16,7 @@
 #include "cosched_proto/gang.h"
 #include "cosched_proto/proto.h"
 #include "num/num.h"
+#include "num/errbuf.h"
 
 #define VERB "gang"
 #define HEX_DIGITS_MAX ((GANG_ROWS_MAX + 3) / 4)
@@ -130,10 +131,10 @@ static int _word(const char *line, const char *key, char *buf, size_t len,
 	case 0:
 		return 0;
 	case -1:
-		cosched_set_err(err, err_len, "gang table: no %s=", key);
+		errbuf_set(err, err_len, "gang table: no %s=", key);
 		return -1;
 	default:
-		cosched_set_err(err, err_len, "gang table: %s= too long", key);
+		errbuf_set(err, err_len, "gang table: %s= too long", key);
 		return -1;
 	}
 }
@@ -146,7 +147,7 @@ static int _number(const char *line, const char *key, uint64_t min,
 	if (_word(line, key, v, sizeof(v), err, err_len))
 		return -1;
 	if (num_parse_range(v, min, max, out)) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"gang table: %s=%.20s is not a number from %llu to %llu",
 				key, v, (unsigned long long)min,
 				(unsigned long long)max);
@@ -206,7 +207,7 @@ static int _jobs(const char *line, struct gang_table *t, char *err,
 	for (char *w = strtok_r(list, ",", &save); w;
 	     w = strtok_r(NULL, ",", &save)) {
 		if (t->njobs == GANG_JOBS_MAX) {
-			cosched_set_err(err, err_len,
+			errbuf_set(err, err_len,
 					"gang table: more than %d jobs",
 					GANG_JOBS_MAX);
 			return -1;
@@ -216,7 +217,7 @@ static int _jobs(const char *line, struct gang_table *t, char *err,
 	}
 	return 0;
 bad:
-	cosched_set_err(err, err_len,
+	errbuf_set(err, err_len,
 			"gang table: jobs= must be '-' or ID:HEXMASK[,ID:HEXMASK...]");
 	return -1;
 }
@@ -247,7 +248,7 @@ static int _fields(const char *line, struct gang_table *t, char *err,
 	if (_word(line, "busy", hex, sizeof(hex), err, err_len))
 		return -1;
 	if (_hex(hex, &t->busy)) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"gang table: busy=%.8s is not a hexadecimal row set",
 				hex);
 		return -1;
@@ -263,7 +264,7 @@ static int _parse(const char *text, size_t len, const char *self,
 	const char *why;
 
 	if (len > COSCHED_REQUEST_LEN || memchr(text, '\0', len)) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"gang table: longer than %d bytes or not text",
 				COSCHED_REQUEST_LEN);
 		return -1;
@@ -277,11 +278,11 @@ static int _parse(const char *text, size_t len, const char *self,
 		return -1;
 	why = _table_bad(&parsed);
 	if (why) {
-		cosched_set_err(err, err_len, "gang table: %s", why);
+		errbuf_set(err, err_len, "gang table: %s", why);
 		return -1;
 	}
 	if (self && strcmp(parsed.node, self)) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"gang table: addressed to another node");
 		return -1;
 	}
@@ -332,7 +333,7 @@ int cosched_gang_request_parse(const char *line, struct cosched_gang_req *out,
 		return -1;
 	if (cosched_request_word(line, "self", g.self, sizeof(g.self)) ||
 	    !g.self[0]) {
-		cosched_set_err(err, err_len, "gang needs self (NAME@ADDR:PORT)");
+		errbuf_set(err, err_len, "gang needs self (NAME@ADDR:PORT)");
 		return -1;
 	}
 	*out = g;

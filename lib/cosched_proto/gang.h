@@ -92,7 +92,7 @@ int gang_table_format(const struct gang_table *t, char *buf, size_t len);
 
 /*
  * Parse len bytes of text (not NUL-terminated) into *t, strictly: 0, or
- * -1 with the reason in err (printable, at most COSCHED_ERR_LEN bytes)
+ * -1 with the reason in err (printable, at most ERRBUF_LEN bytes)
  * and *t untouched.  With self non-NULL a table for another node is
  * refused.
  */

@@ -15,6 +15,7 @@
 
 #include "num/num.h"
 #include "proto.h"
+#include "num/errbuf.h"
 
 #define ADDR_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
 		   "0123456789.-_:%"
@@ -127,7 +128,7 @@ int cosched_membus_parse(const char *line, struct cosched_membus *out,
 	    cosched_request_word(line, "self", m.self, sizeof(m.self)) ||
 	    cosched_request_word(line, "coord", m.coord, sizeof(m.coord)) ||
 	    !m.self[0] || !m.coord[0]) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"membus needs job, step, nnodes (>0), self and coord");
 		return -1;
 	}

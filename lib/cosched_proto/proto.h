@@ -35,7 +35,7 @@
  * caller (SO_PEERCRED) is root or the agent's allowed user.
  *
  * Pure: no Slurm header.  Parsers write their message (at most
- * COSCHED_ERR_LEN bytes are needed) into err and return -1; they write
+ * ERRBUF_LEN bytes are needed) into err and return -1; they write
  * their output only on success.  Formatters return -1, buf "", when the
  * text would not fit: a request cut short would reach the agent as a
  * different, valid-looking one.
@@ -52,6 +52,7 @@
 #include "cosched/pb.h"
 #include "cosched_opts/cosched_opts.h"
 #include "cosched_proto/client.h"
+#include "cosched/mode.h"
 
 /* ---- words ---- */
 

@@ -9,6 +9,8 @@
 #include "num/num.h"
 #include "proto.h"
 #include "settings.h"
+#include "num/errbuf.h"
+#include "cosched/mode.h"
 
 /* A whole number of KEY in lo..hi: 0; -1 absent, -2 malformed or out. */
 static int _number(const char *line, const char *key, uint64_t lo,
@@ -41,7 +43,7 @@ static int _optional(const char *line, const char *key, uint64_t lo,
 		return 0;
 	}
 	if (rc)
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"register: %s must be a whole number from %llu to %llu",
 				key, (unsigned long long)lo,
 				(unsigned long long)hi);
@@ -58,7 +60,7 @@ static int _ids(const char *line, struct cosched_register *r, char *err,
 	    _required(line, "uid", 0, UINT32_MAX - 1, &uid) ||
 	    _required(line, "pid", 2, INT32_MAX, &pid) ||
 	    _required(line, "rank", 0, INT32_MAX, &rank)) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"register needs job, step, uid, pid (>1) and rank");
 		return -1;
 	}
@@ -73,11 +75,11 @@ static int _ids(const char *line, struct cosched_register *r, char *err,
 static int _mode(const char *line, struct cosched_register *r, char *err,
 		 size_t err_len)
 {
-	char word[32], why[COSCHED_ERR_LEN];
+	char word[32], why[ERRBUF_LEN];
 
 	if (cosched_request_word(line, "mode", word, sizeof(word)) ||
 	    cosched_parse_mode(word, &r->mode, why, sizeof(why))) {
-		cosched_set_err(err, err_len, "register: bad or missing mode");
+		errbuf_set(err, err_len, "register: bad or missing mode");
 		return -1;
 	}
 	r->pb.heuristic = COSCHED_PB_D;
@@ -88,10 +90,10 @@ static int _mode(const char *line, struct cosched_register *r, char *err,
 	case 0:
 		if (!cosched_pb_parse(word, &r->pb, why, sizeof(why)))
 			return 0;
-		cosched_set_err(err, err_len, "register: %.200s", why);
+		errbuf_set(err, err_len, "register: %.200s", why);
 		return -1;
 	default:
-		cosched_set_err(err, err_len, "register: pb too long");
+		errbuf_set(err, err_len, "register: pb too long");
 		return -1;
 	}
 }
@@ -108,7 +110,7 @@ static int _times(const char *line, struct cosched_register *r, char *err,
 	    _optional(line, "spin_ns", 0, max_spin_ns, &spin_ns, err, err_len))
 		return -1;
 	if (tick_us && tick_us < tick->lo) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"register: tick_us must be 0 or from %llu to %llu",
 				(unsigned long long)tick->lo,
 				(unsigned long long)tick->hi);
@@ -136,7 +138,7 @@ static int _hints(const char *line, struct cosched_register *r, char *err,
 		if (rc == -1)
 			continue;
 		if (rc) {
-			cosched_set_err(err, err_len,
+			errbuf_set(err, err_len,
 					"register: %s must be whole bytes per second, at most 1000T",
 					keys[i]);
 			return -1;
@@ -157,7 +159,7 @@ static int _gang(const char *line, struct cosched_register *r, char *err,
 		return -1;
 	r->gang = v;
 	if (r->gang && r->mode == COSCHED_MODE_MEMBUS) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"register: a membus step cannot be in gang rows");
 		return -1;
 	}
@@ -243,7 +245,7 @@ int cosched_end_parse(const char *line, uint32_t *job, uint32_t *step,
 		return -1;
 	if (_required(line, "job", 0, UINT32_MAX, &j) ||
 	    _required(line, "step", 0, UINT32_MAX, &s)) {
-		cosched_set_err(err, err_len, "end needs job and step");
+		errbuf_set(err, err_len, "end needs job and step");
 		return -1;
 	}
 	*job = (uint32_t)j;

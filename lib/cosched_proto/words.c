@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "proto.h"
+#include "num/errbuf.h"
 
 /* Keys and words are quoted in messages cut to this length. */
 #define QUOTE_MAX 32
@@ -65,7 +66,7 @@ static int _bad_word(const char *w, const char *why, char *err,
 {
 	int len = (int)strcspn(w, " ");
 
-	cosched_set_err(err, err_len, "request: %s '%.*s%s'", why,
+	errbuf_set(err, err_len, "request: %s '%.*s%s'", why,
 			len > QUOTE_MAX ? QUOTE_MAX : len, w,
 			len > QUOTE_MAX ? "..." : "");
 	return -1;
@@ -77,12 +78,12 @@ int cosched_request_check(const char *line, const char *verb, char *err,
 	const char *w;
 
 	if (strnlen(line, COSCHED_REQUEST_LEN + 1) > COSCHED_REQUEST_LEN) {
-		cosched_set_err(err, err_len, "request: longer than %d bytes",
+		errbuf_set(err, err_len, "request: longer than %d bytes",
 				COSCHED_REQUEST_LEN);
 		return -1;
 	}
 	if (!cosched_request_is(line, verb)) {
-		cosched_set_err(err, err_len, "request: not a %s request", verb);
+		errbuf_set(err, err_len, "request: not a %s request", verb);
 		return -1;
 	}
 	for (w = strchr(line, ' '); w; w = strchr(w, ' ')) {
@@ -90,7 +91,7 @@ int cosched_request_check(const char *line, const char *verb, char *err,
 		if (!_key_len(w) || w[_key_len(w)] != '=')
 			return _bad_word(w, "not KEY=VALUE:", err, err_len);
 		if (_again(w)) {
-			cosched_set_err(err, err_len,
+			errbuf_set(err, err_len,
 					"request: key '%.*s%s' given twice",
 					(int)(_key_len(w) > QUOTE_MAX ?
 					      QUOTE_MAX : _key_len(w)), w,

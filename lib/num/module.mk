@@ -1,11 +1,11 @@
-# lib/num - strict number parsing and checked text files, shared by every
-# component (pure C).  LIBNUM is defined in the Makefile, before the
+# lib/num - strict number parsing, checked text files and the parsers'
+# error buffer (errbuf.h), shared by every component (pure C).  LIBNUM is defined in the Makefile, before the
 # modules, since modules included earlier than this one link it.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 $(eval $(call static_lib,$(LIBNUM),lib/num/num.c lib/num/text.c \
-	lib/num/stats.c lib/num/search.c))
+	lib/num/stats.c lib/num/search.c lib/num/errbuf.c))
 TARGETS += $(LIBNUM)
 
 $(eval $(call unit_test,num/test_num,testsuite/unit/num/test_num.c,$(LIBNUM),))

@@ -14,12 +14,13 @@
 
 #include "coalloc/engine.h"
 #include "coalloc/placement.h"
-#include "cosched_opts/cosched_opts.h"
 #include "nodepick/nodepick.h"
 #include "num/search.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
+#include "num/errbuf.h"
+#include "coalloc/sizes.h"
 
 /* The arrays nodepick reads, sized to slurmctld's node table. */
 struct pick_arrays {
@@ -202,12 +203,12 @@ static int _by_size_desc(const void *x, const void *y)
  */
 static int _pick_components(job_record_t *job_ptr,
 			    const struct nodepick_request *job_req,
-			    const struct cosched_sizes *sizes, struct pick_arrays *a,
+			    const struct coalloc_sizes *sizes, struct pick_arrays *a,
 			    struct nodepick_result *result)
 {
 	int nsites = coalloc_site_count();
-	uint32_t total = cosched_sizes_total(sizes), *idle;
-	uint16_t sites[COSCHED_MAX_COMPONENTS];
+	uint32_t total = coalloc_sizes_total(sizes), *idle;
+	uint16_t sites[COALLOC_MAX_COMPONENTS];
 	int rc = -1;
 
 	if (job_ptr->details->req_node_bitmap || job_req->contiguous ||
@@ -229,17 +230,17 @@ static int _pick_components(job_record_t *job_ptr,
  * COALLOC_SIZES in the job's spank environment, largest first.  0: none,
  * 1: found, -1: present but unreadable (the job cannot be placed).
  */
-static int _coalloc_request(job_record_t *job_ptr, struct cosched_sizes *sizes)
+static int _coalloc_request(job_record_t *job_ptr, struct coalloc_sizes *sizes)
 {
-	static const char key[] = COSCHED_ENV_SIZES "=";
-	char err[COSCHED_ERR_LEN];
+	static const char key[] = COALLOC_ENV_SIZES "=";
+	char err[ERRBUF_LEN];
 
 	for (uint32_t i = 0; i < job_ptr->spank_job_env_size; i++) {
 		const char *var = job_ptr->spank_job_env[i];
 
 		if (!var || strncmp(var, key, sizeof(key) - 1))
 			continue;
-		if (!cosched_parse_sizes(var + sizeof(key) - 1, sizes, err,
+		if (!coalloc_parse_sizes(var + sizeof(key) - 1, sizes, err,
 					 sizeof(err))) {
 			qsort(sizes->nodes, sizes->count,
 			      sizeof(sizes->nodes[0]), _by_size_desc);
@@ -267,7 +268,7 @@ static uint32_t _single_size(job_record_t *job_ptr)
 int coalloc_job_components(job_record_t *job_ptr,
 			   struct coalloc_components *comps)
 {
-	struct cosched_sizes sizes;
+	struct coalloc_sizes sizes;
 	int has = _coalloc_request(job_ptr, &sizes);
 
 	if (has < 0 || !job_ptr->details)
@@ -374,7 +375,7 @@ static int _fit_sites(job_record_t *job_ptr, bitstr_t *bitmap,
 	struct coalloc_components comps;
 	struct pick_arrays a;
 	uint32_t *idle;
-	uint16_t sites[COSCHED_MAX_COMPONENTS];
+	uint16_t sites[COALLOC_MAX_COMPONENTS];
 	bool fits;
 
 	if (coalloc_job_components(job_ptr, &comps))
@@ -419,7 +420,7 @@ static int _pick(job_record_t *job_ptr, bitstr_t *bitmap, const uint32_t *held,
 		.want_nodes = req_nodes, .min_cpus = d->min_cpus,
 		.contiguous = d->contiguous,
 	};
-	struct cosched_sizes sizes;
+	struct coalloc_sizes sizes;
 	struct nodepick_result result;
 	struct pick_arrays a;
 	int rc, has_sizes;

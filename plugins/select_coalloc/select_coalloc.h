@@ -17,7 +17,7 @@
 #include "coalloc/policy.h"
 #include "coalloc/statefile.h"
 #include "coalloc_conf/coalloc_conf.h"
-#include "cosched_opts/cosched_opts.h"
+#include "coalloc/sizes.h"
 
 /*
  * Our plugin_id in Slurm's select plugin table.  Slurm's own plugins use
@@ -173,7 +173,7 @@ int coalloc_state_restore(const char *dir);
 /* A job's components in nodes, largest first: --coalloc, or one. */
 struct coalloc_components {
 	uint32_t count;
-	uint32_t nodes[COSCHED_MAX_COMPONENTS];
+	uint32_t nodes[COALLOC_MAX_COMPONENTS];
 };
 int coalloc_job_components(job_record_t *job_ptr,
 			   struct coalloc_components *comps);

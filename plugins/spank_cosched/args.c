@@ -15,6 +15,8 @@
 #include "cosched_proto/client.h"
 #include "cosched_proto/settings.h"
 #include "num/num.h"
+#include "num/errbuf.h"
+#include "cosched/mode.h"
 
 /* Arguments are quoted in messages cut to this length (with "..."). */
 #define QUOTE_ARG_MAX 48
@@ -80,7 +82,7 @@ static int _set_path(struct cosched_args *args, const char *key,
 	char *field = (char *)args + k->offset;
 
 	if (value[0] != '/' || strlen(value) >= k->size) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"plugstack.conf: %s='%.*s': expected an absolute path shorter than %zu bytes",
 				key, QUOTE_ARG_MAX, value, k->size);
 		return -1;
@@ -100,7 +102,7 @@ static int _set_u32(struct cosched_args *args, const char *key,
 		*(uint32_t *)((char *)args + k->offset) = (uint32_t)v;
 		return 0;
 	}
-	cosched_set_err(err, err_len,
+	errbuf_set(err, err_len,
 			"plugstack.conf: %s='%.*s': expected a whole number from %llu to %llu",
 			key, QUOTE_ARG_MAX, value, (unsigned long long)s->lo,
 			(unsigned long long)s->hi);
@@ -120,7 +122,7 @@ static int _set_rate(struct cosched_args *args, const char *key,
 		*(double *)((char *)args + k->offset) = (double)(uint64_t)(v + 0.5);
 		return 0;
 	}
-	cosched_set_err(err, err_len,
+	errbuf_set(err, err_len,
 			"plugstack.conf: %s='%.*s': expected bytes per second, a number with an optional k, M, G or T suffix, at most 1000T (0: found by the agent)",
 			key, QUOTE_ARG_MAX, value);
 	return -1;
@@ -129,10 +131,10 @@ static int _set_rate(struct cosched_args *args, const char *key,
 static int _set_mode(struct cosched_args *args, const char *key,
 		     const char *value, char *err, size_t err_len)
 {
-	char why[COSCHED_ERR_LEN];
+	char why[ERRBUF_LEN];
 
 	if (cosched_parse_mode(value, &args->default_mode, why, sizeof(why))) {
-		cosched_set_err(err, err_len, "plugstack.conf: %s: %s", key, why);
+		errbuf_set(err, err_len, "plugstack.conf: %s: %s", key, why);
 		return -1;
 	}
 	return 0;
@@ -141,7 +143,7 @@ static int _set_mode(struct cosched_args *args, const char *key,
 static int _set_allowed(struct cosched_args *args, const char *key,
 			const char *value, char *err, size_t err_len)
 {
-	char why[COSCHED_ERR_LEN], word[32];
+	char why[ERRBUF_LEN], word[32];
 	const char *p = value;
 	uint32_t set = 0;
 
@@ -156,7 +158,7 @@ static int _set_allowed(struct cosched_args *args, const char *key,
 		snprintf(word, sizeof(word), "%.*s", (int)len, p);
 		if (!len || len >= sizeof(word) ||
 		    cosched_parse_mode(word, &mode, why, sizeof(why))) {
-			cosched_set_err(err, err_len,
+			errbuf_set(err, err_len,
 					"plugstack.conf: %s='%.*s': '%s' is not a mode (modes: %s, or all)",
 					key, QUOTE_ARG_MAX, value, word,
 					cosched_mode_names());
@@ -173,10 +175,10 @@ static int _set_allowed(struct cosched_args *args, const char *key,
 static int _set_pb(struct cosched_args *args, const char *key,
 		   const char *value, char *err, size_t err_len)
 {
-	char why[COSCHED_ERR_LEN];
+	char why[ERRBUF_LEN];
 
 	if (cosched_pb_parse(value, &args->default_pb, why, sizeof(why))) {
-		cosched_set_err(err, err_len, "plugstack.conf: %s: %s", key, why);
+		errbuf_set(err, err_len, "plugstack.conf: %s: %s", key, why);
 		return -1;
 	}
 	return 0;
@@ -187,7 +189,7 @@ static int _set_boost(struct cosched_args *args, const char *key,
 {
 	if (strcmp(value, "auto") && strcmp(value, "cgroup") &&
 	    strcmp(value, "nice")) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"plugstack.conf: %s='%.*s': expected auto, cgroup or nice",
 				key, QUOTE_ARG_MAX, value);
 		return -1;
@@ -201,7 +203,7 @@ static int _set_freeze(struct cosched_args *args, const char *key,
 {
 	if (strcmp(value, "auto") && strcmp(value, "cgroup") &&
 	    strcmp(value, "signal")) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"plugstack.conf: %s='%.*s': expected auto, cgroup or signal",
 				key, QUOTE_ARG_MAX, value);
 		return -1;
@@ -214,7 +216,7 @@ static int _set_gang_rows(struct cosched_args *args, const char *key,
 			  const char *value, char *err, size_t err_len)
 {
 	if (strcmp(value, "yes") && strcmp(value, "no")) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"plugstack.conf: %s='%.*s': expected yes or no",
 				key, QUOTE_ARG_MAX, value);
 		return -1;
@@ -230,7 +232,7 @@ static int _set_user(struct cosched_args *args, const char *key,
 
 	if (!len || len >= sizeof(args->allow_user) ||
 	    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != len) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"plugstack.conf: %s='%.*s': expected a user name",
 				key, QUOTE_ARG_MAX, value);
 		return -1;
@@ -310,7 +312,7 @@ static int _parse_one(const char *arg, struct cosched_args *args,
 		len = QUOTE_ARG_MAX - 3;
 	_known_keys(known, sizeof(known));
 	if (!eq || eq == arg) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 			 "plugstack.conf: bad argument '%.*s%s': expected KEY=VALUE%s",
 			 len, arg, more, known);
 		return -1;
@@ -320,13 +322,13 @@ static int _parse_one(const char *arg, struct cosched_args *args,
 		key = _key(name);
 	}
 	if (!key) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 			 "plugstack.conf: unknown argument '%.*s%s'%s",
 			 len, arg, more, known);
 		return -1;
 	}
 	if (*seen & (1u << (key - arg_keys))) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 			 "plugstack.conf: %s= given twice (each argument at most once)",
 			 key->name);
 		return -1;
@@ -341,20 +343,20 @@ static int _check_limits(const struct cosched_args *args, char *err,
 	if (args->min_tick_us > args->max_tick_us ||
 	    args->tick_us < args->min_tick_us ||
 	    args->tick_us > args->max_tick_us) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"plugstack.conf: need min_tick_us <= tick_us <= max_tick_us (%u, %u, %u)",
 				args->min_tick_us, args->tick_us,
 				args->max_tick_us);
 		return -1;
 	}
 	if (!cosched_args_allows(args, args->default_mode)) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"plugstack.conf: default_mode=%s is not in allowed_modes",
 				cosched_mode_name(args->default_mode));
 		return -1;
 	}
 	if (args->gang_port_offset == args->membus_port_offset) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 				"plugstack.conf: gang_port_offset=%u is membus_port_offset too: each needs a port of its own",
 				args->gang_port_offset);
 		return -1;
@@ -370,7 +372,7 @@ int cosched_args_parse(int argc, char *const argv[], struct cosched_args *args,
 	int rc = -1;
 
 	if (argc < 0 || (argc > 0 && !argv)) {
-		cosched_set_err(err, err_len, "plugstack.conf: no argument vector");
+		errbuf_set(err, err_len, "plugstack.conf: no argument vector");
 		goto fail;
 	}
 	cosched_args_defaults(&parsed);

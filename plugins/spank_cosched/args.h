@@ -47,7 +47,7 @@
 #include <stdint.h>
 
 #include "cosched/pb.h"
-#include "cosched_opts/cosched_opts.h"
+#include "cosched/mode.h"
 
 #define COSCHED_ARG_PATH_LEN 1024
 #define COSCHED_ARG_NAME_LEN 64

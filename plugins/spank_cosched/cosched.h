@@ -22,11 +22,13 @@
 #include "args.h"
 #include "cosched/pb.h"
 #include "cosched_opts/cosched_opts.h"
+#include "coalloc/sizes.h"
+#include "cosched/mode.h"
 
 /* The request the options of this command (or step) describe. */
 struct cosched_request {
 	bool sizes_set;			/* --coalloc was given */
-	struct cosched_sizes sizes;
+	struct coalloc_sizes sizes;
 	bool mode_set;			/* --cosched was given */
 	enum cosched_mode mode;
 	bool pb_set;			/* --cosched-pb was given */

@@ -26,6 +26,9 @@
 
 #include "cosched.h"
 #include "num/num.h"
+#include "num/errbuf.h"
+#include "coalloc/sizes.h"
+#include "cosched/mode.h"
 
 enum option_id {
 	OPT_COALLOC = 1,
@@ -56,11 +59,11 @@ static int _refused(const char *opt, int remote)
 
 static int _coalloc_cb(int val, const char *optarg, int remote)
 {
-	char err[COSCHED_ERR_LEN];
-	struct cosched_sizes sizes;
+	char err[ERRBUF_LEN];
+	struct coalloc_sizes sizes;
 
 	(void)val;
-	if (cosched_parse_sizes(optarg, &sizes, err, sizeof(err))) {
+	if (coalloc_parse_sizes(optarg, &sizes, err, sizeof(err))) {
 		slurm_error("cosched: %s", err);
 		return _refused("coalloc", remote);
 	}
@@ -68,14 +71,14 @@ static int _coalloc_cb(int val, const char *optarg, int remote)
 	request.sizes_set = true;
 	slurm_debug("cosched: --coalloc=%s accepted (%u components, %u nodes%s)",
 		    optarg, (unsigned int)sizes.count,
-		    (unsigned int)cosched_sizes_total(&sizes),
+		    (unsigned int)coalloc_sizes_total(&sizes),
 		    remote ? ", remote" : "");
 	return 0;
 }
 
 static int _cosched_cb(int val, const char *optarg, int remote)
 {
-	char err[COSCHED_ERR_LEN];
+	char err[ERRBUF_LEN];
 	enum cosched_mode mode;
 
 	(void)val;
@@ -100,7 +103,7 @@ static int _cosched_cb(int val, const char *optarg, int remote)
 
 static int _pb_cb(int val, const char *optarg, int remote)
 {
-	char err[COSCHED_ERR_LEN];
+	char err[ERRBUF_LEN];
 	struct cosched_pb_rule rule;
 
 	(void)val;
@@ -153,7 +156,7 @@ static int _tick_cb(int val, const char *optarg, int remote)
 
 static int _bw_cb(int val, const char *optarg, int remote)
 {
-	char err[COSCHED_ERR_LEN];
+	char err[ERRBUF_LEN];
 	struct cosched_bw bw;
 
 	(void)val;
@@ -191,7 +194,7 @@ static void _build_usage(void)
 {
 	snprintf(coalloc_usage, sizeof(coalloc_usage),
 		 "[cosched] co-allocate the job as components of SIZES nodes, comma-separated (e.g. 4,4; at most %d components)",
-		 COSCHED_MAX_COMPONENTS);
+		 COALLOC_MAX_COMPONENTS);
 	const struct cosched_args *conf = cosched_config();
 
 	snprintf(cosched_usage, sizeof(cosched_usage),

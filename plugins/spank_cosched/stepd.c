@@ -45,6 +45,7 @@
 #include "cosched/pages.h"
 #include "cosched_proto/proto.h"
 #include "num/num.h"
+#include "num/errbuf.h"
 
 #define AGENT_TIMEOUT_MS 3000
 #define REPLY_LEN 512
@@ -92,7 +93,7 @@ static uint32_t _job_env_u32(spank_t sp, const char *name, uint32_t dflt)
 static void _resolve_bw(spank_t sp)
 {
 	const struct cosched_request *req = cosched_request();
-	char buf[COSCHED_BW_TEXT_LEN + 16], err[COSCHED_ERR_LEN];
+	char buf[COSCHED_BW_TEXT_LEN + 16], err[ERRBUF_LEN];
 
 	memset(&step.bw, 0, sizeof(step.bw));
 	if (req->bw_set)
@@ -108,7 +109,7 @@ static void _resolve(spank_t sp)
 {
 	const struct cosched_request *req = cosched_request();
 	const struct cosched_args *conf = cosched_config();
-	char buf[32], err[COSCHED_ERR_LEN];
+	char buf[32], err[ERRBUF_LEN];
 
 	step.mode = conf->default_mode;
 	if (req->mode_set)

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 
 #include "cosched.h"
+#include "coalloc/sizes.h"
+#include "cosched/mode.h"
 
 static int _setenv(spank_t sp, const char *name, const char *value)
 {
@@ -45,15 +47,15 @@ static int _setenv_u32(spank_t sp, const char *name, uint32_t value)
 	return _setenv(sp, name, text);
 }
 
-static int _record_sizes(spank_t sp, const struct cosched_sizes *sizes)
+static int _record_sizes(spank_t sp, const struct coalloc_sizes *sizes)
 {
-	char text[COSCHED_SIZES_TEXT_LEN];
+	char text[COALLOC_SIZES_TEXT_LEN];
 
-	if (cosched_format_sizes(sizes, text, sizeof(text))) {
+	if (coalloc_format_sizes(sizes, text, sizeof(text))) {
 		slurm_error("cosched: internal error: cannot format --coalloc");
 		return -1;
 	}
-	return _setenv(sp, COSCHED_ENV_SIZES, text);
+	return _setenv(sp, COALLOC_ENV_SIZES, text);
 }
 
 static int _record_bw(spank_t sp, const struct cosched_bw *bw)

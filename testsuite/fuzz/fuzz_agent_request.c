@@ -24,6 +24,8 @@
 
 #include "../../agent/agent.h"
 #include "../../lib/cosched_proto/peer.c"
+#include "num/errbuf.h"
+#include "cosched/mode.h"
 
 static const char *const keys[] = {
 	"job", "step", "uid", "pid", "rank", "mode", "pb", "tick_us",
@@ -49,7 +51,7 @@ static void _words(const char *line)
 static void _register(const char *line)
 {
 	const struct cosched_setting *tick = cosched_setting(COSCHED_SET_TICK_US);
-	char why[COSCHED_ERR_LEN], again[COSCHED_REQUEST_LEN + 1];
+	char why[ERRBUF_LEN], again[COSCHED_REQUEST_LEN + 1];
 	struct cosched_register r, back;
 
 	if (cosched_register_parse(line, &r, why, sizeof(why))) {
@@ -78,7 +80,7 @@ static void _register(const char *line)
 
 static void _end(const char *line)
 {
-	char reply[512], why[COSCHED_ERR_LEN];
+	char reply[512], why[ERRBUF_LEN];
 	uint32_t job, step;
 	struct agent a;
 
@@ -106,7 +108,7 @@ static void _peer(const char *text)
 
 static void _membus(const char *line)
 {
-	char why[COSCHED_ERR_LEN], *save = NULL;
+	char why[ERRBUF_LEN], *save = NULL;
 	struct cosched_membus m;
 
 	if (cosched_membus_parse(line, &m, why, sizeof(why))) {

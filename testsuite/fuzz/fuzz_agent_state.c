@@ -17,6 +17,7 @@
 #include "fuzz.h"
 
 #include "state.h"
+#include "cosched/mode.h"
 
 static int _check_entry(const struct state_entry *e, void *arg)
 {

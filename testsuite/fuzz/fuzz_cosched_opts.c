@@ -18,6 +18,9 @@
 
 #include "cosched/pb.h"
 #include "cosched_opts/cosched_opts.h"
+#include "num/errbuf.h"
+#include "coalloc/sizes.h"
+#include "cosched/mode.h"
 
 #define UNTOUCHED 0xa5
 
@@ -33,25 +36,25 @@ static bool _untouched(const void *p, size_t len)
 
 static void _sizes(const char *text)
 {
-	struct cosched_sizes s, again;
-	char err[COSCHED_ERR_LEN], buf[COSCHED_SIZES_TEXT_LEN];
+	struct coalloc_sizes s, again;
+	char err[ERRBUF_LEN], buf[COALLOC_SIZES_TEXT_LEN];
 	uint64_t sum = 0;
 
 	memset(&s, UNTOUCHED, sizeof(s));
-	if (cosched_parse_sizes(text, &s, err, sizeof(err))) {
+	if (coalloc_parse_sizes(text, &s, err, sizeof(err))) {
 		FUZZ_CHECK(fuzz_message_ok(err, sizeof(err)));
 		FUZZ_CHECK(_untouched(&s, sizeof(s)));
 		return;
 	}
-	FUZZ_CHECK(s.count >= 1 && s.count <= COSCHED_MAX_COMPONENTS);
+	FUZZ_CHECK(s.count >= 1 && s.count <= COALLOC_MAX_COMPONENTS);
 	for (uint32_t i = 0; i < s.count; i++) {
 		FUZZ_CHECK(s.nodes[i] >= 1 &&
-			   s.nodes[i] <= COSCHED_MAX_COMPONENT_NODES);
+			   s.nodes[i] <= COALLOC_MAX_COMPONENT_NODES);
 		sum += s.nodes[i];
 	}
-	FUZZ_CHECK(cosched_sizes_total(&s) == sum);
-	FUZZ_CHECK(!cosched_format_sizes(&s, buf, sizeof(buf)));
-	FUZZ_CHECK(!cosched_parse_sizes(buf, &again, err, sizeof(err)));
+	FUZZ_CHECK(coalloc_sizes_total(&s) == sum);
+	FUZZ_CHECK(!coalloc_format_sizes(&s, buf, sizeof(buf)));
+	FUZZ_CHECK(!coalloc_parse_sizes(buf, &again, err, sizeof(err)));
 	FUZZ_CHECK(again.count == s.count &&
 		   !memcmp(again.nodes, s.nodes, s.count * sizeof(s.nodes[0])));
 }
@@ -59,7 +62,7 @@ static void _sizes(const char *text)
 static void _mode(const char *text)
 {
 	enum cosched_mode mode, again;
-	char err[COSCHED_ERR_LEN];
+	char err[ERRBUF_LEN];
 	const char *name;
 
 	memset(&mode, UNTOUCHED, sizeof(mode));
@@ -82,7 +85,7 @@ static bool _whole_rate(double v)
 static void _bw(const char *text)
 {
 	struct cosched_bw bw, again;
-	char err[COSCHED_ERR_LEN], buf[COSCHED_BW_TEXT_LEN];
+	char err[ERRBUF_LEN], buf[COSCHED_BW_TEXT_LEN];
 
 	memset(&bw, UNTOUCHED, sizeof(bw));
 	if (cosched_parse_bw(text, &bw, err, sizeof(err))) {
@@ -103,7 +106,7 @@ static void _bw(const char *text)
 static void _pb(const char *text)
 {
 	struct cosched_pb_rule rule, again;
-	char err[COSCHED_ERR_LEN];
+	char err[ERRBUF_LEN];
 	const char *name;
 
 	memset(&rule, UNTOUCHED, sizeof(rule));

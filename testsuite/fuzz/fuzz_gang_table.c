@@ -16,8 +16,8 @@
  */
 #include "fuzz.h"
 
-#include "cosched_opts/cosched_opts.h"
 #include "cosched_proto/gang.h"
+#include "num/errbuf.h"
 
 static int _printable(const char *s)
 {
@@ -30,7 +30,7 @@ static int _printable(const char *s)
 static void _check_accepted(const struct gang_table *t)
 {
 	static struct gang_table back;
-	char line[COSCHED_REQUEST_LEN + 1], err[COSCHED_ERR_LEN];
+	char line[COSCHED_REQUEST_LEN + 1], err[ERRBUF_LEN];
 	uint32_t seen = 0;
 	int n;
 
@@ -63,7 +63,7 @@ static int _parse(const char *data, size_t size, const char *self,
 		  struct gang_table *t)
 {
 	static struct gang_table untouched;
-	char err[COSCHED_ERR_LEN];
+	char err[ERRBUF_LEN];
 	int rc;
 
 	memset(err, 0, sizeof(err));

@@ -13,6 +13,7 @@
 #include "fuzz.h"
 
 #include "args.h"
+#include "cosched/mode.h"
 
 #define MAX_ARGS 64
 

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "cosched/pb.h"
-#include "cosched_opts/cosched_opts.h"
 #include "tap.h"
+#include "num/errbuf.h"
 
 #define S1 COSCHED_S1
 #define S2 COSCHED_S2
@@ -238,7 +238,7 @@ static void test_never_chosen(void)
 }
 
 /* Parse text; on success return the canonical name, else "ERR". */
-static char err[COSCHED_ERR_LEN];
+static char err[ERRBUF_LEN];
 static const char *parse(const char *text)
 {
 	struct cosched_pb_rule r;

@@ -8,6 +8,7 @@
 
 #include "cosched/tick.h"
 #include "tap.h"
+#include "cosched/mode.h"
 
 #define S1 COSCHED_S1
 #define S2 COSCHED_S2

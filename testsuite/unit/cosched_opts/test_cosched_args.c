@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "args.h"
-#include "cosched_opts/cosched_opts.h"
 #include "tap.h"
+#include "cosched/mode.h"
 
 #define KNOWN "; known keys: agent, shim, run_dir, default_mode, allowed_modes, default_pb, tick_us, min_tick_us, max_tick_us, max_spin_us, boost, idle_exit, allow_user, membus_quantum_ms, membus_window, membus_mem, membus_net, membus_port_offset, gang_rows, gang_port_offset, freeze, munge_socket"
 

@@ -8,8 +8,9 @@
 
 #include "cosched_opts/cosched_opts.h"
 #include "tap.h"
+#include "num/errbuf.h"
 
-static char err[COSCHED_ERR_LEN];
+static char err[ERRBUF_LEN];
 
 /* Parse text; on success return its canonical form, else "ERR". */
 static const char *canon(const char *text)

@@ -12,8 +12,9 @@
 
 #include "coalloc_conf/coalloc_conf.h"
 #include "cosched_proto/gang.h"
-#include "cosched_opts/cosched_opts.h"
 #include "tap.h"
+#include "num/errbuf.h"
+#include "cosched/mode.h"
 
 static struct gang_table table(unsigned rows, unsigned first, bool priority)
 {
@@ -96,7 +97,7 @@ static void test_rule(void)
 
 static void test_roundtrip(void)
 {
-	char buf[COSCHED_REQUEST_LEN + 1], err[COSCHED_ERR_LEN] = "";
+	char buf[COSCHED_REQUEST_LEN + 1], err[ERRBUF_LEN] = "";
 	struct gang_table t = table(3, 1, true), back;
 	int n;
 
@@ -188,7 +189,7 @@ static void test_parse_refuses(void)
 		{ "membus node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "not a gang request" },
 		{ "gang node=n2 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "addressed to another node" },
 	};
-	char err[COSCHED_ERR_LEN];
+	char err[ERRBUF_LEN];
 	struct gang_table t, before;
 	int good = 0, n = (int)(sizeof(bad) / sizeof(bad[0]));
 
@@ -228,7 +229,7 @@ static void test_requests(void)
 				      .pid = 4242, .mode = COSCHED_MODE_NONE,
 				      .gang = true }, back;
 	struct cosched_gang_req g = { .self = "n1@10.0.0.1:6868" }, gb;
-	char line[COSCHED_REQUEST_LEN + 1], err[COSCHED_ERR_LEN] = "";
+	char line[COSCHED_REQUEST_LEN + 1], err[ERRBUF_LEN] = "";
 
 	ok(!cosched_register_format(&r, line, sizeof(line)) &&
 	   strstr(line, " gang=1") &&

@@ -13,8 +13,10 @@
 #include "cosched_proto/proto.h"
 #include "cosched_proto/settings.h"
 #include "tap.h"
+#include "num/errbuf.h"
+#include "cosched/mode.h"
 
-static char err[COSCHED_ERR_LEN];
+static char err[ERRBUF_LEN];
 
 static void test_port(void)
 {

@@ -12,10 +12,11 @@
 #include "cosched_proto/settings.h"
 #include "membus/membus.h"
 #include "tap.h"
+#include "num/errbuf.h"
 
 int main(void)
 {
-	char err[COSCHED_ERR_LEN], line[160];
+	char err[ERRBUF_LEN], line[160];
 	struct cosched_register r;
 	const struct cosched_setting *tick;
 

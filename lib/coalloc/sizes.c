@@ -1,69 +1,23 @@
 /*
- * cosched_opts.c - parsing of --coalloc=SIZES and --cosched=MODE (see
- * cosched_opts.h).
+ * sizes.c - parsing of --coalloc=SIZES (sizes.h).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
-#include "cosched_opts/cosched_opts.h"
+#include "coalloc/sizes.h"
+#include "num/errbuf.h"
 
 /*
  * Messages quote the user's input, which may be arbitrarily long: tokens
  * and whole lists are cut to these lengths (with "...") so every message
- * fits COSCHED_ERR_LEN and stays readable on one line.
+ * fits ERRBUF_LEN and stays readable on one line.
  */
 #define QUOTE_TOKEN_MAX 24
 #define QUOTE_LIST_MAX 64
 
-static const char *const mode_names[COSCHED_MODE_COUNT] = {
-	[COSCHED_MODE_NONE]	= "none",
-	[COSCHED_MODE_SB]	= "sb",
-	[COSCHED_MODE_SY]	= "sy",
-	[COSCHED_MODE_DCS]	= "dcs",
-	[COSCHED_MODE_PB]	= "pb",
-	[COSCHED_MODE_PB_SB]	= "pb-sb",
-	[COSCHED_MODE_PB_SY]	= "pb-sy",
-	[COSCHED_MODE_DCS_SB]	= "dcs-sb",
-	[COSCHED_MODE_DCS_SY]	= "dcs-sy",
-	[COSCHED_MODE_ECM]	= "ecm",
-	[COSCHED_MODE_EDM]	= "edm",
-	[COSCHED_MODE_MEMBUS]	= "membus",
-};
-
-/* Kept in step with mode_names[] by the unit test. */
-static const char all_mode_names[] =
-	"none, sb, sy, dcs, pb, pb-sb, pb-sy, dcs-sb, dcs-sy, ecm, edm, membus";
-
-void cosched_set_err(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !err_len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-}
-
-/* A quotable view of len bytes of s: the length to print and a suffix. */
-struct quote {
-	int len;
-	const char *more;
-};
-
-static struct quote _quote(size_t len, size_t max)
-{
-	if (len <= max)
-		return (struct quote){ (int)len, "" };
-	return (struct quote){ (int)(max - 3), "..." };
-}
-
-/* ------------------------------------------------------------- sizes */
 
 /* What can be wrong with one token of SIZES. */
 enum size_problem {
@@ -89,7 +43,7 @@ static enum size_problem _parse_size_token(const char *tok, size_t len,
 		 * problem and should be reported as such. */
 		if (!too_large) {
 			value = value * 10 + (uint32_t)(tok[i] - '0');
-			too_large = value > COSCHED_MAX_COMPONENT_NODES;
+			too_large = value > COALLOC_MAX_COMPONENT_NODES;
 		}
 	}
 	if (too_large)
@@ -104,13 +58,13 @@ static void _size_token_err(char *err, size_t err_len, const char *text,
 			    const char *tok, size_t len, unsigned int index,
 			    enum size_problem problem)
 {
-	struct quote qt = _quote(len, QUOTE_TOKEN_MAX);
-	struct quote ql = _quote(strlen(text), QUOTE_LIST_MAX);
+	struct errbuf_quote qt = errbuf_quote(len, QUOTE_TOKEN_MAX);
+	struct errbuf_quote ql = errbuf_quote(strlen(text), QUOTE_LIST_MAX);
 	char why[64];
 
 	switch (problem) {
 	case SIZE_EMPTY:
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 			 "--coalloc: empty component size (token %u of \"%.*s%s\"): stray comma",
 			 index, ql.len, text, ql.more);
 		return;
@@ -122,14 +76,14 @@ static void _size_token_err(char *err, size_t err_len, const char *text,
 		break;
 	case SIZE_TOO_LARGE:
 		snprintf(why, sizeof(why), "larger than the maximum of %u nodes",
-			 COSCHED_MAX_COMPONENT_NODES);
+			 COALLOC_MAX_COMPONENT_NODES);
 		break;
 	case SIZE_OK:
 	default:
 		snprintf(why, sizeof(why), "invalid");
 		break;
 	}
-	cosched_set_err(err, err_len,
+	errbuf_set(err, err_len,
 		 "--coalloc: bad component size '%.*s%s' (token %u of \"%.*s%s\"): %s",
 		 qt.len, tok, qt.more, index, ql.len, text, ql.more, why);
 }
@@ -137,23 +91,23 @@ static void _size_token_err(char *err, size_t err_len, const char *text,
 static void _too_many_err(char *err, size_t err_len, const char *text,
 			  const char *tok, size_t len, unsigned int index)
 {
-	struct quote qt = _quote(len, QUOTE_TOKEN_MAX);
-	struct quote ql = _quote(strlen(text), QUOTE_LIST_MAX);
+	struct errbuf_quote qt = errbuf_quote(len, QUOTE_TOKEN_MAX);
+	struct errbuf_quote ql = errbuf_quote(strlen(text), QUOTE_LIST_MAX);
 
-	cosched_set_err(err, err_len,
+	errbuf_set(err, err_len,
 		 "--coalloc: too many components: '%.*s%s' is token %u of \"%.*s%s\", at most %u are allowed",
 		 qt.len, tok, qt.more, index, ql.len, text, ql.more,
-		 COSCHED_MAX_COMPONENTS);
+		 COALLOC_MAX_COMPONENTS);
 }
 
-int cosched_parse_sizes(const char *text, struct cosched_sizes *sizes,
+int coalloc_parse_sizes(const char *text, struct coalloc_sizes *sizes,
 			char *err, size_t err_len)
 {
-	struct cosched_sizes parsed = { 0 };
+	struct coalloc_sizes parsed = { 0 };
 	const char *tok = text;
 
 	if (!text || !*text) {
-		cosched_set_err(err, err_len,
+		errbuf_set(err, err_len,
 			 "--coalloc: no component sizes given (expected e.g. --coalloc=4,4)");
 		return -1;
 	}
@@ -163,7 +117,7 @@ int cosched_parse_sizes(const char *text, struct cosched_sizes *sizes,
 		enum size_problem problem;
 		uint32_t nodes = 0;
 
-		if (parsed.count == COSCHED_MAX_COMPONENTS) {
+		if (parsed.count == COALLOC_MAX_COMPONENTS) {
 			_too_many_err(err, err_len, text, tok, len, index);
 			return -1;
 		}
@@ -183,19 +137,19 @@ int cosched_parse_sizes(const char *text, struct cosched_sizes *sizes,
 	return 0;
 }
 
-static bool _sizes_valid(const struct cosched_sizes *sizes)
+static bool _sizes_valid(const struct coalloc_sizes *sizes)
 {
-	if (!sizes || !sizes->count || sizes->count > COSCHED_MAX_COMPONENTS)
+	if (!sizes || !sizes->count || sizes->count > COALLOC_MAX_COMPONENTS)
 		return false;
 	for (uint32_t i = 0; i < sizes->count; i++) {
 		if (!sizes->nodes[i] ||
-		    sizes->nodes[i] > COSCHED_MAX_COMPONENT_NODES)
+		    sizes->nodes[i] > COALLOC_MAX_COMPONENT_NODES)
 			return false;
 	}
 	return true;
 }
 
-int cosched_format_sizes(const struct cosched_sizes *sizes, char *buf,
+int coalloc_format_sizes(const struct coalloc_sizes *sizes, char *buf,
 			 size_t buf_len)
 {
 	size_t used = 0;
@@ -218,7 +172,7 @@ int cosched_format_sizes(const struct cosched_sizes *sizes, char *buf,
 	return 0;
 }
 
-uint32_t cosched_sizes_total(const struct cosched_sizes *sizes)
+uint32_t coalloc_sizes_total(const struct coalloc_sizes *sizes)
 {
 	uint32_t total = 0;
 
@@ -227,43 +181,4 @@ uint32_t cosched_sizes_total(const struct cosched_sizes *sizes)
 	for (uint32_t i = 0; i < sizes->count; i++)
 		total += sizes->nodes[i];
 	return total;
-}
-
-/* ------------------------------------------------------------- modes */
-
-int cosched_parse_mode(const char *text, enum cosched_mode *mode,
-		       char *err, size_t err_len)
-{
-	struct quote qt;
-
-	if (!text || !*text) {
-		cosched_set_err(err, err_len,
-			 "--cosched: no mode given (expected one of: %s)",
-			 all_mode_names);
-		return -1;
-	}
-	for (int m = 0; m < COSCHED_MODE_COUNT; m++) {
-		if (!strcasecmp(text, mode_names[m])) {
-			if (mode)
-				*mode = (enum cosched_mode)m;
-			return 0;
-		}
-	}
-	qt = _quote(strlen(text), QUOTE_TOKEN_MAX);
-	cosched_set_err(err, err_len,
-		 "--cosched: unknown mode '%.*s%s' (expected one of: %s)",
-		 qt.len, text, qt.more, all_mode_names);
-	return -1;
-}
-
-const char *cosched_mode_name(enum cosched_mode mode)
-{
-	if ((int)mode < 0 || mode >= COSCHED_MODE_COUNT)
-		return NULL;
-	return mode_names[mode];
-}
-
-const char *cosched_mode_names(void)
-{
-	return all_mode_names;
 }

@@ -16,6 +16,7 @@
 #include "agent.h"
 #include "cgroup.h"
 #include "num/num.h"
+#include "num/errbuf.h"
 
 enum {
 	OPT_NODE = 'N', OPT_RUN_DIR = 'd', OPT_HELP = 'h',
@@ -89,17 +90,8 @@ static void _defaults(struct agent_conf *conf)
 }
 
 
-static int _fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int _fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* The message, then -1. */
+#define _fail errbuf_fail
 
 /* A node's bandwidth, within the setting id's limits. */
 static int _rate(const char *opt, const char *text, enum cosched_setting_id id,

@@ -17,24 +17,14 @@
 #include <string.h>
 
 #include "mbmsg.h"
+#include "num/errbuf.h"
 
 /* object > array > object: a vote's deepest value is at depth 3 */
 #define MBMSG_DEPTH 4
 #define ID_PART_DIGITS 10	/* a uint32_t in decimal */
 
-static int _fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int _fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
+/* The message, then -1. */
+#define _fail errbuf_fail
 
 /* ---- values ---- */
 

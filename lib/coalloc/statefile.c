@@ -11,6 +11,7 @@
 #include "coalloc/policy.h"
 #include "coalloc/statefile.h"
 #include "num/num.h"
+#include "num/errbuf.h"
 
 #define MAX_WORDS 4
 
@@ -21,19 +22,9 @@ struct words {
 	int n;
 };
 
-static int _fail(char *err, size_t errlen, size_t line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int _fail(char *err, size_t errlen, size_t line, const char *fmt, ...)
-{
-	char what[160];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(err, errlen, "line %zu: %s", line, what);
-	return -1;
-}
+/* "line N: WHAT" (errbuf_at), then -1. */
+#define _fail(err, errlen, line, ...) \
+	errbuf_at((err), (errlen), NULL, (line), NULL, __VA_ARGS__)
 
 /* Split the len bytes at s; -1 when there are too many words. */
 static int _split(const char *s, size_t len, struct words *w)

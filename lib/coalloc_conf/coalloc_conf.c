@@ -19,6 +19,7 @@
 _Static_assert(COALLOC_CONF_MAX_MPL <= GANG_ROWS_MAX,
 	       "the agents must take every row the matrix may have");
 #include "num/text.h"
+#include "num/errbuf.h"
 
 /* One KEY=VALUE of a line, pointing into the line buffer. */
 struct pair {
@@ -44,27 +45,10 @@ struct parser {
 	size_t nlocals;
 };
 
-static int _fail(struct parser *p, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int _fail(struct parser *p, const char *key, const char *fmt, ...)
-{
-	char what[COALLOC_CONF_ERR_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (key && !p->line)	/* about the file as a whole */
-		snprintf(p->err, p->errlen, "%s: key '%s': %s", p->file, key,
-			 what);
-	else if (key)
-		snprintf(p->err, p->errlen, "%s line %d: key '%s': %s",
-			 p->file, p->line, key, what);
-	else
-		snprintf(p->err, p->errlen, "%s line %d: %s", p->file,
-			 p->line, what);
-	return -1;
-}
+/* A message about the line being parsed (errbuf_at), then -1. */
+#define _fail(p, key, ...) \
+	errbuf_at((p)->err, (p)->errlen, (p)->file, (unsigned long)(p)->line, \
+		  (key), __VA_ARGS__)
 
 /* ------------------------------------------------------------ values */
 

@@ -13,6 +13,7 @@
 #include "esp/mix.h"
 #include "num/num.h"
 #include "num/text.h"
+#include "num/errbuf.h"
 
 /* What one line may set; `seen` catches a key given twice. */
 enum {
@@ -31,24 +32,10 @@ struct line_ctx {
 	size_t errlen;
 };
 
-__attribute__((format(printf, 3, 4)))
-static int _fail(const struct line_ctx *lc, const char *key,
-		 const char *fmt, ...)
-{
-	char msg[ESP_ERR_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (key)
-		snprintf(lc->err, lc->errlen, "%s line %u: key '%s': %s",
-			 lc->file, lc->lineno, key, msg);
-	else
-		snprintf(lc->err, lc->errlen, "%s line %u: %s", lc->file,
-			 lc->lineno, msg);
-	return -1;
-}
+/* A message about the line being read (errbuf_at), then -1. */
+#define _fail(lc, key, ...) \
+	errbuf_at((lc)->err, (lc)->errlen, (lc)->file, (lc)->lineno, (key), \
+		  __VA_ARGS__)
 
 static int _key_index(const char *key)
 {

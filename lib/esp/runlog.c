@@ -18,6 +18,7 @@
 
 #include "esp/runlog.h"
 #include "num/num.h"
+#include "num/errbuf.h"
 
 #define MAX_FIELDS 64	/* per line; today's lines have 7 at most */
 
@@ -36,24 +37,10 @@ struct reader {
 	size_t cap;			/* allocated jobs */
 };
 
-static int _fail(struct reader *r, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int _fail(struct reader *r, const char *key, const char *fmt, ...)
-{
-	char what[ESP_ERR_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (key)
-		snprintf(r->err, r->errlen, "%s line %lu: key '%s': %s",
-			 r->file, r->line, key, what);
-	else
-		snprintf(r->err, r->errlen, "%s line %lu: %s", r->file,
-			 r->line, what);
-	return -1;
-}
+/* A message about the line being read (errbuf_at), then -1. */
+#define _fail(r, key, ...) \
+	errbuf_at((r)->err, (r)->errlen, (r)->file, (r)->line, (key), \
+		  __VA_ARGS__)
 
 /* ------------------------------------------------------------ values */
 

@@ -20,6 +20,7 @@
 
 #include "coalloc/matrix.h"
 #include "esp/sim.h"
+#include "num/errbuf.h"
 
 /* Instants closer than this are one (plan times are in milliseconds). */
 #define EPS 1e-6
@@ -119,19 +120,8 @@ int esp_sim_alternate_parse(const char *s, enum esp_sim_alternate *a)
 	return -1;
 }
 
-static int _fail(struct _sim *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int _fail(struct _sim *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (s->err && s->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(s->err, s->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
+/* The simulation's message (errbuf_fail), then -1. */
+#define _fail(s, ...) errbuf_fail((s)->err, (s)->errlen, __VA_ARGS__)
 
 static const struct esp_job *_pj(const struct _sim *s, size_t i)
 {

@@ -29,4 +29,18 @@ struct errbuf_quote {
 
 struct errbuf_quote errbuf_quote(size_t len, size_t max);
 
+/* errbuf_set, then -1: "return errbuf_fail(err, len, ...);". */
+int errbuf_fail(char *err, size_t err_len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The suite's message about a place in a file, as Slurm admins read
+ * them: "FILE line N: key 'KEY': WHAT".  " line N" is left out when line
+ * is 0 (the file as a whole), " key 'KEY'" when key is NULL, "FILE" when
+ * file is NULL ("line N: WHAT").  Returns -1.
+ */
+int errbuf_at(char *err, size_t err_len, const char *file,
+	      unsigned long line, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
 #endif /* COALLOC_NUM_ERRBUF_H */

@@ -30,6 +30,7 @@
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
+#include "num/errbuf.h"
 
 struct sites {
 	struct coalloc_conf conf;
@@ -61,25 +62,10 @@ static char *_conf_path(void)
 	return path;
 }
 
-static int _fail(char *err, size_t len, const struct coalloc_conf *c,
-		 int line, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-static int _fail(char *err, size_t len, const struct coalloc_conf *c,
-		 int line, const char *key, const char *fmt, ...)
-{
-	char what[COALLOC_CONF_ERR_LEN / 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (line)
-		snprintf(err, len, "%s line %d: key '%s': %s", c->file, line,
-			 key, what);
-	else
-		snprintf(err, len, "%s: key '%s': %s", c->file, key, what);
-	return -1;
-}
+/* A message about a line of coalloc.conf (errbuf_at), then -1. */
+#define _fail(err, len, c, line, key, ...) \
+	errbuf_at((err), (len), (c)->file, (unsigned long)(line), (key), \
+		  __VA_ARGS__)
 
 /* Nodes=ALL: a single site of every node. */
 static int _claim_all(struct sites *s, int si, char *err, size_t len)

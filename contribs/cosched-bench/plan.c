@@ -15,6 +15,7 @@
 #include "num/num.h"
 #include "plan.h"
 #include "num/errbuf.h"
+#include "num/splitmix.h"
 
 #define MAX_SECONDS 1e6
 #define MAX_LATENCY_US 1e6
@@ -319,16 +320,6 @@ int bench_tree_child(int rank, int which, int ranks)
 	long child = 2L * rank + 1 + (which ? 1 : 0);
 
 	return rank >= 0 && child < ranks ? (int)child : -1;
-}
-
-/* splitmix64 (Steele, Lea, Flood): a small, well-mixed 64-bit stream. */
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 void bench_rng_seed(struct bench_rng *rng, uint64_t seed, int rank)

@@ -41,6 +41,8 @@ include mk/rules.mk
 # Linked by modules included before lib/num/module.mk defines its rule.
 LIBNUM := $(O)/lib/libnum.a
 LIBVERSION := $(O)/lib/libversion.a
+# The one launcher of the unit tests written as bash TAP scripts.
+SCRIPT_TEST := testsuite/unit/lib/script_test.c
 include mk/deps.mk
 include mk/slurm.mk
 include $(sort $(wildcard lib/*/module.mk))

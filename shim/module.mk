@@ -45,10 +45,9 @@ INSTALL_MAN += doc/man/cosched_mpi.7
 # The MPI program the tests run under the shim, and the TAP script behind
 # a small C launcher (valgrind checks the launcher, not bash or mpirun).
 SHIM_PING := $(O)/tests/shim/ping
-CFLAGS_testsuite/unit/shim := $(OMPI_CFLAGS) \
-	-DSHIM_SO_PATH='"$(SHIM_SO)"' -DSHIM_PING_PATH='"$(SHIM_PING)"'
+CFLAGS_testsuite/unit/shim := $(OMPI_CFLAGS)
 $(eval $(call program,$(SHIM_PING),testsuite/unit/shim/ping.c,,$(OMPI_LIBS)))
-$(eval $(call unit_test,shim/test_shim,testsuite/unit/shim/test_shim.c,,))
+$(eval $(call unit_test,shim/test_shim,$(SCRIPT_TEST),,))
 $(O)/tests/shim/test_shim.t: $(SHIM_SO) $(SHIM_PING) \
 	testsuite/unit/shim/test_shim.sh
 

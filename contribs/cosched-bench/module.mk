@@ -36,10 +36,9 @@ TARGETS += $(AGENT_OVERHEAD)
 # without MPI; and runs of the program under mpirun, a bash TAP script
 # behind a small C launcher (so valgrind checks the launcher, not bash
 # and mpirun), on the cosched-bench of this build mode.
-CFLAGS_testsuite/unit/cosched_bench := -Icontribs/cosched-bench \
-	-DCOSCHED_BENCH_PATH='"$(COSCHED_BENCH)"'
+CFLAGS_testsuite/unit/cosched_bench := -Icontribs/cosched-bench
 $(eval $(call unit_test,cosched_bench/test_plan,testsuite/unit/cosched_bench/test_plan.c contribs/cosched-bench/plan.c contribs/cosched-bench/work.c,$(LIBCOSCHED_OPTS) $(LIBNUM),-lm))
-$(eval $(call unit_test,cosched_bench/test_run,testsuite/unit/cosched_bench/test_run.c,,))
+$(eval $(call unit_test,cosched_bench/test_run,$(SCRIPT_TEST),,))
 $(O)/tests/cosched_bench/test_run.t: $(COSCHED_BENCH) \
 	testsuite/unit/cosched_bench/test_run.sh
 

@@ -16,11 +16,9 @@ INSTALL_BINS += $(ESP_DRIVER)
 INSTALL_MAN += doc/man/esp.1
 
 # esp-driver table on results.json files the test writes: a bash TAP
-# script behind a C launcher (valgrind checks the launcher, not bash); the
-# driver of its own build mode, set as test_esp_work's esp-work is.
-$(eval $(call unit_test,esp/test_table,testsuite/unit/esp/test_table.c,,))
-$(O)/testsuite/unit/esp/test_table.o: override CFLAGS += \
-	-DESP_DRIVER_PATH='"$(ESP_DRIVER)"'
+# script behind the unit tests' one launcher (valgrind checks it, not
+# bash); the driver of its own build mode.
+$(eval $(call unit_test,esp/test_table,$(SCRIPT_TEST),,))
 $(O)/tests/esp/test_table.t: $(ESP_DRIVER) testsuite/unit/esp/test_table.sh
 
 -include contribs/esp/esp-work.mk

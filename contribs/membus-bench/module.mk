@@ -29,11 +29,10 @@ INSTALL_BINS += $(MEMBENCH) $(NETBENCH)
 # (valgrind checks the test, not the walk it starts); netbench under
 # mpirun, a bash TAP script behind a small C launcher (so valgrind checks
 # the launcher, not bash and mpirun).
-CFLAGS_testsuite/unit/membus_bench := -DMEMBENCH_PATH='"$(MEMBENCH)"' \
-	-DNETBENCH_PATH='"$(NETBENCH)"'
+CFLAGS_testsuite/unit/membus_bench := -DMEMBENCH_PATH='"$(MEMBENCH)"'
 $(eval $(call unit_test,membus_bench/test_membench,testsuite/unit/membus_bench/test_membench.c,,))
 $(O)/tests/membus_bench/test_membench.t: $(MEMBENCH)
-$(eval $(call unit_test,membus_bench/test_netbench,testsuite/unit/membus_bench/test_netbench.c,,))
+$(eval $(call unit_test,membus_bench/test_netbench,$(SCRIPT_TEST),,))
 $(O)/tests/membus_bench/test_netbench.t: $(NETBENCH) \
 	testsuite/unit/membus_bench/test_netbench.sh
 INSTALL_MAN += doc/man/membench.1 doc/man/netbench.1

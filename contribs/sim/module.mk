@@ -25,10 +25,10 @@ bench-coalloc: $(COALLOC_BENCH)
 	$(COALLOC_BENCH)
 BENCHES += bench-coalloc
 
-# CLI tests: a bash TAP script behind a small C launcher (so valgrind
-# checks the launcher, not bash); it runs the simulator of this build mode.
-CFLAGS_testsuite/unit/coalloc := -DCOALLOC_SIM_PATH='"$(COALLOC_SIM)"'
-$(eval $(call unit_test,coalloc/test_sim_cli,testsuite/unit/coalloc/test_sim_cli.c,,))
+# CLI tests: a bash TAP script behind the unit tests' one launcher
+# (testsuite/unit/lib/script_test.c: valgrind checks it, not bash); it
+# runs the simulator of this build mode.
+$(eval $(call unit_test,coalloc/test_sim_cli,$(SCRIPT_TEST),,))
 $(O)/tests/coalloc/test_sim_cli.t: $(COALLOC_SIM) testsuite/unit/coalloc/test_sim_cli.sh
 
 # The paper's ten cases (Table 1) near saturation: a markdown report with

@@ -26,66 +26,8 @@ TEST_NUM=$((10#${TEST_NAME%%-*}))
 # TEST_PORT_SHIFT keeps several work trees testing at once apart (dev only)
 PORT_BASE=$((20000 + TEST_NUM * 100 + ${TEST_PORT_SHIFT:-0}))
 
-_tap_n=0
-_tap_failed=0
-_tap_planned=
-
-plan() { _tap_planned=$1; echo "1..$1"; }
-diag() { local l; while IFS= read -r l; do echo "# $l" >&2; done <<< "$*"; }
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
-bail_out() { echo "Bail out! $*"; exit 255; }
-
-ok() {	# status description
-	_tap_n=$((_tap_n + 1))
-	if [[ $1 == 0 ]]; then
-		echo "ok $_tap_n - $2"
-	else
-		echo "not ok $_tap_n - $2"
-		_tap_failed=$((_tap_failed + 1))
-	fi
-	return "$1"
-}
-
-is() {	# got want description
-	if [[ $1 == "$2" ]]; then
-		ok 0 "$3"
-	else
-		ok 1 "$3"
-		diag "  got: '$1'" "  want: '$2'"
-		return 1
-	fi
-}
-
-like() {	# got regex description
-	if [[ $1 =~ $2 ]]; then
-		ok 0 "$3"
-	else
-		ok 1 "$3"
-		diag "  got: '$1'" "  want match: /$2/"
-		return 1
-	fi
-}
-
-unlike() {	# got regex description
-	if [[ $1 =~ $2 ]]; then
-		ok 1 "$3"
-		diag "  got: '$1'" "  must not match: /$2/"
-		return 1
-	fi
-	ok 0 "$3"
-}
-
-# A known failure, reported but not counted (TAP's TODO).
-todo() {	# status description reason
-	_tap_n=$((_tap_n + 1))
-	if [[ $1 == 0 ]]; then echo "ok $_tap_n - $2 # TODO $3"
-	else echo "not ok $_tap_n - $2 # TODO $3"; fi
-}
-
-done_testing() {
-	[[ -n $_tap_planned ]] || echo "1..$_tap_n"
-	((_tap_failed == 0))
-}
+# plan, ok, is, like, unlike, skip, todo, diag, done_testing, ...
+source "$REPO/testsuite/tap/tap.sh"
 
 # ------------------------------------------------------------ cluster
 

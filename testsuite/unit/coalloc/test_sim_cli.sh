@@ -1,13 +1,13 @@
 #!/bin/bash
 # test_sim_cli.sh - coalloc-sim command line: bad input gives a clear error
 # naming the problem and a non-zero exit; good input gives the table and
-# valid JSON.  Run by $(O)/tests/coalloc/test_sim_cli.t (test_sim_cli.c),
-# which sets $COALLOC_SIM to the simulator of its build mode; prove runs
+# valid JSON.  Run by $(O)/tests/coalloc/test_sim_cli.t (testsuite/unit/lib/script_test.c),
+# which sets $COALLOC_BUILD to the tree of its build mode; prove runs
 # from the repository root.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-SIM=${COALLOC_SIM:-build/release/bin/coalloc-sim}
+SIM=${COALLOC_SIM:-${COALLOC_BUILD:-build/release}/bin/coalloc-sim}
 source testsuite/unit/lib/tap.sh
 
 # fails_with "description" "pattern" args...: non-zero exit, stderr matches
@@ -23,7 +23,7 @@ fails_with() {
 	[ -s "$TMP/err" ] && sed 's/^/# /' "$TMP/err" >&2
 }
 
-echo "1..26"
+plan 26
 fails_with "unknown policy" "unknown policy 'XY-Z'" --policy XY-Z --jobs 100
 fails_with "composition not 100" "sum to 90, not 100" --composition 30,30,30,0 --jobs 100
 fails_with "bad utilization" "utilization" --utilization -1 --jobs 100
@@ -69,9 +69,7 @@ if command -v gnuplot >/dev/null; then
 	[ "$(head -c 4 "$TMP/chart.png" | tail -c 3)" = PNG ]
 	ok $? "--plot writes a PNG"
 else
-	n=$((n + 2))
-	echo "ok $((n - 1)) # SKIP gnuplot not installed"
-	echo "ok $n # SKIP gnuplot not installed"
+	skip 2 "gnuplot not installed"
 fi
 
 # numbers are decimal: strtod took hexadecimal, strtoul a leading blank
@@ -79,4 +77,4 @@ fails_with "hexadecimal utilization" "--utilization '0x1p-1'" --utilization 0x1p
 fails_with "jobs with a leading blank" "--jobs ' 100'" --jobs ' 100'
 printf '1 0 0 10 4 -1 -1 0x4 20 -1 1 1 1 1 1 1 -1 -1\n' >"$TMP/hex.swf"
 fails_with "hexadecimal SWF field" "hex.swf:1: malformed SWF line" --swf "$TMP/hex.swf"
-exit $((fails > 0))
+done_testing

@@ -3,14 +3,14 @@
 # second (2 tasks for nn and linear, 4 for aa and tree), finishes, prints
 # every field, and takes a sensible time for its target; --json gives one
 # object; a single task runs without mpirun; bad options exit 2 before
-# MPI starts.  Run by $(O)/tests/cosched_bench/test_run.t (test_run.c),
-# which sets $COSCHED_BENCH to the program of its build mode; prove runs
+# MPI starts.  Run by $(O)/tests/cosched_bench/test_run.t (testsuite/unit/lib/script_test.c),
+# which sets $COALLOC_BUILD to the tree of its build mode; prove runs
 # from the repository root.  About 15 s on 2 cores.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 source testsuite/unit/lib/mpi-tap.sh
-BENCH=${COSCHED_BENCH:-build/release/bin/cosched-bench}
+BENCH=${COSCHED_BENCH:-${COALLOC_BUILD:-build/release}/bin/cosched-bench}
 mpi_tap_init "$BENCH"
 
 CPUS=$(nproc)
@@ -76,7 +76,7 @@ fails_with() {
 	[ -s "$TMP/err" ] && sed 's/^/# /' "$TMP/err" >&2
 }
 
-echo "1..29"
+plan 29
 
 check_pattern nn 2
 check_pattern linear 2
@@ -117,4 +117,4 @@ fails_with "--seconds with --iterations" "exclude each other" --seconds 1 --iter
 run_mpi "$TMP/mpi-bad" 2 --skew abc
 ok $(( $? == 2 ? 0 : 1 )) "under mpirun a bad option exits 2 too"
 
-exit $((fails > 0))
+done_testing

@@ -2,12 +2,12 @@
 # test_table.sh - esp-driver table on results.json files written here:
 # the per-run table, the loss shares, and over several seeds the mean E
 # with its interval and the difference paired against the best built-in.
-# Run by $(O)/tests/esp/test_table.t (test_table.c); prove runs from the
+# Run by $(O)/tests/esp/test_table.t (testsuite/unit/lib/script_test.c); prove runs from the
 # repository root.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-DRIVER=${ESP_DRIVER:-build/release/bin/esp-driver}
+DRIVER=${ESP_DRIVER:-${COALLOC_BUILD:-build/release}/bin/esp-driver}
 source testsuite/unit/lib/tap.sh
 
 LIN="select/linear, sched/backfill"
@@ -26,7 +26,7 @@ result() {	# dir label seed E [finished missing]
 JSON
 }
 
-echo "1..17"
+plan 17
 
 # one seed: no seed summary; loss shares of P*T = 19200
 result "$TMP/one/co" "$CO" 1 0.84
@@ -112,4 +112,4 @@ out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --rows none --out "$TMP/no" 2>&1)
 [ "$out" = "esp: error: --rows must be gang or off, not 'none'" ]
 ok $? "esp run: --rows is gang or off ($out)"
 
-exit $((fails > 0))
+done_testing

@@ -1,23 +1,12 @@
 # tap.sh - what the bash TAP scripts of the unit tests share (sourced;
-# they run from the repository root, started by a small C launcher so
-# that valgrind checks the launcher, not bash).
+# they run from the repository root, started by the one launcher
+# testsuite/unit/lib/script_test.c, so that valgrind checks it, not bash).
 #
-#   ok STATUS TEXT   a TAP line; counts in $n and $fails
-#   TMP              a private directory, removed at exit
+#   ok, is, like, skip, done_testing, ...   testsuite/tap/tap.sh
+#   TMP                                     a private directory, removed at exit
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-n=0
-fails=0
+source testsuite/tap/tap.sh
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}

@@ -9,15 +9,15 @@
 # mapped only when it is a regular file of the same user with the page's
 # size, that nothing goes to /dev/shm, and that bad settings, no Slurm or
 # no page directory leave the program running.  Run by
-# $(O)/tests/shim/test_shim.t (test_shim.c), which sets COSCHED_SHIM_SO
-# and COSCHED_SHIM_PING for its build mode; prove runs from the
+# $(O)/tests/shim/test_shim.t (testsuite/unit/lib/script_test.c), which sets
+# COALLOC_BUILD to the tree of its build mode; prove runs from the
 # repository root.  About 10 s (each mpirun takes about 0.5 s; the SB wake
 # cases and the one-way delays they print about 15 s more).
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-SO=$(realpath "${COSCHED_SHIM_SO:-build/release/lib/libcosched_mpi.so}")
-PING=$(realpath "${COSCHED_SHIM_PING:-build/release/tests/shim/ping}")
+SO=$(realpath "${COSCHED_SHIM_SO:-${COALLOC_BUILD:-build/release}/lib/libcosched_mpi.so}")
+PING=$(realpath "${COSCHED_SHIM_PING:-${COALLOC_BUILD:-build/release}/tests/shim/ping}")
 source testsuite/unit/lib/tap.sh
 
 if ! command -v mpirun >/dev/null || [ ! -f "$SO" ] || [ ! -x "$PING" ]; then
@@ -407,4 +407,4 @@ ok $? "preloaded into a program without MPI: it runs"
 ! compgen -G "/dev/shm/cosched.$JOB.*" >/dev/null
 ok $? "no page of ours was created in /dev/shm"
 
-echo "1..$n"
+done_testing

@@ -1,8 +1,9 @@
 /*
  * bw.c - bandwidth sources and capacity probes of the node agent's MemBUS
- * mode (002_*, sections 4, 5.2, 5.3): perf cache-miss counters, resctrl
- * memory-bandwidth monitoring, sock_diag TCP byte counters, and the
- * microbenchmarks that give the node's capacities M and N.
+ * mode (Koukis and Koziris, sections 4, 5.2, 5.3): perf cache-miss
+ * counters, resctrl memory-bandwidth monitoring, sock_diag TCP byte
+ * counters, and the microbenchmarks that give the node's capacities M and
+ * N.
  *
  * Nothing here may assume the hardware is there: a VM usually exposes no
  * PMU, resctrl needs Intel RDT or AMD QoS plus a mount, and a kernel may

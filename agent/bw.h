@@ -1,6 +1,7 @@
 /*
  * bw.h - where the node agent's MemBUS mode gets bandwidth figures from
- * (002_*, sections 4 and 5.2-5.3), without assuming hardware counters.
+ * (Koukis and Koziris, sections 4 and 5.2-5.3), without assuming hardware
+ * counters.
  *
  * Sources, best first; bw_detect() says which this node offers and why
  * the others are missing, and the agent reports the one each job used:

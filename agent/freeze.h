@@ -1,7 +1,7 @@
 /*
  * freeze.h - how the node agent's MemBUS mode stops and resumes whole job
- * steps at quantum boundaries (002_*, Algorithm 1: "stop all of its
- * processes" / "resume applications").
+ * steps at quantum boundaries (Koukis and Koziris, Algorithm 1: "stop all
+ * of its processes" / "resume applications").
  *
  * Preferred: cgroup v2's cgroup.freeze where v2 is the node's main
  * hierarchy, else the cgroup v1 freezer, through libcgroup.  If the step's

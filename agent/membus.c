@@ -1,6 +1,6 @@
 /*
  * membus.c - --cosched=membus in the node agent: bandwidth-aware gang
- * pairing (002_*, sections 4-5), one quantum at a time.
+ * pairing (Koukis and Koziris, sections 4-5), one quantum at a time.
  *
  * Quanta are aligned on the wall clock, so every agent numbers them alike:
  * quantum k starts at k x q (CLOCK_REALTIME; hosts keep their clocks in

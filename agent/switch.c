@@ -1,6 +1,6 @@
 /*
  * switch.c - quanta for the steps that they stop and resume: membus's
- * (002_*, Algorithm 1: "stop all of its processes" / "resume
+ * (Koukis and Koziris, Algorithm 1: "stop all of its processes" / "resume
  * applications") and gang rows' (gang.c).  Both align quanta on the wall
  * clock (quantum q starts at q x its length, so every node numbers them
  * alike) with a CLOCK_REALTIME timerfd armed at absolute times.

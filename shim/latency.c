@@ -1,7 +1,7 @@
 /*
  * latency.c - the one-way message latency the spin time is derived from:
  * "slightly higher than the expected end-to-end latency (in the absence
- * of any contention)", 000_* section 2.4.1.
+ * of any contention)", Zhang et al. section 2.4.1.
  *
  * Ranks pair as r and r^1 and time LATENCY_ROUNDS round trips of
  * LATENCY_BYTES on a private duplicate of MPI_COMM_WORLD, so nothing of

@@ -1,6 +1,6 @@
 /*
  * shim.h - internals of libcosched_mpi.so, the PMPI shim that publishes
- * the endpoint status of the ULN model (000_* section 2.3) in a shared
+ * the endpoint status of the ULN model (Zhang et al. section 2.3) in a shared
  * page (lib/cosched/shm.h) and waits for messages the way COSCHED_WAIT
  * says: busy, spin-block (SB) or spin-yield (SY), sections 2.4.1-2.4.2.
  *

@@ -1,5 +1,5 @@
 /*
- * wait.c - how a receiver waits (000_* sections 2.4.1-2.4.2) and what it
+ * wait.c - how a receiver waits (Zhang et al. sections 2.4.1-2.4.2) and what it
  * publishes meanwhile.
  *
  * Busy waiting calls MPI's own blocking call.  SB and SY poll with the

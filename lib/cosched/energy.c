@@ -1,7 +1,7 @@
 /*
- * energy.c - the Energy Charging (ECM) and Energy Discharging (EDM)
- * models of 003_*, formulas (1)-(4), read as rates over the time since
- * the previous update (see energy.h for why).
+ * energy.c - the Energy Charging (ECM) and Energy Discharging (EDM) models
+ * of Sriprayoonsakul and Uthayopas, formulas (1)-(4), read as rates over
+ * the time since the previous update (see energy.h for why).
  *
  * Defaults.  The constants are chosen so that a typical fine-grained
  * process - f = 1000 messages/s of m = 4 KiB, updated every 1 ms tick -

@@ -1,7 +1,8 @@
 /*
- * energy.h - the Energy Charging and Energy Discharging Models of 003_*
- * (formulas (1)-(4)): a priority P per process that charges or discharges
- * with the process's communication statistics.
+ * energy.h - the Energy Charging and Energy Discharging Models of
+ * Sriprayoonsakul and Uthayopas (formulas (1)-(4)): a priority P per
+ * process that charges or discharges with the process's communication
+ * statistics.
  *
  *   ECM, computing:      P = alpha f t + P_last                      (1)
  *   ECM, communicating:  P = -beta t / m + P_last, but not below R   (2)

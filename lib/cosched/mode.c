@@ -1,6 +1,6 @@
 /*
  * mode.c - a --cosched mode as its wait part and its reaction part
- * (see mode.h and Table 1 of 000_*, section 2.4).
+ * (see mode.h and Table 1 of Zhang et al., section 2.4).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -16,12 +16,12 @@
 
 /*
  * Table 1 of the paper, rows (reaction) by columns (wait), plus the energy
- * models.  Those were defined on MPICH over TCP (003_*), whose receives
- * sleep in the kernel until data comes: so they wait by spin-block, the
- * nearest we have (with busy waiting, EDM's rising priority while
- * communicating makes the spinning receiver starve the sender it waits
- * for: 23x slower than alone in our benchmark).  none and membus change
- * nothing in how a process waits or is boosted.
+ * models.  Those were defined on MPICH over TCP (Sriprayoonsakul and
+ * Uthayopas), whose receives sleep in the kernel until data comes: so they
+ * wait by spin-block, the nearest we have (with busy waiting, EDM's rising
+ * priority while communicating makes the spinning receiver starve the
+ * sender it waits for: 23x slower than alone in our benchmark).  none and
+ * membus change nothing in how a process waits or is boosted.
  */
 static const struct cosched_mode_parts mode_parts[COSCHED_MODE_COUNT] = {
 	[COSCHED_MODE_NONE]   = { COSCHED_WAIT_BUSY, COSCHED_REACT_NONE },

@@ -1,8 +1,8 @@
 /*
  * mode.h - a --cosched mode split into the two independent choices of
- * Table 1 of the dynamic coscheduling paper (000_*, section 2.4) plus the
- * energy models of 003_*: how a process waits for a message, and what the
- * node agent does when messages arrive.
+ * Table 1 of the dynamic coscheduling paper (Zhang et al., section 2.4)
+ * plus the energy models of Sriprayoonsakul and Uthayopas: how a process
+ * waits for a message, and what the node agent does when messages arrive.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -59,8 +59,8 @@ enum cosched_react {
 	COSCHED_REACT_NONE,	/* no explicit rescheduling */
 	COSCHED_REACT_DCS,	/* boost a receiver its message arrived for */
 	COSCHED_REACT_PB,	/* periodic boost by a heuristic A-E */
-	COSCHED_REACT_ECM,	/* energy charging model, 003_* (1)-(2) */
-	COSCHED_REACT_EDM,	/* energy discharging model, 003_* (3)-(4) */
+	COSCHED_REACT_ECM,	/* energy charging model, (1)-(2) */
+	COSCHED_REACT_EDM,	/* energy discharging model, (3)-(4) */
 };
 
 struct cosched_mode_parts {

@@ -1,6 +1,6 @@
 /*
  * pb.c - the Periodic Boost heuristics A-E and their fair-share variants
- * A'-E' (see pb.h and 000_*, section 4.9).
+ * A'-E' (see pb.h and Zhang et al., section 4.9).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -1,6 +1,6 @@
 /*
  * pb.h - the Periodic Boost heuristics A-E and the fair-share variants
- * A'-E' of 000_*, section 4.9: which process of a node to boost.
+ * A'-E' of Zhang et al., section 4.9: which process of a node to boost.
  *
  * A process of a node is in one of four states when the mechanism looks:
  *   S1  computing or sending, no pending (unconsumed) message

@@ -1,7 +1,8 @@
 /*
- * shm.h - the page one MPI process shares with its node agent and with
- * the other processes of its job on the same host: the endpoint status of
- * the ULN model in 000_* (in-receive flag, arrived and consumed messages).
+ * shm.h - the page one MPI process shares with its node agent and with the
+ * other processes of its job on the same host: the endpoint status of the
+ * ULN model in Zhang et al. (in-receive flag, arrived and consumed
+ * messages).
  *
  * Created by the MPI shim (libcosched_mpi.so) in MPI_Init as the file
  * RUN_DIR/pages/JOB.STEP/RANK, mode 0600, owned by the job's user, in the

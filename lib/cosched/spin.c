@@ -1,6 +1,6 @@
 /*
  * spin.c - the spin time of Spin Block and Spin Yield, and what a waiting
- * receiver does next (see spin.h and 000_*, sections 2.4.1-2).
+ * receiver does next (see spin.h and Zhang et al., sections 2.4.1-2).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

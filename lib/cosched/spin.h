@@ -1,5 +1,5 @@
 /*
- * spin.h - Spin Block (SB) and Spin Yield (SY), 000_* sections 2.4.1-2:
+ * spin.h - Spin Block (SB) and Spin Yield (SY), Zhang et al. sections 2.4.1-2:
  * how long a receiver spins and what it does afterwards.
  *
  * The spin time is "slightly higher than the expected end-to-end latency"

@@ -25,7 +25,7 @@ static const char *const reason_names[COSCHED_WHY_COUNT] = {
 	[COSCHED_WHY_ENERGY]	= "energy",
 };
 
-/* SY picks who gets the yielder's CPU by heuristic A (000_*, 2.4.4). */
+/* SY picks who gets the yielder's CPU by heuristic A (Zhang et al., 2.4.4). */
 static const struct cosched_pb_rule sy_rule = { COSCHED_PB_A, false };
 
 struct cosched_tick_params cosched_tick_defaults(void)

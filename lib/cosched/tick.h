@@ -19,7 +19,7 @@
  * Per process, by the wait part:
  *   SY   a process that has spun past its spin time and says so (yielding)
  *        is demoted, and another process is boosted, chosen by heuristic A
- *        as 000_* section 2.4.2 says, excluding the yielding one.
+ *        as Zhang et al. section 2.4.2 says, excluding the yielding one.
  * Boosts never go to an S4 process.  A process has at most one reason;
  * the order of precedence is: SY demotion, DCS, SY-chosen, PB, energy.
  *

@@ -1,6 +1,6 @@
 /*
- * membus.h - bandwidth-aware gang pairing (MemBUS, 002_*, sections 4-5):
- * which applications of a node run in the next quantum.
+ * membus.h - bandwidth-aware gang pairing (MemBUS, Koukis and Koziris,
+ * sections 4-5): which applications of a node run in the next quantum.
  *
  * Every quantum each node (1) selects candidates by Algorithm 2: the first
  * application of its list always, then repeatedly the application whose

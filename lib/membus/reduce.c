@@ -1,7 +1,7 @@
 /*
- * reduce.c - the second phase of Algorithm 1 (002_*, section 4): the
- * coordinator sums the nodes' candidate vectors S_l into S_total and
- * sorts it; every node then allocates its processors in that order.
+ * reduce.c - the second phase of Algorithm 1 (Koukis and Koziris, section
+ * 4): the coordinator sums the nodes' candidate vectors S_l into S_total
+ * and sorts it; every node then allocates its processors in that order.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

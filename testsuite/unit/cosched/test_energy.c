@@ -1,6 +1,7 @@
 /*
- * test_energy.c - the ECM and EDM formulas (1)-(4) of 003_*: charge,
- * discharge, the floor R, the cap, garbage inputs and the boost level.
+ * test_energy.c - the ECM and EDM formulas (1)-(4) of Sriprayoonsakul and
+ * Uthayopas: charge, discharge, the floor R, the cap, garbage inputs and
+ * the boost level.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -7,7 +7,7 @@
 #include "cosched/mode.h"
 #include "tap.h"
 
-/* Table 1 of 000_* plus the energy models, as mode.h documents it. */
+/* Table 1 of Zhang et al. plus the energy models, as mode.h documents it. */
 static const struct {
 	enum cosched_mode mode;
 	enum cosched_wait wait;

@@ -1,6 +1,6 @@
 /*
- * test_pb.c - the process states, the heuristics A-E and A'-E' of
- * 000_* section 4.9 on hand-built tables, and the parsing of their names.
+ * test_pb.c - the process states, the heuristics A-E and A'-E' of Zhang et
+ * al. section 4.9 on hand-built tables, and the parsing of their names.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -21,7 +21,7 @@ die() { echo "make slurm-src: error: $*" >&2; exit 1; }
 
 command -v slurmctld >/dev/null || die "slurmctld is not installed (run 'make deps')"
 deb_version=$(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null) ||
-	die "slurmctld is not a Debian package here; see README.md, 'Other Slurm versions'"
+	die "slurmctld is not a Debian package here; see doc/guide.md, 'Supported Slurm'"
 upstream=${deb_version%%-*}
 running=$(slurmctld -V | awk '{print $2}')
 [[ $running == "$upstream" ]] ||

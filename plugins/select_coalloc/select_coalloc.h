@@ -23,7 +23,7 @@
  * Our plugin_id in Slurm's select plugin table.  Slurm's own plugins use
  * 101, 102 and 106-110; ids are packed with node data, so ours must never
  * collide with another plugin a site may install.  190 is far from Slurm's
- * range and documented in README.md.
+ * range and documented in doc/guide.md.
  */
 #define SELECT_COALLOC_PLUGIN_ID 190
 

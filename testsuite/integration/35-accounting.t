@@ -1,7 +1,7 @@
 #!/bin/bash
 # Accounting with a real database (slurm-cluster --accounting): slurmdbd on
 # a private MariaDB server; sacct shows a finished co-allocated job's
-# layout in AdminComment (README, "Accounting"; slurmctld sends slurmdbd
+# layout in AdminComment (doc/guide.md, installing; slurmctld sends slurmdbd
 # no SystemComment), beside what an administrator wrote there.  A missing
 # server, or one that does not start, fails the start with the reason and
 # leaves nothing running.  On 22.05 and 24.11 (both built with MySQL).
@@ -38,7 +38,7 @@ want="$id|COMPLETED|n[1-3]|coalloc:site1:n[1-2];site2:n3"
 wait_until 60 acct_is "$id" "$want"
 is "$(acct "$id")" "$want" "sacct shows its layout in AdminComment"
 like "$(sacct -j "$id" -X -n -P -o AdminComment 2>/dev/null)" '^coalloc:site1:n\[1-2\];site2:n3$' \
-	"  the README's format line: sacct -X -o JobID,State,NodeList,AdminComment"
+	"  the guide's format line: sacct -X -o JobID,State,NodeList,AdminComment"
 like "$(scontrol show job "$id")" 'SystemComment=coalloc:site1:n\[1-2\];site2:n3' \
 	"  scontrol's SystemComment has it too"
 

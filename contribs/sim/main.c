@@ -14,9 +14,9 @@
 #include "coalloc/engine.h"
 #include "num/num.h"
 #include "output.h"
-#include "simulate.h"
+#include "coalloc_sim/simulate.h"
 #include "version/version.h"
-#include "workload.h"
+#include "coalloc_sim/workload.h"
 
 #define MAX_REPLICATIONS 1000
 

@@ -1,15 +1,14 @@
-# contribs/sim - coalloc-sim, the discrete-event simulator of the
-# co-allocation policies (on lib/coalloc), its benchmark, its CLI tests and
-# the 'make repro-coalloc' report.
+# contribs/sim - coalloc-sim, the front end of the discrete-event
+# simulator of the co-allocation policies (lib/coalloc_sim on lib/coalloc),
+# its benchmark, its CLI tests and the 'make repro-coalloc' report.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 CFLAGS_contribs/sim := $(JSONC_CFLAGS)
 
 COALLOC_SIM := $(O)/bin/coalloc-sim
-COALLOC_SIM_SRCS := contribs/sim/main.c contribs/sim/workload.c \
-	contribs/sim/simulate.c contribs/sim/output.c
-$(eval $(call program,$(COALLOC_SIM),$(COALLOC_SIM_SRCS),$(COALLOC_LIB) $(LIBNUM) $(LIBVERSION),$(JSONC_LIBS) -lm))
+COALLOC_SIM_SRCS := contribs/sim/main.c contribs/sim/output.c
+$(eval $(call program,$(COALLOC_SIM),$(COALLOC_SIM_SRCS),$(LIBCOALLOC_SIM) $(COALLOC_LIB) $(LIBNUM) $(LIBVERSION),$(JSONC_LIBS) -lm))
 TARGETS += $(COALLOC_SIM)
 INSTALL_BINS += $(COALLOC_SIM)
 INSTALL_MAN += doc/man/coalloc-sim.1

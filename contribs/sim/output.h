@@ -12,7 +12,7 @@
 
 #include "coalloc/policy.h"
 #include "num/stats.h"
-#include "simulate.h"
+#include "coalloc_sim/simulate.h"
 
 struct policy_summary {
 	enum coalloc_policy policy;

@@ -13,7 +13,7 @@
 #include "coalloc/placement.h"
 #include "coalloc/rng.h"
 #include "num/num.h"
-#include "workload.h"
+#include "coalloc_sim/workload.h"
 
 #define SWF_FIELDS 18
 #define DQ_MAX 4096

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simulate.h"
+#include "coalloc_sim/simulate.h"
 
 struct departure {
 	double time;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "coalloc/engine.h"
-#include "workload.h"
+#include "coalloc_sim/workload.h"
 
 struct sim_config {
 	enum coalloc_policy policy;

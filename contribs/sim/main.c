@@ -117,11 +117,14 @@ static int parse_policies(struct options *o, const char *arg)
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		enum coalloc_policy p;
+		char names[128];
 
-		if (coalloc_policy_parse(tok, &p))
-			return fail("unknown policy '%s' (known: GS LS-OR LS-RD "
-				    "LS-RO LS-DO GP LP-LF LP-GF LP-RD EQ-LF "
-				    "EQ-GF EQ-RD LQ, or all)", tok);
+		if (coalloc_policy_parse(tok, &p)) {
+			fprintf(stderr, "coalloc-sim: unknown policy '%s' "
+				"(known: %s; or all)\n", tok,
+				coalloc_policy_list(names, sizeof(names)));
+			return -1;
+		}
 		o->policies[p] = true;
 	}
 	return 0;

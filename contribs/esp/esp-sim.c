@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "esp/mix.h"
+#include "num/cli.h"
 #include "num/num.h"
 #include "esp/plan.h"
 #include "esp/sim.h"
@@ -86,13 +87,9 @@ static void usage(FILE *fp)
 "  --version\n");
 }
 
-static int fail(const char *fmt, const char *what)
-{
-	fprintf(stderr, "esp-sim: ");
-	fprintf(stderr, fmt, what);
-	fputc('\n', stderr);
-	return -1;
-}
+#define PROG "esp-sim"
+/* "esp-sim: MESSAGE"; returns -1. */
+#define fail(...) cli_fail(PROG, __VA_ARGS__)
 
 enum {
 	OPT_MIX = 256, OPT_LIGHT, OPT_PROCS, OPT_SEED, OPT_SEEDS, OPT_POLICY,
@@ -187,71 +184,65 @@ static int parse_number_opt(int opt, const char *arg, struct options *o)
 static int check_args(const struct options *o)
 {
 	if (!o->mix)
-		return fail("--mix FILE is required%s", "");
+		return fail("--mix FILE is required");
 	if (!o->all && o->so.policy == ESP_SIM_BACKFILL && o->so.mpl > 1)
-		return fail("--gang: backfill works with MPL 1 only%s", "");
+		return fail("--gang: backfill works with MPL 1 only");
 	if (o->so.preempt && o->so.drain)
 		return fail("--drain: not with --preempt (Z jobs either "
-			    "preempt or wait)%s", "");
+			    "preempt or wait)");
 	if (o->all && (o->so.preempt || o->so.drain))
 		return fail("--policy all: runs every Z mode itself, without "
-			    "--preempt or --drain%s", "");
+			    "--preempt or --drain");
 	if (o->all && o->chronology)
 		return fail("--chronology: give one configuration, not "
-			    "--policy all%s", "");
+			    "--policy all");
 	return 0;
+}
+
+static int handle_opt(int opt, const char *arg, void *ctx)
+{
+	struct options *o = ctx;
+
+	switch (opt) {
+	case OPT_MIX:
+		o->mix = arg;
+		return 0;
+	case OPT_LIGHT:
+		o->light = true;
+		return 0;
+	case OPT_POLICY:
+		return parse_policy(o, arg);
+	case OPT_PREEMPT:
+		o->so.preempt = true;
+		return 0;
+	case OPT_DRAIN:
+		o->so.drain = true;
+		return 0;
+	case OPT_ALT:
+		if (esp_sim_alternate_parse(arg, &o->so.alternate))
+			return fail("--alternate '%s': expected none, "
+				    "replicas or migrate", arg);
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_CHRON:
+		o->chronology = arg;
+		return 0;
+	default:
+		return parse_number_opt(opt, arg, o);
+	}
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	int opt;
+	static const struct cli_spec spec = {
+		.prog = PROG, .options = long_opts, .help_opt = OPT_HELP,
+		.usage = usage, .handle = handle_opt,
+	};
 
-	for (;;) {
-		opt = getopt_long(argc, argv, "", long_opts, NULL);
-		if (opt == -1)
-			break;
-		switch (opt) {
-		case OPT_MIX:
-			o->mix = optarg;
-			break;
-		case OPT_LIGHT:
-			o->light = true;
-			break;
-		case OPT_POLICY:
-			if (parse_policy(o, optarg))
-				return -1;
-			break;
-		case OPT_PREEMPT:
-			o->so.preempt = true;
-			break;
-		case OPT_DRAIN:
-			o->so.drain = true;
-			break;
-		case OPT_ALT:
-			if (esp_sim_alternate_parse(optarg, &o->so.alternate))
-				return fail("--alternate '%s': expected none, "
-					    "replicas or migrate", optarg);
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_CHRON:
-			o->chronology = optarg;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case '?':
-			usage(stderr);
-			return -1;
-		default:
-			if (parse_number_opt(opt, optarg, o))
-				return -1;
-			break;
-		}
-	}
-	if (optind < argc)
-		return fail("unexpected argument '%s'", argv[optind]);
+	if (cli_parse(&spec, argc, argv, o))
+		return -1;
 	return check_args(o);
 }
 
@@ -640,7 +631,7 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < nc; i++) {
 		s[i].e = calloc(o.seeds, sizeof(*s[i].e));
 		if (!s[i].e) {
-			fail("out of memory%s", "");
+			fail("out of memory");
 			goto out;
 		}
 	}

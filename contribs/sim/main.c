@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "coalloc/engine.h"
+#include "num/cli.h"
 #include "num/num.h"
 #include "output.h"
 #include "coalloc_sim/simulate.h"
@@ -64,13 +65,9 @@ static void usage(FILE *fp)
 "  --version\n");
 }
 
-static int fail(const char *fmt, const char *what)
-{
-	fprintf(stderr, "coalloc-sim: ");
-	fprintf(stderr, fmt, what);
-	fputc('\n', stderr);
-	return -1;
-}
+#define PROG "coalloc-sim"
+/* "coalloc-sim: MESSAGE"; returns -1. */
+#define fail(...) cli_fail(PROG, __VA_ARGS__)
 
 static int parse_ulong(const char *s, unsigned long *out)
 {
@@ -112,19 +109,17 @@ static int parse_policies(struct options *o, const char *arg)
 		return 0;
 	}
 	if (strlen(arg) >= sizeof(buf))
-		return fail("--policy: list too long", NULL);
+		return fail("--policy: list too long");
 	strcpy(buf, arg);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		enum coalloc_policy p;
 		char names[128];
 
-		if (coalloc_policy_parse(tok, &p)) {
-			fprintf(stderr, "coalloc-sim: unknown policy '%s' "
-				"(known: %s; or all)\n", tok,
-				coalloc_policy_list(names, sizeof(names)));
-			return -1;
-		}
+		if (coalloc_policy_parse(tok, &p))
+			return fail("unknown policy '%s' (known: %s; or all)",
+				    tok, coalloc_policy_list(names,
+							     sizeof(names)));
 		o->policies[p] = true;
 	}
 	return 0;
@@ -268,67 +263,64 @@ static int parse_number_opt(int opt, const char *arg, struct options *o)
 	return -1;
 }
 
+/* What parsing keeps between options: --composition waits for --sites. */
+struct parse_ctx {
+	struct options *o;
+	double comp[COALLOC_MAX_SITES];
+	int ncomp;
+};
+
+static int handle_opt(int opt, const char *arg, void *ctx)
+{
+	struct parse_ctx *pc = ctx;
+	struct options *o = pc->o;
+
+	switch (opt) {
+	case OPT_POLICY:
+		return parse_policies(o, arg);
+	case OPT_COMPOSITION:
+		return parse_composition(o, arg, pc->comp, &pc->ncomp);
+	case OPT_UNBALANCED:
+		o->wp.unbalanced = true;
+		return 0;
+	case OPT_SITES:
+		return parse_sites(o, arg);
+	case OPT_DQ:
+		return parse_dq(o, arg);
+	case OPT_SWF:
+		o->swf = arg;
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_PLOT:
+		o->plot = arg;
+		return 0;
+	case OPT_TITLE:
+		o->title = arg;
+		return 0;
+	default:
+		return parse_number_opt(opt, arg, o);
+	}
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	double comp[COALLOC_MAX_SITES];
-	int ncomp = -1, opt;
+	static const struct cli_spec spec = {
+		.prog = PROG, .options = long_opts, .help_opt = OPT_HELP,
+		.usage = usage, .handle = handle_opt,
+	};
+	struct parse_ctx pc = { .o = o, .ncomp = -1 };
 
-	for (;;) {
-		opt = getopt_long(argc, argv, "", long_opts, NULL);
-		if (opt == -1)
-			break;
-		switch (opt) {
-		case OPT_POLICY:
-			if (parse_policies(o, optarg))
-				return -1;
-			break;
-		case OPT_COMPOSITION:
-			if (parse_composition(o, optarg, comp, &ncomp))
-				return -1;
-			break;
-		case OPT_UNBALANCED:
-			o->wp.unbalanced = true;
-			break;
-		case OPT_SITES:
-			if (parse_sites(o, optarg))
-				return -1;
-			break;
-		case OPT_DQ:
-			if (parse_dq(o, optarg))
-				return -1;
-			break;
-		case OPT_SWF:
-			o->swf = optarg;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_PLOT:
-			o->plot = optarg;
-			break;
-		case OPT_TITLE:
-			o->title = optarg;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case '?':
-			usage(stderr);
-			return -1;
-		default:
-			if (parse_number_opt(opt, optarg, o))
-				return -1;
-			break;
-		}
-	}
-	if (optind < argc)
-		return fail("unexpected argument '%s'", argv[optind]);
-	if (ncomp >= 0) {
-		if ((unsigned)ncomp > o->wp.nsites)
+	if (cli_parse(&spec, argc, argv, &pc))
+		return -1;
+	if (pc.ncomp >= 0) {
+		if ((unsigned)pc.ncomp > o->wp.nsites)
 			return fail("--composition: more component counts than "
-				    "sites%s", "");
+				    "sites");
 		memset(o->wp.comp_pct, 0, sizeof(o->wp.comp_pct));
-		memcpy(o->wp.comp_pct, comp, (size_t)ncomp * sizeof(comp[0]));
+		memcpy(o->wp.comp_pct, pc.comp,
+		       (size_t)pc.ncomp * sizeof(pc.comp[0]));
 	}
 	return 0;
 }
@@ -405,7 +397,7 @@ static int simulate_all(const struct options *o, struct sim_result *res)
 			if (sim_run(jobs, (size_t)n, &sc,
 				    &res[(size_t)i * reps + r])) {
 				free(jobs);
-				return fail("simulation failed%s", "");
+				return fail("simulation failed");
 			}
 			i++;
 		}
@@ -484,7 +476,7 @@ int main(int argc, char **argv)
 	res = calloc((size_t)COALLOC_POLICY_COUNT * o.replications,
 		     sizeof(*res));
 	if (!res) {
-		fail("out of memory%s", "");
+		fail("out of memory");
 		goto out;
 	}
 	if (simulate_all(&o, res) || report(&o, res))

@@ -5,7 +5,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 $(eval $(call static_lib,$(LIBNUM),lib/num/num.c lib/num/text.c \
-	lib/num/stats.c lib/num/search.c lib/num/errbuf.c))
+	lib/num/stats.c lib/num/search.c lib/num/errbuf.c lib/num/cli.c))
 TARGETS += $(LIBNUM)
 
 $(eval $(call unit_test,num/test_num,testsuite/unit/num/test_num.c,$(LIBNUM),))

@@ -1,12 +1,13 @@
 # agent/bw.mk - the bandwidth sources and capacity probes of the node
-# agent's MemBUS mode (agent/bw.c: perf, resctrl, sock_diag, STREAM-like
+# agent's MemBUS mode (agent/bw*.c: perf, resctrl, sock_diag, STREAM-like
 # and loopback probes) and their unit test.  Included from
 # agent/module.mk, which links AGENT_BW_SRCS into coschedd with
 # AGENT_BW_LDLIBS.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-AGENT_BW_SRCS := agent/bw.c
+AGENT_BW_SRCS := agent/bw.c agent/bw_perf.c agent/bw_resctrl.c agent/bw_tcp.c \
+	agent/bw_probe.c
 AGENT_BW_LDLIBS := -pthread
 
 # The test includes "bw.h" from agent/ (boost.mk says so too; twice does

@@ -42,7 +42,7 @@ $(FUZZ_OBJ)/agent/coschedd.o: FUZZ_EXTRA := -Dmain=coschedd_main
 # The suite's version, which coschedd.c's --version prints.
 $(FUZZ_OBJ)/lib/version/version.o: FUZZ_EXTRA := -DCOALLOC_VERSION='"$(COALLOC_VERSION)"'
 # clang, not gcc, warns about glibc's NLMSG_OK macro (int against __u32).
-$(FUZZ_OBJ)/agent/bw.o: FUZZ_EXTRA := -Wno-sign-compare
+$(FUZZ_OBJ)/agent/bw_tcp.o: FUZZ_EXTRA := -Wno-sign-compare
 
 FUZZ_TARGETS :=
 

@@ -34,83 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "mbmsg.h"
-#include "cosched_proto/peer.h"
-
-#define CANDIDATES_MAX 16
-#define MISSES_DEAD 4		/* quanta in a row without a decision */
-#define DEAD_QUANTA 10		/* a silent coordinator is skipped so long */
-#define HISTORY 64		/* quanta kept for status */
-#define VOTERS_MAX 256
-#define SPANS_MAX 64		/* steps announced, not yet registered */
-#define PEER_BATCH_MAX 64	/* datagrams read per wake-up of the loop */
-/* quanta a message may be for, around the current one: a vote or a
- * decision is for the next quantum; one late or early by a clock's
- * drift still counts, a quantum far off is someone's wrong clock */
-#define WINDOW_BEFORE 1
-#define WINDOW_AFTER 2
-
-enum phase { PHASE_VOTE, PHASE_DECIDE, PHASE_SWITCH };
-
-struct candidate {
-	struct peer_addr addr;
-	uint64_t dead_until;	/* quantum from which it is tried again */
-	unsigned misses;	/* our votes it left unanswered, in a row */
-};
-
-/* One quantum as status shows it. */
-struct quantum_record {
-	uint64_t q;
-	char run[256];		/* the steps that ran, "J.S J.S" */
-	char coordinator[COSCHED_NODE_NAME_LEN];	/* "" fallback */
-	char estimates[512];	/* "J.S=mem/net ..." per process, MB/s */
-};
-
-struct span {
-	uint32_t job, step, nnodes;
-};
-
-struct agent_membus {
-	uint64_t q_ns;
-	struct span spans[SPANS_MAX];
-	size_t nspans;
-	struct peer_ctx peer;
-	struct peer_addr self;
-	bool bound;
-	int timer_fd;
-	enum phase next_phase;
-	uint64_t next_q;		/* quantum of the next phase */
-	struct candidate cand[CANDIDATES_MAX];
-	size_t ncand;
-	/* capacities of this node */
-	uint32_t cpus;
-	double mem_cap, net_cap;
-	const char *mem_cap_how, *net_cap_how;
-	bool measured;
-	struct bw_sources have;
-	struct bw_tcp_table tcp;
-	/* as a voter */
-	uint64_t voted_q;		/* the quantum our last vote was for */
-	int voted_cand;			/* whom it went to, -1: none sent */
-	bool have_decision;
-	struct mbmsg decision;		/* the one held, for decision.q */
-	/* as a coordinator */
-	uint64_t tally_q;
-	bool tally_decided;
-	struct membus_tally tally;
-	struct sockaddr_storage voters[VOTERS_MAX];
-	socklen_t voter_len[VOTERS_MAX];
-	char voter_name[VOTERS_MAX][COSCHED_NODE_NAME_LEN];
-	bool voter_self[VOTERS_MAX];
-	size_t nvoters;
-	/* counters and history */
-	uint64_t quanta, fallbacks, coordinated, late, refused, out_of_window;
-	struct quantum_record hist[HISTORY];
-	size_t hist_n, hist_next;
-	char coordinator[COSCHED_NODE_NAME_LEN];
-	bool in_fallback;
-};
+#include "membus_internal.h"
 
 /* ---- time ---- */
 
@@ -579,135 +503,6 @@ static void _sample_all(struct agent_membus *m, struct agent_step **steps,
 	}
 }
 
-/* ---- the coordinator ---- */
-
-/* The first live candidate in natural name order (n2 before n10). */
-static int _coordinator(const struct agent_membus *m, uint64_t q)
-{
-	int best = -1;
-
-	for (size_t i = 0; i < m->ncand; i++) {
-		if (m->cand[i].dead_until > q)
-			continue;
-		if (best < 0 || strverscmp(m->cand[i].addr.name,
-					   m->cand[best].addr.name) < 0)
-			best = (int)i;
-	}
-	return best;
-}
-
-static bool _is_self(const struct agent_membus *m, int cand)
-{
-	return cand >= 0 && !strcmp(m->cand[cand].addr.name, m->self.name);
-}
-
-/* A new quantum's tally: votes for an older one are late from now on. */
-static void _tally_start(struct agent_membus *m, uint64_t q)
-{
-	membus_tally_free(&m->tally);
-	m->tally_q = q;
-	m->tally_decided = false;
-	m->nvoters = 0;
-}
-
-/* A node votes once per quantum (the coordinator's own vote is self). */
-static bool _known_voter(const struct agent_membus *m, const char *name)
-{
-	for (size_t i = 0; i < m->nvoters; i++)
-		if (!strcmp(m->voter_name[i], name))
-			return true;
-	return false;
-}
-
-/* Add one node's vote to the tally; from is where to send the decision. */
-static void _tally_vote(struct agent_membus *m, const struct mbmsg *vote,
-			const struct sockaddr_storage *from, socklen_t len,
-			bool self)
-{
-	if (m->nvoters == VOTERS_MAX || _known_voter(m, vote->from))
-		return;
-	if (!self) {
-		memcpy(&m->voters[m->nvoters], from, len);
-		m->voter_len[m->nvoters] = len;
-	}
-	memcpy(m->voter_name[m->nvoters], vote->from, sizeof(vote->from));
-	m->voter_self[m->nvoters++] = self;
-	/* equal totals keep the order steps entered the tally in: the first
-	 * voter's selection first, a set that fits, then the rest */
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < vote->napps; i++)
-			if (!vote->apps[i].sel == pass)
-				(void)membus_tally_add(&m->tally, vote->apps[i].id,
-						       vote->apps[i].sel,
-						       vote->apps[i].nodes);
-}
-
-/* The tally's order and its incomplete steps (as many as a message
- * holds: a step the decision does not name runs, so none is stopped). */
-static void _decision_of_tally(const struct agent_membus *m, struct mbmsg *d)
-{
-	size_t *idx = calloc(m->tally.n + 1, sizeof(*idx));
-	uint8_t *complete = calloc(m->tally.n + 1, 1);
-
-	memset(d, 0, sizeof(*d));
-	d->type = MBMSG_DECISION;
-	d->q = m->tally_q;
-	memcpy(d->from, m->self.name, sizeof(d->from));
-	if (idx && complete) {
-		membus_tally_decide(&m->tally, idx, complete);
-		for (size_t k = 0; k < m->tally.n && d->norder < MBMSG_APPS_MAX; k++) {
-			const struct membus_tally_app *app = &m->tally.apps[idx[k]];
-
-			memcpy(d->order[d->norder++], app->id, MEMBUS_ID_LEN);
-			if (!complete[idx[k]])
-				memcpy(d->forced[d->nforced++], app->id,
-				       MEMBUS_ID_LEN);
-		}
-	}
-	free(idx);
-	free(complete);
-}
-
-static void _hold_decision(struct agent_membus *m, const struct mbmsg *d)
-{
-	memcpy(&m->decision, d, sizeof(*d));
-	m->have_decision = true;
-}
-
-/* Format msg (to filled in) and send it; 0 or -1. */
-static int _send(struct agent_membus *m, const struct mbmsg *msg,
-		 const struct sockaddr_storage *to, socklen_t len)
-{
-	static char text[MBMSG_TEXT_MAX + 1];
-	int n = mbmsg_format(msg, text, sizeof(text));
-
-	if (n < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	return m->bound ? peer_send(&m->peer, to, len, text, (size_t)n) : -1;
-}
-
-static void _decide(struct agent_membus *m, uint64_t q)
-{
-	static struct mbmsg d;
-
-	if (m->tally_q != q || m->tally_decided || !m->nvoters)
-		return;
-	m->tally_decided = true;
-	_decision_of_tally(m, &d);
-	for (size_t i = 0; i < m->nvoters; i++) {
-		memcpy(d.to, m->voter_name[i], sizeof(d.to));
-		if (m->voter_self[i])
-			_hold_decision(m, &d);
-		else if (_send(m, &d, &m->voters[i], m->voter_len[i]))
-			agent_log("membus: quantum %llu: cannot send the decision to %s: %s",
-				  (unsigned long long)q, m->voter_name[i],
-				  strerror(errno));
-	}
-	m->coordinated++;
-}
-
 /* ---- the phases ---- */
 
 static void _vote(struct agent *a, struct agent_membus *m, uint64_t q)
@@ -717,7 +512,7 @@ static void _vote(struct agent *a, struct agent_membus *m, uint64_t q)
 	uint8_t sel[VOTERS_MAX];
 	size_t n = _steps(a, steps, VOTERS_MAX);
 	static struct mbmsg vote;
-	int cand = _coordinator(m, q);
+	int cand = coord_of(m, q);
 
 	m->voted_q = q;
 	m->voted_cand = -1;
@@ -738,11 +533,11 @@ static void _vote(struct agent *a, struct agent_membus *m, uint64_t q)
 		vote.apps[i].nodes = steps[i]->mb->nnodes;
 		vote.napps++;
 	}
-	if (_is_self(m, cand)) {
+	if (coord_is_self(m, cand)) {
 		if (m->tally_q != q)
-			_tally_start(m, q);
-		_tally_vote(m, &vote, NULL, 0, true);
-	} else if (_send(m, &vote, &m->cand[cand].addr.sa,
+			coord_tally_start(m, q);
+		coord_tally_vote(m, &vote, NULL, 0, true);
+	} else if (coord_send(m, &vote, &m->cand[cand].addr.sa,
 			 m->cand[cand].addr.len)) {
 		agent_log("membus: quantum %llu: cannot send our vote to %s",
 			  (unsigned long long)q, m->cand[cand].addr.name);
@@ -829,7 +624,7 @@ static void _missed(struct agent_membus *m, uint64_t q)
 			  (unsigned long long)q, c->addr.name);
 	m->in_fallback = true;
 	m->coordinator[0] = '\0';
-	if (_is_self(m, m->voted_cand) || ++c->misses < MISSES_DEAD)
+	if (coord_is_self(m, m->voted_cand) || ++c->misses < MISSES_DEAD)
 		return;
 	c->misses = 0;
 	c->dead_until = q + DEAD_QUANTA;
@@ -904,7 +699,7 @@ void agent_membus_timer(struct agent *a)
 		m->next_phase = PHASE_DECIDE;
 		break;
 	case PHASE_DECIDE:
-		_decide(m, q);
+		coord_decide(m, q);
 		m->next_phase = PHASE_SWITCH;
 		break;
 	case PHASE_SWITCH:
@@ -914,268 +709,4 @@ void agent_membus_timer(struct agent *a)
 		break;
 	}
 	_arm_at(m, _phase_at(m, m->next_phase, m->next_q));
-}
-
-/* ---- messages from peers ---- */
-
-/* Refusals an outsider can cause: logged within a budget (a minute's) */
-static struct agent_log_limit refused_log =
-	AGENT_LOG_LIMIT_WINDOW("membus refusals", 60);
-static struct agent_log_limit window_log =
-	AGENT_LOG_LIMIT_WINDOW("membus quanta outside the window", 60);
-
-/* One refusal: counted always, logged within the limiter's budget. */
-static void _refuse(struct agent_membus *m, const char *why)
-{
-	m->refused++;
-	if (agent_log_allow(&refused_log))
-		agent_log("membus: refused a message: %s", why);
-}
-
-static bool _in_window(struct agent_membus *m, const struct mbmsg *msg)
-{
-	uint64_t cur = agent_wall_ns() / m->q_ns;
-
-	if (msg->q + WINDOW_BEFORE >= cur && msg->q <= cur + WINDOW_AFTER)
-		return true;
-	m->out_of_window++;
-	if (agent_log_allow(&window_log))
-		agent_log("membus: dropped a %s from %s for quantum %llu, out of window (now %llu)",
-			  msg->type == MBMSG_VOTE ? "vote" : "decision",
-			  msg->from, (unsigned long long)msg->q,
-			  (unsigned long long)cur);
-	return false;
-}
-
-static bool _coordinates(const struct agent_membus *m)
-{
-	for (size_t i = 0; i < m->ncand; i++)
-		if (_is_self(m, (int)i))
-			return true;
-	return false;
-}
-
-/*
- * Before munge is asked: a coordinator candidate hears votes from any
- * node of its steps, which it does not know by address, so it takes any
- * source; any other agent only hears decisions, from its candidates.
- */
-static bool _known_source(const struct sockaddr_storage *from, socklen_t len,
-			  void *arg)
-{
-	const struct agent_membus *m = arg;
-
-	if (_coordinates(m))
-		return true;
-	for (size_t i = 0; i < m->ncand; i++)
-		if (peer_same_addr(from, len, &m->cand[i].addr.sa,
-				   m->cand[i].addr.len))
-			return true;
-	return false;
-}
-
-static void _on_vote(struct agent_membus *m, const struct mbmsg *msg,
-		     const struct peer_datagram *d)
-{
-	if (!strcmp(msg->from, m->self.name)) {
-		_refuse(m, "a vote in this agent's own name");
-		return;
-	}
-	if (msg->q < m->tally_q || (msg->q == m->tally_q && m->tally_decided)) {
-		m->late++;	/* for a quantum already decided */
-		return;
-	}
-	if (msg->q > m->tally_q)
-		_tally_start(m, msg->q);
-	_tally_vote(m, msg, &d->from, d->from_len, false);
-}
-
-static void _on_decision(struct agent_membus *m, const struct mbmsg *msg,
-			 const struct peer_datagram *d)
-{
-	const struct peer_addr *voted;
-
-	/* only for the quantum we voted in, before its switch */
-	if (m->voted_cand < 0 || msg->q != m->voted_q) {
-		m->late++;
-		return;
-	}
-	/* only from the candidate we voted for, from its address */
-	voted = &m->cand[m->voted_cand].addr;
-	if (_is_self(m, m->voted_cand) || strcmp(msg->from, voted->name) ||
-	    !peer_same_addr(&d->from, d->from_len, &voted->sa, voted->len)) {
-		_refuse(m, "a decision from a node this agent did not vote for");
-		return;
-	}
-	if (m->have_decision && m->decision.q == msg->q) {
-		m->late++;
-		return;
-	}
-	_hold_decision(m, msg);
-}
-
-/* One datagram whose credential passed. */
-static void _on_datagram(struct agent_membus *m, const struct peer_datagram *d)
-{
-	static struct mbmsg msg;
-	char err[MBMSG_ERR_LEN], why[MBMSG_ERR_LEN + 32];
-
-	if (mbmsg_parse(d->text, d->len, m->self.name, &msg, err,
-			sizeof(err))) {
-		snprintf(why, sizeof(why), "malformed: %s", err);
-		_refuse(m, why);
-		return;
-	}
-	if (!_in_window(m, &msg))
-		return;
-	if (msg.type == MBMSG_VOTE)
-		_on_vote(m, &msg, d);
-	else
-		_on_decision(m, &msg, d);
-}
-
-/* At most PEER_BATCH_MAX datagrams, then back to the loop (which comes
- * back here at once while more wait): a flood never starves the rest. */
-void agent_membus_peer(struct agent *a)
-{
-	struct agent_membus *m = a->mb;
-	struct peer_datagram d;
-	const char *why;
-
-	if (!m || !m->bound)
-		return;
-	for (int i = 0; i < PEER_BATCH_MAX; i++) {
-		int rc = peer_recv(&m->peer, _known_source, m, &d, &why);
-
-		if (!rc)
-			return;
-		if (rc < 0) {
-			_refuse(m, why);
-			continue;
-		}
-		_on_datagram(m, &d);
-		free(d.text);
-	}
-}
-
-int agent_membus_timer_fd(const struct agent *a)
-{
-	return a->mb ? a->mb->timer_fd : -1;
-}
-
-int agent_membus_peer_fd(const struct agent *a)
-{
-	return a->mb && a->mb->bound ? a->mb->peer.fd : -1;
-}
-
-void agent_membus_close(struct agent *a)
-{
-	struct agent_membus *m = a->mb;
-
-	if (!m)
-		return;
-	peer_close(&m->peer);
-	if (m->timer_fd >= 0)
-		close(m->timer_fd);
-	membus_tally_free(&m->tally);
-	bw_tcp_table_free(&m->tcp);
-	free(m);
-	a->mb = NULL;
-}
-
-/* ---- status ---- */
-
-static json_object *_str(const char *s)
-{
-	return json_object_new_string(s ? s : "");
-}
-
-static json_object *_sources(const struct bw_sources *h)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "perf", _str(h->perf ? "yes" : h->perf_why));
-	json_object_object_add(o, "resctrl",
-			       _str(h->resctrl ? "yes" : h->resctrl_why));
-	json_object_object_add(o, "tcp", _str(h->tcp ? "yes" : h->tcp_why));
-	return o;
-}
-
-static json_object *_history(const struct agent_membus *m)
-{
-	json_object *arr = json_object_new_array();
-
-	for (size_t k = 0; k < m->hist_n; k++) {
-		size_t i = (m->hist_next + HISTORY - m->hist_n + k) % HISTORY;
-		const struct quantum_record *r = &m->hist[i];
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "q", json_object_new_int64((int64_t)r->q));
-		json_object_object_add(o, "run", _str(r->run));
-		json_object_object_add(o, "coordinator", _str(r->coordinator));
-		json_object_object_add(o, "estimates_mbs", _str(r->estimates));
-		json_object_array_add(arr, o);
-	}
-	return arr;
-}
-
-json_object *agent_membus_status(const struct agent *a)
-{
-	const struct agent_membus *m = a->mb;
-	json_object *o = json_object_new_object(), *cands;
-
-	if (!m)
-		return o;
-	json_object_object_add(o, "quantum_ms",
-			       json_object_new_int64((int64_t)(m->q_ns / 1000000)));
-	json_object_object_add(o, "window",
-			       json_object_new_int64(a->conf.membus_window));
-	json_object_object_add(o, "cpus", json_object_new_int64(m->cpus));
-	json_object_object_add(o, "mem_capacity", json_object_new_double(m->mem_cap));
-	json_object_object_add(o, "mem_capacity_from", _str(m->mem_cap_how));
-	json_object_object_add(o, "net_capacity", json_object_new_double(m->net_cap));
-	json_object_object_add(o, "net_capacity_from", _str(m->net_cap_how));
-	json_object_object_add(o, "sources", _sources(&m->have));
-	json_object_object_add(o, "self", _str(m->bound ? m->self.text : ""));
-	json_object_object_add(o, "coordinator", _str(m->coordinator));
-	cands = json_object_new_array();
-	for (size_t i = 0; i < m->ncand; i++)
-		json_object_array_add(cands, _str(m->cand[i].addr.text));
-	json_object_object_add(o, "candidates", cands);
-	json_object_object_add(o, "quanta", json_object_new_int64((int64_t)m->quanta));
-	json_object_object_add(o, "fallbacks", json_object_new_int64((int64_t)m->fallbacks));
-	json_object_object_add(o, "coordinated",
-			       json_object_new_int64((int64_t)m->coordinated));
-	json_object_object_add(o, "late", json_object_new_int64((int64_t)m->late));
-	json_object_object_add(o, "refused", json_object_new_int64((int64_t)m->refused));
-	json_object_object_add(o, "out_of_window",
-			       json_object_new_int64((int64_t)m->out_of_window));
-	json_object_object_add(o, "unknown_source",
-			       json_object_new_int64((int64_t)m->peer.dropped_source));
-	json_object_object_add(o, "messages_sent",
-			       json_object_new_int64((int64_t)m->peer.sent));
-	json_object_object_add(o, "messages_received",
-			       json_object_new_int64((int64_t)m->peer.received));
-	json_object_object_add(o, "history", _history(m));
-	return o;
-}
-
-json_object *agent_membus_step_status(const struct agent_step *s)
-{
-	const struct agent_mb_step *mb = s->mb;
-	json_object *o = json_object_new_object();
-
-	if (!mb)
-		return o;
-	json_object_object_add(o, "nnodes", json_object_new_int64(mb->nnodes));
-	json_object_object_add(o, "mem_source", _str(bw_source_name(mb->mem_src)));
-	json_object_object_add(o, "net_source", _str(bw_source_name(mb->net_src)));
-	if (mb->hint_mem_set)
-		json_object_object_add(o, "hint_mem", json_object_new_double(mb->hint_mem));
-	if (mb->hint_net_set)
-		json_object_object_add(o, "hint_net", json_object_new_double(mb->hint_net));
-	json_object_object_add(o, "mem_per_proc", json_object_new_double(mb->estimate.mem));
-	json_object_object_add(o, "net_per_proc", json_object_new_double(mb->estimate.net));
-	agent_switched_status(o, &mb->sw);
-	return o;
 }

@@ -1,5 +1,5 @@
 # agent/freeze.mk - how the node agent freezes and thaws whole job steps
-# for its MemBUS mode (agent/freeze.c: the cgroup v1 freezer through
+# for its MemBUS mode (agent/freeze*.c: the cgroup v1 freezer through
 # libcgroup and agent/cgroup.c, else SIGSTOP/SIGCONT) and its unit test.
 # Included from agent/module.mk, which links AGENT_FREEZE_SRCS into
 # coschedd with AGENT_FREEZE_LDLIBS (agent/proc.c comes with
@@ -7,7 +7,8 @@
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-AGENT_FREEZE_SRCS := agent/freeze.c agent/cgroup.c
+AGENT_FREEZE_SRCS := agent/freeze.c agent/freeze_signal.c agent/freeze_cgroup.c \
+	agent/cgroup.c
 AGENT_FREEZE_LDLIBS := -lcgroup
 
 # Forks spinning children and freezes them; the cgroup part is skipped

@@ -538,7 +538,7 @@ static void _vote(struct agent *a, struct agent_membus *m, uint64_t q)
 			coord_tally_start(m, q);
 		coord_tally_vote(m, &vote, NULL, 0, true);
 	} else if (coord_send(m, &vote, &m->cand[cand].addr.sa,
-			 m->cand[cand].addr.len)) {
+			      m->cand[cand].addr.len)) {
 		agent_log("membus: quantum %llu: cannot send our vote to %s",
 			  (unsigned long long)q, m->cand[cand].addr.name);
 	}

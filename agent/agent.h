@@ -34,7 +34,9 @@
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "arrivals.h"
 #include "boost.h"
@@ -78,7 +80,12 @@ struct agent_conf {
 	char munge_socket[AGENT_PATH_LEN];	/* "": munge's default */
 };
 
-struct agent_page;	/* sched.c: the shim's page, open, and its copy */
+/* The shim's page of a process (sched.c reads it): the open file and this
+ * tick's copy. */
+struct agent_page {
+	int fd;
+	struct cosched_shm copy;
+};
 
 struct agent_proc {
 	struct proc_id id;
@@ -252,10 +259,38 @@ void agent_conn_serve(struct agent *a, const struct pollfd *fds, size_t n);
 /* ms until the nearest connection deadline (at most max_ms). */
 int agent_conn_timeout_ms(const struct agent *a, int max_ms);
 
+/*
+ * The live step job.step, or NULL.  Here, not in jobs.c, as are the two
+ * releases below (not in sched.c): every file may look a step up or
+ * release a process without a call into the file that registers steps or
+ * ticks, so none of those calls back into another.
+ */
+static inline struct agent_step *agent_find_step(struct agent *a,
+						 uint32_t job, uint32_t step)
+{
+	for (struct agent_step *s = a->steps; s; s = s->next)
+		if (s->job == job && s->step == step)
+			return s;
+	return NULL;
+}
+
+/* A process's page copy and its schedstat file, at release. */
+static inline void agent_shm_close(struct agent_page *page)
+{
+	if (!page)
+		return;
+	close(page->fd);
+	free(page);
+}
+
+static inline void agent_proc_stat_close(struct agent_proc *p)
+{
+	if (p->schedstat_open)
+		close(p->schedstat_fd);
+	p->schedstat_open = false;
+}
+
 /* jobs.c */
-/* The live step job.step, or NULL. */
-struct agent_step *agent_find_step(struct agent *a, uint32_t job,
-				   uint32_t step);
 int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 		   char *reply, size_t len);
 int agent_end(struct agent *a, const char *request, char *reply, size_t len);
@@ -268,8 +303,6 @@ uint32_t agent_wanted_tick_us(const struct agent *a); /* 0: no tick */
 
 /* sched.c */
 void agent_tick(struct agent *a);
-void agent_shm_close(struct agent_page *page);
-void agent_proc_stat_close(struct agent_proc *p);	/* at release */
 
 /* membus.c */
 int agent_membus_request(struct agent *a, const char *request, char *reply,

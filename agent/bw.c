@@ -5,9 +5,9 @@
  * counters, and the microbenchmarks that give the node's capacities M and
  * N.
  *
- * This file holds what the sources share and bw_detect; each source has
- * its file (bw_perf.c, bw_resctrl.c, bw_tcp.c), the capacity probes
- * theirs (bw_probe.c).
+ * This file holds bw_detect; each source has its file (bw_perf.c,
+ * bw_resctrl.c, bw_tcp.c), the capacity probes theirs (bw_probe.c), the
+ * helpers they share bw_util.c.
  *
  * Nothing here may assume the hardware is there: a VM usually exposes no
  * PMU, resctrl needs Intel RDT or AMD QoS plus a mount, and a kernel may
@@ -65,54 +65,6 @@
 #include "bw_internal.h"
 #include "proc.h"
 #include "num/errbuf.h"
-
-/* ------------------------------------------------------------ helpers */
-
-double bw_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* First line of a small file into buf (newline removed); 0 or -1. */
-int bw_read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	int rc = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, (int)len, f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		rc = 0;
-	}
-	fclose(f);
-	return rc;
-}
-
-/* Whether path has a line that is exactly word (mon_features, filesystems
- * whose lines end in the name). */
-bool bw_file_has_word(const char *path, const char *word)
-{
-	char line[256];
-	bool found = false;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *last;
-
-		line[strcspn(line, "\n")] = '\0';
-		last = strrchr(line, '\t');
-		last = last ? last + 1 : line;
-		found = !strcmp(last, word);
-	}
-	fclose(f);
-	return found;
-}
 
 const char *bw_source_name(enum bw_source src)
 {

@@ -6,7 +6,7 @@
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-AGENT_BW_SRCS := agent/bw.c agent/bw_perf.c agent/bw_resctrl.c agent/bw_tcp.c \
+AGENT_BW_SRCS := agent/bw.c agent/bw_util.c agent/bw_perf.c agent/bw_resctrl.c agent/bw_tcp.c \
 	agent/bw_probe.c
 AGENT_BW_LDLIBS := -pthread
 

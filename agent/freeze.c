@@ -78,24 +78,6 @@
 #include "freeze_internal.h"
 #include "num/errbuf.h"
 
-/* ------------------------------------------------------------ helpers */
-
-void frz_sleep_ns(long ns)
-{
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = ns };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-int64_t frz_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 const char *freeze_kind_name(enum freeze_kind kind)
 {
 	switch (kind) {
@@ -109,32 +91,6 @@ const char *freeze_kind_name(enum freeze_kind kind)
 		return "cgroup2";
 	}
 	return "unknown";
-}
-
-/* ------------------------------------------------------------ id sets */
-
-bool frz_set_has(const struct id_set *s, const struct proc_id *id)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->ids[i].pid == id->pid &&
-		    s->ids[i].start_ticks == id->start_ticks)
-			return true;
-	return false;
-}
-
-int frz_set_add(struct id_set *s, const struct proc_id *id)
-{
-	if (s->n == s->cap) {
-		size_t more = s->cap ? 2 * s->cap : 16;
-		void *grown = realloc(s->ids, more * sizeof(*s->ids));
-
-		if (!grown)
-			return -1;
-		s->ids = grown;
-		s->cap = more;
-	}
-	s->ids[s->n++] = *id;
-	return 0;
 }
 
 /* ------------------------------------------------------------ public */

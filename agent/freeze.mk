@@ -7,8 +7,8 @@
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-AGENT_FREEZE_SRCS := agent/freeze.c agent/freeze_signal.c agent/freeze_cgroup.c \
-	agent/cgroup.c
+AGENT_FREEZE_SRCS := agent/freeze.c agent/freeze_util.c agent/freeze_signal.c \
+	agent/freeze_cgroup.c agent/cgroup.c
 AGENT_FREEZE_LDLIBS := -lcgroup
 
 # Forks spinning children and freezes them; the cgroup part is skipped

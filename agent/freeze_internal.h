@@ -65,7 +65,7 @@ struct freeze_group {
 	void *persist_arg;
 };
 
-/* ---- freeze.c ---- */
+/* ---- freeze_util.c ---- */
 
 void frz_sleep_ns(long ns);
 int64_t frz_now_ns(void);

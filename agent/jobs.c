@@ -29,15 +29,6 @@
 #include "state.h"
 #include "cosched/mode.h"
 
-struct agent_step *agent_find_step(struct agent *a, uint32_t job,
-				   uint32_t step)
-{
-	for (struct agent_step *s = a->steps; s; s = s->next)
-		if (s->job == job && s->step == step)
-			return s;
-	return NULL;
-}
-
 static bool _needs_boosts(const struct agent_step *s)
 {
 	return s->parts.react != COSCHED_REACT_NONE ||

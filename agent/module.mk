@@ -9,9 +9,10 @@ CFLAGS_agent := $(JSONC_CFLAGS)
 COSCHEDD := $(O)/sbin/coschedd
 COSCHEDD_SRCS := $(addprefix agent/,coschedd.c log.c conf.c server.c jobs.c \
 	state.c sched.c status.c guardian.c proc.c boost.c membus.c \
-	membus_coord.c membus_status.c mbmsg.c bw.c bw_perf.c bw_resctrl.c \
-	bw_tcp.c bw_probe.c freeze.c freeze_signal.c freeze_cgroup.c \
-	cgroup.c arrivals.c gang.c switch.c metrics.c)
+	membus_coord.c membus_status.c mbmsg.c bw.c bw_util.c bw_perf.c \
+	bw_resctrl.c bw_tcp.c bw_probe.c freeze.c freeze_util.c \
+	freeze_signal.c freeze_cgroup.c cgroup.c arrivals.c gang.c switch.c \
+	metrics.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.
 COSCHEDD_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
 	$(O)/lib/libcosched_opts.a $(LIBNUM)

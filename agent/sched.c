@@ -42,12 +42,6 @@
 #define EXEC_SLOW_NS 100000000ull	/* CPU time when no decision needs it */
 #define DIR_UNTRIED (-2)	/* a step's page directory, not opened yet */
 
-/* The shim's page of a process: the open file and this tick's copy. */
-struct agent_page {
-	int fd;
-	struct cosched_shm copy;
-};
-
 /* The table handed to the core, and where each row came from. */
 struct row {
 	struct agent_step *step;
@@ -56,14 +50,6 @@ struct row {
 static struct cosched_tick_proc *table;
 static struct row *rows;
 static size_t table_cap;
-
-void agent_shm_close(struct agent_page *page)
-{
-	if (!page)
-		return;
-	close(page->fd);
-	free(page);
-}
 
 static const struct cosched_shm *_copy(const struct agent_proc *p)
 {
@@ -170,13 +156,6 @@ static uint64_t _exec_ns(struct agent_proc *p)
 	if (sscanf(buf, "%llu", &exec) != 1)
 		return 0;
 	return exec;
-}
-
-void agent_proc_stat_close(struct agent_proc *p)
-{
-	if (p->schedstat_open)
-		close(p->schedstat_fd);
-	p->schedstat_open = false;
 }
 
 /*

@@ -200,3 +200,23 @@ int shim_rank_to_world(const struct shim_rank_map *map, int rank)
 		return rank < shim.world_size ? rank : -1;
 	return rank < map->size ? map->world[rank] : -1;
 }
+
+/*
+ * What a receive waits for, as the shared page says it: the world rank of
+ * the source (or any) and the tag (or any).  Here, beside the rank maps,
+ * so that the request table and the wait loop both use them without
+ * calling each other.
+ */
+int shim_wait_src(const struct shim_rank_map *map, int source)
+{
+	int world = -1;
+
+	if (source != MPI_ANY_SOURCE)
+		world = shim_rank_to_world(map, source);
+	return world < 0 ? COSCHED_SHM_ANY : world;
+}
+
+int shim_wait_tag(int tag)
+{
+	return tag == MPI_ANY_TAG || tag < 0 ? COSCHED_SHM_ANY : tag;
+}

@@ -157,6 +157,7 @@ struct shim_poll {
 int shim_wait(struct shim_poll *poll, int src, int tag);
 void shim_comm_enter(void);
 void shim_comm_leave(void);
+/* ranks.c: what a receive waits for, as the shared page says it */
 int shim_wait_src(const struct shim_rank_map *map, int source);
 int shim_wait_tag(int tag);
 void shim_account_recv(const MPI_Status *status,

@@ -34,21 +34,6 @@ void shim_comm_leave(void)
 	shim_set_flag(&shim.page->in_comm, 0);
 }
 
-/* The world rank a receive from source in a communicator waits for. */
-int shim_wait_src(const struct shim_rank_map *map, int source)
-{
-	int world = -1;
-
-	if (source != MPI_ANY_SOURCE)
-		world = shim_rank_to_world(map, source);
-	return world < 0 ? COSCHED_SHM_ANY : world;
-}
-
-int shim_wait_tag(int tag)
-{
-	return tag == MPI_ANY_TAG || tag < 0 ? COSCHED_SHM_ANY : tag;
-}
-
 static void wait_enter(int src, int tag, uint64_t now)
 {
 	struct cosched_shm *page = shim.page;

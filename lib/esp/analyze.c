@@ -28,11 +28,6 @@ static double _elapsed(const struct esp_run *run)
 	return t;
 }
 
-static double _end_or(const struct esp_run_job *j, double T)
-{
-	return isnan(j->end) ? T : j->end;
-}
-
 /*
  * Seconds of [a, b] the job spent suspended: the union of its intervals
  * clipped to [a, b].  They are sorted by from, so one pass merges them.
@@ -63,29 +58,10 @@ static double _running(const struct esp_run_job *j, double T)
 	if (isnan(j->start))
 		return 0;
 	a = fmax(j->start, 0);
-	b = fmin(_end_or(j, T), T);
+	b = fmin(esp_job_end_or(j, T), T);
 	if (b <= a)
 		return 0;
 	return b - a - _suspended_within(j, a, b);
-}
-
-static bool _suspended_at(const struct esp_run_job *j, double t)
-{
-	size_t i;
-
-	for (i = 0; i < j->nsusp && j->susp[i].from <= t; i++)
-		if (t < j->susp[i].to)
-			return true;
-	return false;
-}
-
-enum esp_job_state esp_job_state_at(const struct esp_run_job *j, double T,
-				    double t)
-{
-	/* [start, end): a job ending as another starts never doubles */
-	if (isnan(j->start) || t < j->start || t >= _end_or(j, T))
-		return ESP_JOB_OFF;
-	return _suspended_at(j, t) ? ESP_JOB_STOPPED : ESP_JOB_RUNNING;
 }
 
 double esp_utilization_at(const struct esp_run *run, double t)

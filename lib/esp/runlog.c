@@ -451,3 +451,29 @@ void esp_run_free(struct esp_run *run)
 	free(run->jobs);
 	memset(run, 0, sizeof(*run));
 }
+
+/* ------------------------------------------------------------ job states */
+
+double esp_job_end_or(const struct esp_run_job *j, double T)
+{
+	return isnan(j->end) ? T : j->end;
+}
+
+static bool _suspended_at(const struct esp_run_job *j, double t)
+{
+	size_t i;
+
+	for (i = 0; i < j->nsusp && j->susp[i].from <= t; i++)
+		if (t < j->susp[i].to)
+			return true;
+	return false;
+}
+
+enum esp_job_state esp_job_state_at(const struct esp_run_job *j, double T,
+				    double t)
+{
+	/* [start, end): a job ending as another starts never doubles */
+	if (isnan(j->start) || t < j->start || t >= esp_job_end_or(j, T))
+		return ESP_JOB_OFF;
+	return _suspended_at(j, t) ? ESP_JOB_STOPPED : ESP_JOB_RUNNING;
+}

@@ -137,6 +137,9 @@ int esp_write_json(const struct esp_run *run, const struct esp_result *res,
 int esp_write_chronology(const struct esp_run *run, const char *dir,
 			 const char *title, char *err, size_t errlen);
 
+/* When job j ended, or T for one without an end line (it ran to T). */
+double esp_job_end_or(const struct esp_run_job *j, double T);
+
 /*
  * Job j at time t after t0: not running (not started, or ended; one
  * without an end line runs to T), running, or stopped (suspended).

@@ -189,13 +189,6 @@ static int _place_on_sites(struct pick_arrays *a, unsigned ncomp,
 	return rc ? -1 : 0;
 }
 
-static int _by_size_desc(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-
-	return (a < b) - (a > b);
-}
-
 /*
  * A job with --coalloc: its components (largest first), each on a distinct
  * site chosen by Worst Fit (lib/coalloc), then nodes within each site.
@@ -223,64 +216,6 @@ static int _pick_components(job_record_t *job_ptr,
 		rc = result->cpus >= job_req->min_cpus ? 0 : -1;
 	xfree(idle);
 	return rc;
-}
-
-/*
- * The job's --coalloc components, recorded by the cosched SPANK plugin as
- * COALLOC_SIZES in the job's spank environment, largest first.  0: none,
- * 1: found, -1: present but unreadable (the job cannot be placed).
- */
-static int _coalloc_request(job_record_t *job_ptr, struct coalloc_sizes *sizes)
-{
-	static const char key[] = COALLOC_ENV_SIZES "=";
-	char err[ERRBUF_LEN];
-
-	for (uint32_t i = 0; i < job_ptr->spank_job_env_size; i++) {
-		const char *var = job_ptr->spank_job_env[i];
-
-		if (!var || strncmp(var, key, sizeof(key) - 1))
-			continue;
-		if (!coalloc_parse_sizes(var + sizeof(key) - 1, sizes, err,
-					 sizeof(err))) {
-			qsort(sizes->nodes, sizes->count,
-			      sizeof(sizes->nodes[0]), _by_size_desc);
-			return 1;
-		}
-		error("%s: %pJ: %s", plugin_type, job_ptr, err);
-		return -1;
-	}
-	return 0;
-}
-
-/* Nodes a job without --coalloc needs: -N, or its CPUs on the largest nodes. */
-static uint32_t _single_size(job_record_t *job_ptr)
-{
-	job_details_t *d = job_ptr->details;
-	uint32_t max_cpus = 1, need;
-
-	for (int i = 0; i < node_record_count; i++)
-		if (node_record_table_ptr[i] && coalloc_node_cpus(i) > max_cpus)
-			max_cpus = coalloc_node_cpus(i);
-	need = (d->min_cpus + max_cpus - 1) / max_cpus;
-	return MAX(MAX(d->min_nodes, 1), need);
-}
-
-int coalloc_job_components(job_record_t *job_ptr,
-			   struct coalloc_components *comps)
-{
-	struct coalloc_sizes sizes;
-	int has = _coalloc_request(job_ptr, &sizes);
-
-	if (has < 0 || !job_ptr->details)
-		return -1;
-	if (!has) {
-		comps->count = 1;
-		comps->nodes[0] = _single_size(job_ptr);
-		return 0;
-	}
-	comps->count = sizes.count;
-	memcpy(comps->nodes, sizes.nodes, sizes.count * sizeof(sizes.nodes[0]));
-	return 0;
 }
 
 /* Reduce 'bitmap' to the chosen nodes. */
@@ -427,7 +362,7 @@ static int _pick(job_record_t *job_ptr, bitstr_t *bitmap, const uint32_t *held,
 
 	if (d->req_node_bitmap && !bit_super_set(d->req_node_bitmap, bitmap))
 		return EINVAL;
-	has_sizes = _coalloc_request(job_ptr, &sizes);
+	has_sizes = coalloc_job_sizes(job_ptr, &sizes);
 	if (has_sizes < 0)
 		return EINVAL;
 	_arrays_alloc(&a);

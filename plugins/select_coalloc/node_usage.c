@@ -48,17 +48,32 @@ static int saved_active = -1;
 /* When the matrix last changed (wall clock, us): orders gang tables. */
 static uint64_t epoch_us;
 
+/*
+ * Who hears that the matrix changed: the gang tables' sender, registered
+ * by init (node_usage_on_change).  A callback, not a call, because
+ * gang_tables.c reads the matrix.
+ */
+static void (*on_change)(void);
+
+void node_usage_on_change(void (*kick)(void))
+{
+	__atomic_store_n(&on_change, kick, __ATOMIC_RELEASE);
+}
+
 /* A change the node agents must hear of: a newer epoch, never an equal
  * one, even with the clock stepped back. */
 static void _changed(void)
 {
+	void (*kick)(void) = __atomic_load_n(&on_change, __ATOMIC_ACQUIRE);
+
 	struct timespec ts;
 	uint64_t now;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 	epoch_us = now > epoch_us ? now : epoch_us + 1;
-	coalloc_gang_tables_kick();
+	if (kick)
+		kick();
 }
 
 void node_usage_lock(void)

@@ -299,6 +299,37 @@ static void _engine_shape(struct coalloc_config *cfg, int nsites)
 
 /* Disabled queues, kept across a reconfiguration or a restart. */
 static int disabled_queues[COALLOC_MAX_SITES + 1];
+
+/*
+ * Who hears that the queues changed, or that waiting jobs need their
+ * reasons back: the status writer, registered by init
+ * (coalloc_queues_notify).  A callback, not a call, because status.c
+ * reads the queues: neither file calls back into the other.
+ */
+static void (*tell_changed)(void), (*tell_reasons_due)(void);
+
+void coalloc_queues_notify(void (*changed)(void), void (*reasons_due)(void))
+{
+	__atomic_store_n(&tell_changed, changed, __ATOMIC_RELEASE);
+	__atomic_store_n(&tell_reasons_due, reasons_due, __ATOMIC_RELEASE);
+}
+
+static void _tell_changed(void)
+{
+	void (*fn)(void) = __atomic_load_n(&tell_changed, __ATOMIC_ACQUIRE);
+
+	if (fn)
+		fn();
+}
+
+static void _tell_reasons_due(void)
+{
+	void (*fn)(void) = __atomic_load_n(&tell_reasons_due,
+					   __ATOMIC_ACQUIRE);
+
+	if (fn)
+		fn();
+}
 static size_t ndisabled;	/* > 0: to restore at the next reset */
 
 /* The queues that hold jobs and are disabled, into out; how many. */
@@ -368,7 +399,7 @@ done:
 	slurm_mutex_unlock(&queues_mutex);
 	xfree(active.job);
 	xfree(active.row);
-	coalloc_status_changed();
+	_tell_changed();
 	return engine ? SLURM_SUCCESS : SLURM_ERROR;
 }
 
@@ -502,7 +533,7 @@ static void _sync_locked(time_t now)
 	list_for_each(job_list, _collect_new_pending, fresh);
 	_submit_in_order(fresh);
 	FREE_NULL_LIST(fresh);
-	coalloc_status_changed();
+	_tell_changed();
 }
 
 /* ------------------------------------------------------------ API */
@@ -566,7 +597,7 @@ int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start)
 	_sync_locked(now);
 	if (!(g = _find_grant(job_ptr->job_id))) {
 		if (_grant_pass(now))
-			coalloc_status_changed();
+			_tell_changed();
 		g = _find_grant(job_ptr->job_id);
 	}
 	if (g) {
@@ -579,7 +610,7 @@ int coalloc_queues_turn(job_record_t *job_ptr, struct coalloc_start *start)
 done:
 	slurm_mutex_unlock(&queues_mutex);
 	if (rc)
-		coalloc_status_reasons_due();
+		_tell_reasons_due();
 	return rc;
 }
 
@@ -671,7 +702,7 @@ void coalloc_queues_begin(job_record_t *job_ptr, int engine_row)
 		_add_running_locked(job_ptr, engine_row);
 	}
 	slurm_mutex_unlock(&queues_mutex);
-	coalloc_status_changed();
+	_tell_changed();
 }
 
 void coalloc_queues_fini_job(job_record_t *job_ptr)
@@ -686,7 +717,7 @@ void coalloc_queues_fini_job(job_record_t *job_ptr)
 			coalloc_engine_cancel(engine, job_ptr->job_id);
 	}
 	slurm_mutex_unlock(&queues_mutex);
-	coalloc_status_changed();
+	_tell_changed();
 }
 
 static json_object *_queue_json(int queue, const char *name)
@@ -743,7 +774,7 @@ void coalloc_queues_sync(void)
 	}
 	slurm_mutex_unlock(&queues_mutex);
 	if (changed)
-		coalloc_status_changed();
+		_tell_changed();
 }
 
 /* scancel of a pending job: 22.05's only word to us about pending jobs. */
@@ -753,5 +784,5 @@ void coalloc_queues_withdraw(job_record_t *job_ptr)
 	if (engine)
 		_withdraw_locked(job_ptr->job_id);
 	slurm_mutex_unlock(&queues_mutex);
-	coalloc_status_changed();
+	_tell_changed();
 }

@@ -55,6 +55,12 @@ extern int init(void)
 		return SLURM_SUCCESS;
 	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
 		return SLURM_ERROR;
+	/* Who hears of changes, before any thread runs: callbacks, so that
+	 * the status and the gang tables read the queues and the matrix
+	 * without those calling back into them. */
+	coalloc_queues_notify(coalloc_status_changed,
+			      coalloc_status_reasons_due);
+	node_usage_on_change(coalloc_gang_tables_kick);
 	coalloc_status_start();
 	coalloc_timeslice_start();
 	coalloc_gang_tables_start();

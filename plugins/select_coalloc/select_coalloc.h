@@ -77,6 +77,8 @@ void coalloc_job_env(job_record_t *job_ptr);
 
 /* ---- queues.c: the queue-priority policy engine ---- */
 struct coalloc_start;
+/* Whom to tell of changes, and that reasons are due (status.c's). */
+void coalloc_queues_notify(void (*changed)(void), void (*reasons_due)(void));
 int coalloc_queues_reset(list_t *jobs);
 enum coalloc_outlook {
 	COALLOC_OUTLOOK_GRANTED,	  /* its turn, now or at the next pass */
@@ -111,6 +113,8 @@ void coalloc_sites_json(struct json_object *root);	/* sites.c */
 void coalloc_queues_json(struct json_object *root);	/* queues.c */
 
 /* ---- node_usage.c: the matrix of jobs x nodes ---- */
+/* Whom to tell that the matrix changed (gang_tables.c's kick). */
+void node_usage_on_change(void (*kick)(void));
 /* Build the matrix from coalloc.conf and these jobs (or none), keeping
  * the rows jobs had before (reconfigure) or saved (start-up). */
 int node_usage_reset(list_t *jobs);
@@ -164,12 +168,14 @@ void coalloc_gang_tables_kick(void);	/* the matrix changed: send soon */
 
 /* ---- state.c: StateSaveLocation/coalloc_state ---- */
 int coalloc_state_save(const char *dir);
-int coalloc_file_replace(const char *path,
-			 void (*write_fn)(FILE *fp, const void *arg),
-			 const void *arg);	/* crash-safe */
 int coalloc_state_restore(const char *dir);
 
-/* ---- job_test.c: select_p_job_test's three modes ---- */
+/* ---- file_replace.c: a file written whole, crash-safe ---- */
+int coalloc_file_replace(const char *path,
+			 void (*write_fn)(FILE *fp, const void *arg),
+			 const void *arg);
+
+/* ---- job_request.c: what a job asks for ---- */
 /* A job's components in nodes, largest first: --coalloc, or one. */
 struct coalloc_components {
 	uint32_t count;
@@ -177,6 +183,13 @@ struct coalloc_components {
 };
 int coalloc_job_components(job_record_t *job_ptr,
 			   struct coalloc_components *comps);
+/*
+ * The job's --coalloc sizes (COALLOC_SIZES in its SPANK environment),
+ * largest first: 1, 0 without, -1 when unreadable (logged).
+ */
+int coalloc_job_sizes(job_record_t *job_ptr, struct coalloc_sizes *sizes);
+
+/* ---- job_test.c: select_p_job_test's three modes ---- */
 int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t min_nodes, uint32_t max_nodes,
 		     uint32_t req_nodes, uint16_t mode,

@@ -20,37 +20,6 @@
 
 #define STATE_FILE "coalloc_state"
 
-/*
- * Replace the file at path whole: written by write_fn to PATH.new, flushed
- * to disk and renamed, so a crash leaves the old file or the new one.
- */
-int coalloc_file_replace(const char *path,
-			 void (*write_fn)(FILE *fp, const void *arg),
-			 const void *arg)
-{
-	char *tmp = xstrdup_printf("%s.new", path);
-	FILE *fp = fopen(tmp, "w");
-	int rc = SLURM_ERROR;
-
-	if (!fp) {
-		error("%s: cannot write %s: %m", plugin_type, tmp);
-		goto fail;
-	}
-	write_fn(fp, arg);
-	if (fflush(fp) || fsync(fileno(fp))) {
-		error("%s: cannot write %s: %m", plugin_type, tmp);
-		fclose(fp);
-		goto fail;
-	}
-	if (fclose(fp) || rename(tmp, path)) {
-		error("%s: cannot write %s: %m", plugin_type, path);
-		goto fail;
-	}
-	rc = SLURM_SUCCESS;
-fail:
-	xfree(tmp);
-	return rc;
-}
 
 static void _write_state(FILE *fp, const void *arg)
 {

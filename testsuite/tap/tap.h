@@ -120,6 +120,27 @@ static inline const char *tap_slurp(const char *path, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A parser's refusal of text: got (what the test's parse gave) is "ERR"
+ * and its message err is exactly want, or names part.  Pass err itself:
+ * it is read after got was computed.
+ */
+static inline void tap_refused(const char *got, const char *err,
+			       const char *text, const char *want)
+{
+	is_str(got, "ERR", "'%s' is rejected", text ? text : "(null)");
+	is_str(err, want, "message for '%s'", text ? text : "(null)");
+}
+
+static inline void tap_refused_naming(const char *got, const char *err,
+				      const char *text, const char *part)
+{
+	is_str(got, "ERR", "'%s' is rejected", text ? text : "(null)");
+	if (!ok(strstr(err, part) != NULL, "message for '%s' names %s",
+		text ? text : "(null)", part))
+		diag("  message: %s", err);
+}
+
 /* Print the plan when none was given up front and return the exit code. */
 static inline int done_testing(void)
 {

@@ -40,21 +40,10 @@ static const char *ones(unsigned int n)
 	return buf;
 }
 
-/* The parse of text fails, and the message is exactly want. */
-static void rejects_with(const char *text, const char *want)
-{
-	is_str(canon(text), "ERR", "'%s' is rejected", text);
-	is_str(err, want, "message for '%s'", text);
-}
-
-/* The parse of text fails, and the message contains part. */
-static void rejects_naming(const char *text, const char *part)
-{
-	is_str(canon(text), "ERR", "'%s' is rejected", text);
-	if (!ok(strstr(err, part) != NULL, "message for '%s' names %s",
-		text, part))
-		diag("  message: %s", err);
-}
+/* The parse of text fails, with exactly want / a message naming part. */
+#define rejects_with(text, want) tap_refused(canon(text), err, (text), (want))
+#define rejects_naming(text, part) \
+	tap_refused_naming(canon(text), err, (text), (part))
 
 static void test_valid_sizes(void)
 {

@@ -19,32 +19,39 @@ static void check(const char *old, const char *layout, const char *want,
 	free(got);
 }
 
+static const struct {
+	const char *old, *layout, *want, *what;
+} cases[] = {
+	{ NULL, "s1:n[1-2];s2:n3", "coalloc:s1:n[1-2];s2:n3",
+	  "no comment: the layout alone" },
+	{ "", "s1:n1", "coalloc:s1:n1", "an empty comment: the layout alone" },
+	{ "audited by ops", "s1:n1", "audited by ops coalloc:s1:n1",
+	  "an administrator's words stay, the layout after them" },
+	{ "a  b\tc", "s1:n1", "a  b\tc coalloc:s1:n1", "  their spacing too" },
+	{ "coalloc:s1:n1", "s2:n2", "coalloc:s2:n2",
+	  "a requeued job's old layout is replaced" },
+	{ "coalloc:s1:n1 note", "s2:n2", "note coalloc:s2:n2",
+	  "  also when it leads" },
+	{ "pre coalloc:s1:n1 post", "s2:n2", "pre post coalloc:s2:n2",
+	  "  and in the middle" },
+	{ "note coalloc:s1:n1", NULL, "note", "no layout: only removed" },
+	{ "coalloc:s1:n1", "", "", "  down to nothing" },
+	{ "note   ", "s1:n1", "note coalloc:s1:n1",
+	  "trailing blanks are not doubled" },
+	{ "xcoalloc:s1:n1", "s2:n2", "xcoalloc:s1:n1 coalloc:s2:n2",
+	  "only words that start with the tag are ours" },
+	{ "  lead", "s1:n1", "  lead coalloc:s1:n1",
+	  "leading blanks of the administrator's text stay" },
+};
+
 int main(void)
 {
 	char *once, *twice;
 
 	plan(13);
-	check(NULL, "s1:n[1-2];s2:n3", "coalloc:s1:n[1-2];s2:n3",
-	      "no comment: the layout alone");
-	check("", "s1:n1", "coalloc:s1:n1", "an empty comment: the layout alone");
-	check("audited by ops", "s1:n1", "audited by ops coalloc:s1:n1",
-	      "an administrator's words stay, the layout after them");
-	check("a  b\tc", "s1:n1", "a  b\tc coalloc:s1:n1",
-	      "  their spacing too");
-	check("coalloc:s1:n1", "s2:n2", "coalloc:s2:n2",
-	      "a requeued job's old layout is replaced");
-	check("coalloc:s1:n1 note", "s2:n2", "note coalloc:s2:n2",
-	      "  also when it leads");
-	check("pre coalloc:s1:n1 post", "s2:n2", "pre post coalloc:s2:n2",
-	      "  and in the middle");
-	check("note coalloc:s1:n1", NULL, "note", "no layout: only removed");
-	check("coalloc:s1:n1", "", "", "  down to nothing");
-	check("note   ", "s1:n1", "note coalloc:s1:n1",
-	      "trailing blanks are not doubled");
-	check("xcoalloc:s1:n1", "s2:n2", "xcoalloc:s1:n1 coalloc:s2:n2",
-	      "only words that start with the tag are ours");
-	check("  lead", "s1:n1", "  lead coalloc:s1:n1",
-	      "leading blanks of the administrator's text stay");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check(cases[i].old, cases[i].layout, cases[i].want,
+		      cases[i].what);
 
 	once = coalloc_comment_with_layout("ops", "s1:n1");
 	twice = coalloc_comment_with_layout(once, "s1:n1");

@@ -26,19 +26,10 @@ static const char *canon(const char *text)
 	return buf;
 }
 
-static void rejects_with(const char *text, const char *want)
-{
-	is_str(canon(text), "ERR", "'%s' is rejected", text);
-	is_str(err, want, "message for '%s'", text);
-}
-
-static void rejects_naming(const char *text, const char *part)
-{
-	is_str(canon(text), "ERR", "'%s' is rejected", text);
-	if (!ok(strstr(err, part) != NULL, "message for '%s' names %s",
-		text ? text : "(null)", part))
-		diag("  message: %s", err);
-}
+/* The parse of text fails, with exactly want / a message naming part. */
+#define rejects_with(text, want) tap_refused(canon(text), err, (text), (want))
+#define rejects_naming(text, part) \
+	tap_refused_naming(canon(text), err, (text), (part))
 
 static void test_valid(void)
 {

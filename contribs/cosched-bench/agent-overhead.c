@@ -42,6 +42,7 @@
 #include "cosched/mode.h"
 #include "cosched/pages.h"
 #include "cosched/shm.h"
+#include "num/num.h"
 #include "version/version.h"
 
 #define MAX_AGENTS 4
@@ -75,7 +76,7 @@ struct trial {
 	uint32_t job_base;
 };
 
-static void _usage(void)
+static __attribute__((noreturn)) void _usage(void)
 {
 	fprintf(stderr,
 		"usage: agent-overhead --agent NAME=COSCHEDD|floor [--agent ...] --bench COSCHED-BENCH\n"
@@ -401,6 +402,16 @@ out:
 	return rc;
 }
 
+/* A whole number of 0..max by lib/num's rule, or the usage. */
+static int _number(const char *val, int64_t max)
+{
+	int64_t v;
+
+	if (num_parse_signed(val, 0, max, &v))
+		_usage();
+	return (int)v;
+}
+
 static void _parse(int argc, char **argv, struct opts *o)
 {
 	*o = (struct opts){ .mpl = 2, .runs = 3, .seconds = 10, .cpu = 1,
@@ -424,15 +435,15 @@ static void _parse(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(arg, "--modes")) {
 			snprintf(o->modes, sizeof(o->modes), "%s", val);
 		} else if (!strcmp(arg, "--mpl")) {
-			o->mpl = atoi(val);
+			o->mpl = _number(val, MAX_MPL);
 		} else if (!strcmp(arg, "--runs")) {
-			o->runs = atoi(val);
+			o->runs = _number(val, 1000);
 		} else if (!strcmp(arg, "--seconds")) {
-			o->seconds = atoi(val);
+			o->seconds = _number(val, 86400);
 		} else if (!strcmp(arg, "--cpu")) {
-			o->cpu = atoi(val);
+			o->cpu = _number(val, 4095);
 		} else if (!strcmp(arg, "--tick-us")) {
-			o->tick_us = (unsigned)atoi(val);
+			o->tick_us = (unsigned)_number(val, 10000000);
 		} else {
 			_usage();
 		}

@@ -9,6 +9,7 @@
 
 #include "select_coalloc.h"
 #include "coalloc_conf/reserve.h"
+#include "num/num.h"
 #include "src/common/bitstring.h"
 #include "src/common/xstring.h"
 
@@ -41,26 +42,36 @@ int coalloc_check_slurm_conf(void)
 	return SLURM_ERROR;
 }
 
+/* The value at p, up to the next comma, into buf (lib/num reads it). */
+static const char *_token(const char *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(p, ","), p);
+	return buf;
+}
+
 /* The unsigned value of KEY= in SchedulerParameters, 0 when absent. */
 static uint32_t _sched_param(const char *key)
 {
 	const char *p = xstrcasestr(slurm_conf.sched_params, key);
-	long long v;
+	char buf[32];
+	uint64_t v;
 
-	if (!p)
+	if (!p || num_parse_range(_token(p + strlen(key), buf, sizeof(buf)),
+				  1, UINT32_MAX, &v))
 		return 0;
-	v = strtoll(p + strlen(key), NULL, 10);
-	return v > 0 && v <= UINT32_MAX ? (uint32_t) v : 0;
+	return (uint32_t) v;
 }
 
 /* PriorityWeightTRES=CPU=1000,Mem=2000: the sum of the weights. */
 static double _tres_weights(void)
 {
 	const char *p = slurm_conf.priority_weight_tres;
-	double sum = 0;
+	double sum = 0, v;
+	char buf[32];
 
 	while (p && (p = strchr(p, '='))) {
-		sum += strtod(p + 1, NULL);
+		if (!num_parse_double(_token(p + 1, buf, sizeof(buf)), &v))
+			sum += v;
 		p++;
 	}
 	return sum;

@@ -215,9 +215,12 @@ enum coalloc_timer {
 	COALLOC_TIMER_WILL_RUN,
 	COALLOC_TIMER_WHEN_FREED,	/* will_run releasing running jobs */
 	COALLOC_TIMER_RELEASE_PICK,	/* one node pick in that search */
+	COALLOC_TIMER_REASONS,		/* status thread: reasons restored */
+	COALLOC_TIMER_QUEUE_SYNC,	/* status thread: the queues' sync */
+	COALLOC_TIMER_STATUS,		/* status thread: snapshot and file */
 	COALLOC_TIMER_COUNT
 };
-/* Caller holds the node usage lock. */
+/* Any thread (the counters are atomic). */
 uint64_t coalloc_timer_now(void);	/* monotonic ns */
 void coalloc_timer_add(enum coalloc_timer which, uint64_t start_ns);
 /* Logs the counts once a minute, or now (reconfigure), and restarts them. */

@@ -253,6 +253,15 @@ static void _write_status(void)
 	xfree(path);
 }
 
+/* One step of the thread, timed (DebugFlags=SelectType: timers.c). */
+static void _timed(void (*step)(void), enum coalloc_timer timer)
+{
+	uint64_t t0 = coalloc_timer_now();
+
+	step();
+	coalloc_timer_add(timer, t0);
+}
+
 /* Reasons at once when due; the queues' sync and the status file every
  * STATUS_PERIOD. */
 static void *_writer_main(void *arg)
@@ -277,15 +286,15 @@ static void *_writer_main(void *arg)
 			next_write = time(NULL) + STATUS_PERIOD;
 		slurm_mutex_unlock(&status_mutex);
 		if (reasons)
-			_restore_reasons();
-		if (tick)
-			_sync_queues();	/* may mark the status dirty */
+			_timed(_restore_reasons, COALLOC_TIMER_REASONS);
+		if (tick)	/* may mark the status dirty */
+			_timed(_sync_queues, COALLOC_TIMER_QUEUE_SYNC);
 		slurm_mutex_lock(&status_mutex);
 		if (!tick || !dirty)
 			continue;
 		dirty = false;
 		slurm_mutex_unlock(&status_mutex);
-		_write_status();
+		_timed(_write_status, COALLOC_TIMER_STATUS);
 		slurm_mutex_lock(&status_mutex);
 	}
 	slurm_mutex_unlock(&status_mutex);

@@ -6,8 +6,11 @@
  * and the release loop of a start estimate are timed (two clock reads a
  * call, tens of nanoseconds), and with DebugFlags=SelectType a summary
  * is logged once a minute and at scontrol reconfigure: calls, total,
- * mean and longest call of each.
- * Callers hold the node usage lock, which serialises every update.
+ * mean and longest call of each.  The status thread's work is timed the
+ * same way (the pending reasons it restores under the job write lock, the
+ * queues' sync, the status snapshot and file), since it shares the CPUs
+ * with the scheduler.  The counters are atomic: job_test's callers hold
+ * the node usage lock, the status thread does not.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -32,6 +35,9 @@ static const char *const timer_names[COALLOC_TIMER_COUNT] = {
 	[COALLOC_TIMER_WILL_RUN] = "will_run",
 	[COALLOC_TIMER_WHEN_FREED] = "will_run's release search",
 	[COALLOC_TIMER_RELEASE_PICK] = "its node picks",
+	[COALLOC_TIMER_REASONS] = "status thread: pending reasons",
+	[COALLOC_TIMER_QUEUE_SYNC] = "status thread: queue sync",
+	[COALLOC_TIMER_STATUS] = "status thread: status written",
 };
 
 static struct timer timers[COALLOC_TIMER_COUNT];
@@ -49,29 +55,38 @@ void coalloc_timer_add(enum coalloc_timer which, uint64_t start_ns)
 {
 	struct timer *t = &timers[which];
 	uint64_t ns = coalloc_timer_now() - start_ns;
+	uint64_t max = __atomic_load_n(&t->max_ns, __ATOMIC_RELAXED);
 
-	t->calls++;
-	t->total_ns += ns;
-	if (ns > t->max_ns)
-		t->max_ns = ns;
+	__atomic_fetch_add(&t->calls, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->total_ns, ns, __ATOMIC_RELAXED);
+	while (ns > max &&
+	       !__atomic_compare_exchange_n(&t->max_ns, &max, ns, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 }
 
 static void _log_timers(uint64_t now)
 {
-	char line[512];
+	char line[1024];
 	size_t len = 0;
 
 	line[0] = '\0';
 	for (int i = 0; i < COALLOC_TIMER_COUNT; i++) {
-		const struct timer *t = &timers[i];
+		struct timer t = {
+			__atomic_exchange_n(&timers[i].calls, 0, __ATOMIC_RELAXED),
+			__atomic_exchange_n(&timers[i].total_ns, 0,
+					    __ATOMIC_RELAXED),
+			__atomic_exchange_n(&timers[i].max_ns, 0,
+					    __ATOMIC_RELAXED),
+		};
 
-		if (!t->calls)
+		if (!t.calls)
 			continue;
 		len += snprintf(line + len, sizeof(line) - len,
 				"%s%s %" PRIu64 " calls %.3f ms (mean %.1f us, max %.1f us)",
-				len ? "; " : "", timer_names[i], t->calls,
-				t->total_ns / 1e6, t->total_ns / 1e3 / t->calls,
-				t->max_ns / 1e3);
+				len ? "; " : "", timer_names[i], t.calls,
+				t.total_ns / 1e6, t.total_ns / 1e3 / t.calls,
+				t.max_ns / 1e3);
 		if (len >= sizeof(line))
 			break;
 	}
@@ -90,7 +105,6 @@ void coalloc_timers_report(bool force)
 	}
 	if (!force && now - since_ns < REPORT_EVERY_NS)
 		return;
-	_log_timers(now);
-	memset(timers, 0, sizeof(timers));
+	_log_timers(now);	/* and restarts the counts */
 	since_ns = now;
 }

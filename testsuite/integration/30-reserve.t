@@ -104,21 +104,21 @@ sed -i -e '/^PartitionName=debug /s/ Default=YES//' \
        -e '/^PartitionName=site1 /s/ PriorityJobFactor=0//' \
        -e '/^PartitionName=site2 /s/$/ Default=YES PriorityTier=3/' "$CONF"
 n=$(grep -c 'select/coalloc: the jobs of queue partition site1 reach priority' "$LOG")
-tn=$(grep -c 'select/coalloc: job_test timers' "$LOG")
 scontrol reconfigure
 wait_until 30 eval "(( \$(grep -c 'select/coalloc: the jobs of queue partition site1 reach priority' '$LOG') > $n ))"
 ok $? "reconfigure: $(grep -o 'the jobs of queue partition site1 reach priority.*' "$LOG" | tail -1 | cut -c1-200)"
-# The timers are logged at the reconfigure and once a minute; a minute's
-# line may fall just before the reconfigure's and take its counts (CI saw
-# "last 0 s" with no will_run), so every kind is looked for in all lines.
+# The timers are logged once a minute and, on 22.05, at the reconfigure
+# (24.11's reconfigure starts a new slurmctld, whose counts are empty); a
+# minute's line may fall just before the reconfigure's and take its counts
+# (CI saw "last 0 s" with no will_run), so every kind is looked for in all
+# the lines.
 timers=$(grep -o 'select/coalloc: job_test timers, last [0-9]* s: .*' "$LOG")
-(($(grep -c 'select/coalloc: job_test timers' "$LOG") > tn)) &&
-	[[ $timers =~ run_now\ [1-9][0-9]*\ calls ]] &&
+[[ $timers =~ run_now\ [1-9][0-9]*\ calls ]] &&
 	[[ $timers =~ will_run\ [1-9][0-9]*\ calls\ [0-9.]+\ ms ]] &&
 	[[ $timers =~ release\ search\ [1-9][0-9]*\ calls ]] &&
 	[[ $timers =~ its\ node\ picks\ [1-9] ]] &&
 	[[ $timers =~ status\ thread:\ queue\ sync\ [1-9] ]]
-ok $? "... and logs the timers at reconfigure: $(tail -n1 <<< "$timers" | cut -c1-220)"
+ok $? "... and logs the timers: $(tail -n1 <<< "$timers" | cut -c1-220)"
 grep -q 'queue partition site2 is the default partition' "$LOG" &&
 	grep -q 'queue partition site2 has PriorityTier=3, above partition debug' "$LOG"
 ok $? "... the default partition and the higher tier are named too"

@@ -781,16 +781,10 @@ enum coalloc_why coalloc_engine_why(const struct coalloc_engine *e,
 				    char *buf, size_t len)
 {
 	struct coalloc_reason r;
-	char label[32];
 
 	coalloc_engine_reason(e, id, now, &r);
-	if (buf && len) {
-		if (r.queue == COALLOC_QUEUE_GLOBAL)
-			snprintf(label, sizeof(label), "global queue");
-		else
-			snprintf(label, sizeof(label), "local queue %d", r.queue);
-		coalloc_reason_format(&r, label, buf, len);
-	}
+	if (buf && len)
+		coalloc_reason_format(&r, NULL, buf, len);
 	return r.why;
 }
 

@@ -135,11 +135,12 @@ struct coalloc_reason {
 };
 
 /*
- * The reason as one line, with queue_label naming the job's queue
- * ("global queue", "local queue of siteA").  reason.c.
+ * The reason as one line.  A local queue is named by its site's name
+ * ("local queue of siteA"), or numbered ("local queue 2") when site_name
+ * is NULL or empty.  reason.c.
  */
 void coalloc_reason_format(const struct coalloc_reason *r,
-			   const char *queue_label, char *buf, size_t len);
+			   const char *site_name, char *buf, size_t len);
 
 struct coalloc_engine;
 

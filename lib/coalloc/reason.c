@@ -30,11 +30,24 @@ const char *coalloc_why_str(enum coalloc_why why)
 	return why_strings[why];
 }
 
+static void _queue_label(const struct coalloc_reason *r,
+			 const char *site_name, char *buf, size_t len)
+{
+	if (r->queue == COALLOC_QUEUE_GLOBAL)
+		snprintf(buf, len, "global queue");
+	else if (site_name && site_name[0])
+		snprintf(buf, len, "local queue of %s", site_name);
+	else
+		snprintf(buf, len, "local queue %d", r->queue);
+}
+
 void coalloc_reason_format(const struct coalloc_reason *r,
-			   const char *ql, char *buf, size_t len)
+			   const char *site_name, char *buf, size_t len)
 {
 	const char *policy = coalloc_policy_name(r->policy);
+	char ql[160];
 
+	_queue_label(r, site_name, ql, sizeof(ql));
 	if (!r->known) {
 		snprintf(buf, len, "%s", coalloc_why_str(r->why));
 		return;

@@ -62,7 +62,7 @@ char *coalloc_comment_with_layout(const char *old, const char *layout)
 	if (!out)
 		return NULL;
 	n = old ? _copy_without_layout(old, out) : 0;
-	out[n] = '\0';
+	out[n] = '\0';	/* _copy_without_layout ended it too; not for NULL */
 	if (!layout_len)
 		return out;
 	while (n && _is_blank(out[n - 1]))

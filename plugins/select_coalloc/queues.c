@@ -538,22 +538,6 @@ static void _sync_locked(time_t now)
 
 /* ------------------------------------------------------------ API */
 
-/* The engine numbers sites; users know them by name. */
-static void _queue_label(int queue, char *buf, size_t len)
-{
-	char name[128] = "";
-
-	if (queue == COALLOC_QUEUE_GLOBAL) {
-		snprintf(buf, len, "global queue");
-		return;
-	}
-	coalloc_site_name_copy(queue, name, sizeof(name));
-	if (name[0])
-		snprintf(buf, len, "local queue of %s", name);
-	else
-		snprintf(buf, len, "local queue %d", queue);
-}
-
 static void _remember_told_locked(uint32_t id)
 {
 	/* Bounded, should the status thread never come to empty the list. */
@@ -569,11 +553,13 @@ static void _remember_told_locked(uint32_t id)
 static void _set_reason(job_record_t *job_ptr, time_t now)
 {
 	struct coalloc_reason reason;
-	char buf[256], label[160];
+	char buf[256], site[128] = "";
 
+	/* the engine numbers sites; users know them by name */
 	coalloc_engine_reason(engine, job_ptr->job_id, now, &reason);
-	_queue_label(reason.queue, label, sizeof(label));
-	coalloc_reason_format(&reason, label, buf, sizeof(buf));
+	if (reason.queue != COALLOC_QUEUE_GLOBAL)
+		coalloc_site_name_copy(reason.queue, site, sizeof(site));
+	coalloc_reason_format(&reason, site, buf, sizeof(buf));
 	xfree(job_ptr->state_desc);
 	job_ptr->state_desc = xstrdup_printf(REASON_PREFIX "%s", buf);
 	/*

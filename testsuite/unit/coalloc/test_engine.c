@@ -176,8 +176,7 @@ static void test_disabled_until_departure(void)
 		coalloc_engine_reason(e, 2, 0, &r);
 		ok(r.known && r.queue == 0 && r.queue_len == 2,
 		   "reason: job 2 waits in queue 0 behind 1 job");
-		coalloc_reason_format(&r, "local queue of siteA", why,
-				      sizeof(why));
+		coalloc_reason_format(&r, "siteA", why, sizeof(why));
 		is_str(why, "not at head of local queue of siteA (2 waiting)",
 		       "  in the caller's words");
 		coalloc_engine_reason(e, 99, 0, &r);

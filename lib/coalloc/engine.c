@@ -33,11 +33,16 @@ struct job {
 	uint8_t state;
 	uint8_t ncomp;
 	uint8_t row;		/* when running */
+	uint8_t type;		/* enum coalloc_request_type */
 	int16_t q;		/* internal queue index */
 	double submit;
 	int32_t prev, next;	/* queue links; next doubles as free list */
 	uint32_t size[COALLOC_MAX_SITES];	/* decreasing */
 	uint16_t site[COALLOC_MAX_SITES];	/* when running */
+	int8_t want[COALLOC_MAX_SITES];		/* ordered: named site of
+						 * size[k], or SITE_ANY */
+	uint32_t total;				/* flexible, while pending
+						 * (ncomp is 0 until placed) */
 };
 
 struct queue {
@@ -359,15 +364,66 @@ static void sort_components(uint32_t *size, uint16_t *site, unsigned n)
 	}
 }
 
+/* Sort a pending job's sizes decreasing, its named sites carried along. */
+static void job_sort_wanted(struct job *j)
+{
+	for (unsigned i = 1; i < j->ncomp; i++) {
+		uint32_t size = j->size[i];
+		int8_t want = j->want[i];
+		unsigned k = i;
+
+		for (; k > 0 && j->size[k - 1] < size; k--) {
+			j->size[k] = j->size[k - 1];
+			j->want[k] = j->want[k - 1];
+		}
+		j->size[k] = size;
+		j->want[k] = want;
+	}
+}
+
 static bool request_valid(const struct coalloc_engine *e,
 			  const struct coalloc_request *req)
 {
-	if (!req || req->ncomp < 1 || req->ncomp > e->cfg.nsites)
+	bool named[COALLOC_MAX_SITES] = { false };
+
+	if (!req)
 		return false;
-	for (unsigned k = 0; k < req->ncomp; k++)
+	if (req->type == COALLOC_REQ_FLEXIBLE)
+		return req->total > 0;
+	if ((req->type != COALLOC_REQ_UNORDERED &&
+	     req->type != COALLOC_REQ_ORDERED) ||
+	    req->ncomp < 1 || req->ncomp > e->cfg.nsites)
+		return false;
+	for (unsigned k = 0; k < req->ncomp; k++) {
+		int s = req->want_site[k];
+
 		if (req->size[k] == 0)
 			return false;
+		if (req->type != COALLOC_REQ_ORDERED || s == COALLOC_SITE_ANY)
+			continue;
+		if (s < 0 || (unsigned)s >= e->cfg.nsites || named[s])
+			return false;
+		named[s] = true;
+	}
 	return true;
+}
+
+/* What a job asks for, as placement.h takes it. */
+static void job_shape(const struct job *j, struct coalloc_shape *shape)
+{
+	shape->type = (enum coalloc_request_type)j->type;
+	shape->ncomp = j->ncomp;
+	shape->total = j->total;
+	for (unsigned k = 0; k < j->ncomp; k++) {
+		shape->size[k] = j->size[k];
+		shape->site[k] = j->want[k];
+	}
+}
+
+/* Whether a request spans sites: the global queue's kind of job. */
+static bool request_multi_site(const struct coalloc_request *req)
+{
+	return req->type == COALLOC_REQ_FLEXIBLE || req->ncomp > 1;
 }
 
 /* Local queues restrict single-component jobs to their own site. */
@@ -399,11 +455,19 @@ static int job_fill(struct coalloc_engine *e,
 	j = &e->jobs[slot];
 	memset(j, 0, sizeof(*j));
 	j->id = req->id;
-	j->ncomp = (uint8_t)req->ncomp;
+	j->type = (uint8_t)req->type;
 	j->q = (int16_t)q;
 	j->submit = req->submit_time;
 	j->prev = j->next = NO_SLOT;
-	memcpy(j->size, req->size, req->ncomp * sizeof(j->size[0]));
+	if (req->type == COALLOC_REQ_FLEXIBLE) {
+		j->total = req->total;
+	} else {
+		j->ncomp = (uint8_t)req->ncomp;
+		memcpy(j->size, req->size, req->ncomp * sizeof(j->size[0]));
+	}
+	for (unsigned k = 0; k < j->ncomp; k++)
+		j->want[k] = (int8_t)(req->type == COALLOC_REQ_ORDERED ?
+				      req->want_site[k] : COALLOC_SITE_ANY);
 	*slotp = slot;
 	return 0;
 }
@@ -461,33 +525,54 @@ void coalloc_engine_destroy(struct coalloc_engine *e)
 	free(e);
 }
 
+/*
+ * The single site a job in local queue q is bound to, or -1: a local
+ * queue serves its site's single-component jobs (an ordered one must name
+ * that site), and under LS also the multi-site ones of its users.
+ */
+static int local_binding(const struct coalloc_engine *e, unsigned q,
+			 const struct coalloc_request *req, bool *conflict)
+{
+	*conflict = false;
+	if (q == e->gq || request_multi_site(req))
+		return -1;
+	if (req->type == COALLOC_REQ_ORDERED &&
+	    req->want_site[0] != COALLOC_SITE_ANY && req->want_site[0] != (int)q)
+		*conflict = true;
+	return (int)q;
+}
+
 int coalloc_engine_submit(struct coalloc_engine *e,
 			  const struct coalloc_request *req)
 {
-	uint32_t size[COALLOC_MAX_SITES];
-	uint16_t site[COALLOC_MAX_SITES];
+	struct coalloc_shape shape;
+	struct coalloc_fit fit;
 	int32_t slot;
 	int q, only_site, rc;
+	bool conflict;
 
 	if (!request_valid(e, req))
 		return -EINVAL;
 	q = queue_internal(e, req->queue);
 	if (q < 0 || !queue_in_policy(e, (unsigned)q))
 		return -EINVAL;
-	/* with both kinds of queue, the kind follows the component count */
+	/* with both kinds of queue, the kind follows the request */
 	if (e->family != COALLOC_FAMILY_GS && e->family != COALLOC_FAMILY_LS &&
-	    ((unsigned)q == e->gq) != (req->ncomp > 1))
+	    ((unsigned)q == e->gq) != request_multi_site(req))
 		return -EINVAL;
-	memcpy(size, req->size, req->ncomp * sizeof(size[0]));
-	sort_components(size, NULL, req->ncomp);
-	only_site = ((unsigned)q != e->gq && req->ncomp == 1) ? q : -1;
-	if (!coalloc_worst_fit(e->cfg.site_procs, e->cfg.nsites, size,
-			       req->ncomp, only_site, site))
-		return -E2BIG;
+	only_site = local_binding(e, (unsigned)q, req, &conflict);
+	if (conflict)
+		return -EINVAL;
 	rc = job_fill(e, req, q, &slot);
 	if (rc)
 		return rc;
-	memcpy(e->jobs[slot].size, size, req->ncomp * sizeof(size[0]));
+	job_sort_wanted(&e->jobs[slot]);
+	job_shape(&e->jobs[slot], &shape);
+	if (!coalloc_shape_fit(e->cfg.site_procs, e->cfg.nsites, &shape,
+			       only_site, &fit)) {
+		slot_release(e, slot);	/* it could never fit: not queued */
+		return -E2BIG;
+	}
 	e->jobs[slot].state = JOB_PENDING;
 	queue_append(e, (unsigned)q, slot);
 	e->npending++;
@@ -505,11 +590,14 @@ static void occupy(struct coalloc_engine *e, const struct job *j)
  * row in *row.  Returns false when no row holds it now.
  */
 static bool fit_any_row(const struct coalloc_engine *e, const struct job *j,
-			uint16_t *site, unsigned *row)
+			struct coalloc_fit *fit, unsigned *row)
 {
+	struct coalloc_shape shape;
+
+	job_shape(j, &shape);
 	for (unsigned r = 0; r < e->cfg.rows; r++) {
-		if (coalloc_worst_fit(e->idle[r], e->cfg.nsites, j->size,
-				      j->ncomp, only_site_for(e, j), site)) {
+		if (coalloc_shape_fit(e->idle[r], e->cfg.nsites, &shape,
+				      only_site_for(e, j), fit)) {
 			if (row)
 				*row = r;
 			return true;
@@ -549,12 +637,17 @@ static bool try_head(struct coalloc_engine *e, unsigned q)
 {
 	int32_t slot = e->queue[q].head;
 	struct job *j = &e->jobs[slot];
+	struct coalloc_fit fit;
 	unsigned row;
 
-	if (!fit_any_row(e, j, j->site, &row)) {
+	if (!fit_any_row(e, j, &fit, &row)) {
 		queue_disable(e, q);
 		return false;
 	}
+	/* a flexible job gets its components here */
+	j->ncomp = (uint8_t)fit.ncomp;
+	memcpy(j->size, fit.size, fit.ncomp * sizeof(j->size[0]));
+	memcpy(j->site, fit.site, fit.ncomp * sizeof(j->site[0]));
 	j->row = (uint8_t)row;
 	/* reserve the output slot first so a failure changes nothing */
 	if (out_push(e, j)) {
@@ -713,14 +806,14 @@ int coalloc_engine_add_running(struct coalloc_engine *e,
 static int draining_for(const struct coalloc_engine *e, double now)
 {
 	int q = starving_queue(e, now);
-	uint16_t site[COALLOC_MAX_SITES];
+	struct coalloc_fit fit;
 	const struct job *j;
 
 	if (q < 0)
 		return -1;
 	j = &e->jobs[e->queue[q].head];
 	if (!e->queue[q].disabled &&
-	    fit_any_row(e, j, site, NULL))
+	    fit_any_row(e, j, &fit, NULL))
 		return -1;
 	return q;
 }
@@ -730,7 +823,7 @@ static enum coalloc_why why_pending(const struct coalloc_engine *e,
 {
 	const struct job *j = &e->jobs[slot];
 	unsigned q = (unsigned)j->q;
-	uint16_t site[COALLOC_MAX_SITES];
+	struct coalloc_fit fit;
 	int drain = draining_for(e, now);
 	enum coalloc_why hold;
 
@@ -744,7 +837,7 @@ static enum coalloc_why why_pending(const struct coalloc_engine *e,
 	if (hold != COALLOC_WHY_ELIGIBLE && drain < 0 &&
 	    starving_queue(e, now) != (int)q)
 		return hold;
-	if (!fit_any_row(e, j, site, NULL))
+	if (!fit_any_row(e, j, &fit, NULL))
 		return COALLOC_WHY_NO_ROOM;
 	return COALLOC_WHY_ELIGIBLE;
 }
@@ -770,7 +863,7 @@ enum coalloc_why coalloc_engine_reason(const struct coalloc_engine *e,
 	r->queue = (unsigned)j->q == e->gq ? COALLOC_QUEUE_GLOBAL : (int)j->q;
 	r->queue_len = e->queue[j->q].len;
 	r->ncomp = j->ncomp;
-	r->largest = j->size[0];
+	r->largest = j->ncomp ? j->size[0] : j->total;
 	r->why = j->state == JOB_RUNNING ? COALLOC_WHY_RUNNING :
 		 why_pending(e, slot, now);
 	return r->why;

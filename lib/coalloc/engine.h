@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "coalloc/limits.h"
+#include "coalloc/placement.h"
 #include "coalloc/policy.h"
 
 /* Most rows (gang matrix) an engine models. */
@@ -74,11 +75,20 @@ void coalloc_config_init(struct coalloc_config *cfg,
 			 enum coalloc_policy policy, unsigned nsites,
 			 uint32_t procs);
 
-/* A job as submitted: component sizes in any order (unordered request). */
+/*
+ * A job as submitted: component sizes in any order.  An unordered request
+ * (type 0, the paper's) leaves the sites to Worst Fit; an ordered one
+ * names the site of some components (want_site[k], or COALLOC_SITE_ANY);
+ * a flexible one asks for total processors over as few sites as hold
+ * them, and belongs in the global queue wherever there is one.
+ */
 struct coalloc_request {
 	uint32_t id;				/* e.g. the Slurm job id */
-	unsigned ncomp;				/* 1..nsites */
+	enum coalloc_request_type type;		/* sizes.h; 0: unordered */
+	unsigned ncomp;				/* 1..nsites; flexible: 0 */
 	uint32_t size[COALLOC_MAX_SITES];	/* processors per component */
+	int16_t want_site[COALLOC_MAX_SITES];	/* ordered only */
+	uint32_t total;				/* flexible only */
 	int queue;		/* COALLOC_QUEUE_GLOBAL or a site index */
 	double submit_time;
 	unsigned row;		/* add_running only: the row it runs in */
@@ -129,8 +139,9 @@ struct coalloc_reason {
 	int queue;			/* COALLOC_QUEUE_GLOBAL or a site */
 	size_t queue_len;		/* jobs waiting in that queue */
 	size_t global_len;		/* jobs waiting in the global queue */
-	unsigned ncomp;			/* the job's components */
-	uint32_t largest;		/* its largest component */
+	unsigned ncomp;			/* the job's components, 0: flexible */
+	uint32_t largest;		/* its largest component; flexible:
+					 * its total */
 	enum coalloc_policy policy;
 };
 
@@ -150,7 +161,9 @@ void coalloc_engine_destroy(struct coalloc_engine *e);
 
 /*
  * Queue a job.  Returns 0; -EINVAL for a malformed request or a queue the
- * policy does not route this job to (see coalloc_policy_queue_for());
+ * policy does not route this job to (see coalloc_policy_queue_for(); a
+ * single-component ordered request belongs to the local queue of the
+ * site it names);
  * -EEXIST for a known id; -E2BIG when it could never fit, even on an
  * empty system; -ENOMEM.
  */

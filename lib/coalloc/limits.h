@@ -21,4 +21,12 @@
 #define COALLOC_LIMIT_TEXT(n) COALLOC_LIMIT_TEXT_(n)
 #define COALLOC_MAX_SITES_TEXT COALLOC_LIMIT_TEXT(COALLOC_MAX_SITES)
 
+/*
+ * Longest site name.  An ordered request names its sites
+ * (--coalloc=16@siteA), so the request's text and the job's record of it
+ * stay bounded only if the names are; coalloc.conf refuses longer ones.
+ */
+#define COALLOC_SITE_NAME_MAX 63
+#define COALLOC_SITE_NAME_MAX_TEXT COALLOC_LIMIT_TEXT(COALLOC_SITE_NAME_MAX)
+
 #endif /* COALLOC_LIMITS_H */

@@ -8,6 +8,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <string.h>
+
 #include "coalloc/limits.h"
 #include "coalloc/placement.h"
 
@@ -42,4 +44,100 @@ bool coalloc_worst_fit(const uint32_t *idle, unsigned nsites,
 		sites[c] = (uint16_t)best;
 	}
 	return true;
+}
+
+/* The unused site with the most idle processors (ties: lowest index). */
+static int _emptiest_unused(const uint32_t *idle, unsigned nsites,
+			    const bool *used)
+{
+	int best = -1;
+
+	for (unsigned s = 0; s < nsites; s++)
+		if (!used[s] && (best < 0 || idle[s] > idle[best]))
+			best = (int)s;
+	return best;
+}
+
+/*
+ * Named components on their sites, then the free ones largest first on
+ * the emptiest unused sites: the greedy argument above holds for the
+ * free components over the sites left.
+ */
+static bool _ordered_fit(const uint32_t *idle, unsigned nsites,
+			 const struct coalloc_shape *shape,
+			 struct coalloc_fit *fit)
+{
+	bool used[COALLOC_MAX_SITES] = { false };
+
+	for (unsigned c = 0; c < shape->ncomp; c++) {
+		int s = shape->site[c];
+
+		if (s == COALLOC_SITE_ANY)
+			continue;
+		if (s < 0 || (unsigned)s >= nsites || used[s] ||
+		    idle[s] < shape->size[c])
+			return false;
+		used[s] = true;
+		fit->site[c] = (uint16_t)s;
+	}
+	for (unsigned c = 0; c < shape->ncomp; c++) {
+		int best;
+
+		if (shape->site[c] != COALLOC_SITE_ANY)
+			continue;
+		best = _emptiest_unused(idle, nsites, used);
+		if (best < 0 || idle[best] < shape->size[c])
+			return false;
+		used[best] = true;
+		fit->site[c] = (uint16_t)best;
+	}
+	return true;
+}
+
+/*
+ * Taking the emptiest sites whole is what makes the count minimal: no
+ * k sites hold more idle processors than the k emptiest.
+ */
+static bool _flexible_fit(const uint32_t *idle, unsigned nsites,
+			  uint32_t total, struct coalloc_fit *fit)
+{
+	bool used[COALLOC_MAX_SITES] = { false };
+	uint32_t left = total;
+
+	fit->ncomp = 0;
+	while (left) {
+		int best = _emptiest_unused(idle, nsites, used);
+
+		if (best < 0 || !idle[best])
+			return false;
+		used[best] = true;
+		fit->site[fit->ncomp] = (uint16_t)best;
+		fit->size[fit->ncomp++] = idle[best] < left ? idle[best] : left;
+		left -= fit->size[fit->ncomp - 1];
+	}
+	return true;
+}
+
+bool coalloc_shape_fit(const uint32_t *idle, unsigned nsites,
+		       const struct coalloc_shape *shape, int only_site,
+		       struct coalloc_fit *fit)
+{
+	if (!shape || nsites > COALLOC_MAX_SITES)
+		return false;
+	if (shape->type == COALLOC_REQ_FLEXIBLE)
+		return shape->total && _flexible_fit(idle, nsites, shape->total,
+						     fit);
+	if (shape->ncomp == 0 || shape->ncomp > nsites)
+		return false;
+	fit->ncomp = shape->ncomp;
+	memcpy(fit->size, shape->size, shape->ncomp * sizeof(fit->size[0]));
+	if (shape->type == COALLOC_REQ_ORDERED) {
+		if (only_site >= 0 && shape->site[0] != COALLOC_SITE_ANY &&
+		    shape->site[0] != only_site)
+			return false;
+		if (only_site < 0 || shape->ncomp != 1)
+			return _ordered_fit(idle, nsites, shape, fit);
+	}
+	return coalloc_worst_fit(idle, nsites, shape->size, shape->ncomp,
+				 only_site, fit->site);
 }

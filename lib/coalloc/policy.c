@@ -119,6 +119,6 @@ int coalloc_policy_queue_for(enum coalloc_policy policy, unsigned ncomp,
 	case COALLOC_FAMILY_LS:
 		return (int)origin_site;
 	default:
-		return ncomp > 1 ? COALLOC_QUEUE_GLOBAL : (int)origin_site;
+		return ncomp != 1 ? COALLOC_QUEUE_GLOBAL : (int)origin_site;
 	}
 }

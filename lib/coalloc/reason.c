@@ -62,8 +62,13 @@ void coalloc_reason_format(const struct coalloc_reason *r,
 			 "enabled again at the next departure", ql);
 		break;
 	case COALLOC_WHY_NO_ROOM:
-		snprintf(buf, len, "head of %s; %u component(s), largest %u, "
-			 "do not fit now", ql, r->ncomp, r->largest);
+		if (!r->ncomp)	/* flexible: its split is made at start */
+			snprintf(buf, len, "head of %s; flexible, %u in all, "
+				 "does not fit now", ql, r->largest);
+		else
+			snprintf(buf, len, "head of %s; %u component(s), "
+				 "largest %u, do not fit now", ql, r->ncomp,
+				 r->largest);
 		break;
 	case COALLOC_WHY_HELD_GLOBAL_NONEMPTY:
 		snprintf(buf, len, "%s held by %s: global queue has %zu job(s)",

@@ -1,5 +1,5 @@
 /*
- * sizes.c - parsing of --coalloc=SIZES (sizes.h).
+ * sizes.c - parsing of --coalloc=REQUEST (sizes.h).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "coalloc/site_name.h"
 #include "coalloc/sizes.h"
 #include "num/errbuf.h"
 
@@ -100,50 +101,144 @@ static void _too_many_err(char *err, size_t err_len, const char *text,
 		 COALLOC_MAX_COMPONENTS);
 }
 
+static void _site_err(char *err, size_t err_len, const char *text,
+		      const char *site, size_t len, unsigned int index,
+		      const char *why)
+{
+	struct errbuf_quote qs = errbuf_quote(len, QUOTE_TOKEN_MAX);
+	struct errbuf_quote ql = errbuf_quote(strlen(text), QUOTE_LIST_MAX);
+
+	errbuf_set(err, err_len,
+		 "--coalloc: bad site name '%.*s%s' (component %u of \"%.*s%s\"): %s",
+		 qs.len, site, qs.more, index, ql.len, text, ql.more, why);
+}
+
+/* The component that already names this site, or 0. */
+static unsigned int _site_named_by(const struct coalloc_sizes *parsed,
+				   const char *site, size_t len)
+{
+	for (uint32_t k = 0; k < parsed->count; k++)
+		if (strlen(parsed->site[k]) == len &&
+		    !memcmp(parsed->site[k], site, len))
+			return k + 1;
+	return 0;
+}
+
+/*
+ * One component, "SIZE" or "SIZE@SITE", of len bytes at tok, appended to
+ * parsed.  Returns 0 or -1 with the message in err.
+ */
+static int _parse_component(const char *text, const char *tok, size_t len,
+			    struct coalloc_sizes *parsed, char *err,
+			    size_t err_len)
+{
+	unsigned int index = parsed->count + 1, twice;
+	const char *at = memchr(tok, '@', len);
+	size_t size_len = at ? (size_t)(at - tok) : len;
+	enum size_problem problem;
+	uint32_t nodes = 0;
+
+	if (parsed->count == COALLOC_MAX_COMPONENTS) {
+		_too_many_err(err, err_len, text, tok, len, index);
+		return -1;
+	}
+	problem = _parse_size_token(tok, size_len, &nodes);
+	if (problem == SIZE_EMPTY && at) {
+		struct errbuf_quote ql = errbuf_quote(strlen(text),
+						      QUOTE_LIST_MAX);
+
+		errbuf_set(err, err_len,
+			 "--coalloc: component %u of \"%.*s%s\" has no size before '@' (expected SIZE@SITE, e.g. 16@siteA)",
+			 index, ql.len, text, ql.more);
+		return -1;
+	}
+	if (problem != SIZE_OK) {
+		_size_token_err(err, err_len, text, tok, size_len, index,
+				problem);
+		return -1;
+	}
+	if (at) {
+		const char *site = at + 1;
+		size_t site_len = len - size_len - 1;
+		const char *why = coalloc_site_name_problem(site, site_len);
+
+		if (why) {
+			_site_err(err, err_len, text, site, site_len, index, why);
+			return -1;
+		}
+		twice = _site_named_by(parsed, site, site_len);
+		if (twice) {
+			errbuf_set(err, err_len,
+				 "--coalloc: site '%.*s' is named by components %u and %u: a job has at most one component per site",
+				 (int)site_len, site, twice, index);
+			return -1;
+		}
+		memcpy(parsed->site[parsed->count], site, site_len);
+		parsed->site[parsed->count][site_len] = '\0';
+		parsed->type = COALLOC_REQ_ORDERED;
+	}
+	parsed->nodes[parsed->count++] = nodes;
+	return 0;
+}
+
 int coalloc_parse_sizes(const char *text, struct coalloc_sizes *sizes,
 			char *err, size_t err_len)
 {
-	struct coalloc_sizes parsed = { 0 };
+	struct coalloc_sizes parsed;
 	const char *tok = text;
 
 	if (!text || !*text) {
 		errbuf_set(err, err_len,
-			 "--coalloc: no component sizes given (expected e.g. --coalloc=4,4)");
+			 "--coalloc: no component sizes given (expected e.g. --coalloc=4,4, --coalloc=16@siteA,8 or --coalloc=flex)");
 		return -1;
+	}
+	memset(&parsed, 0, sizeof(parsed));
+	if (!strcmp(text, COALLOC_FLEX_KEYWORD)) {
+		parsed.type = COALLOC_REQ_FLEXIBLE;
+		goto done;
 	}
 	for (;;) {
 		size_t len = strcspn(tok, ",");
-		unsigned int index = parsed.count + 1;
-		enum size_problem problem;
-		uint32_t nodes = 0;
 
-		if (parsed.count == COALLOC_MAX_COMPONENTS) {
-			_too_many_err(err, err_len, text, tok, len, index);
+		if (_parse_component(text, tok, len, &parsed, err, err_len))
 			return -1;
-		}
-		problem = _parse_size_token(tok, len, &nodes);
-		if (problem != SIZE_OK) {
-			_size_token_err(err, err_len, text, tok, len, index,
-					problem);
-			return -1;
-		}
-		parsed.nodes[parsed.count++] = nodes;
 		if (!tok[len])
 			break;
 		tok += len + 1;
 	}
+done:
 	if (sizes)
 		*sizes = parsed;
 	return 0;
 }
 
+const char *coalloc_request_type_name(enum coalloc_request_type type)
+{
+	static const char *const names[] = {
+		[COALLOC_REQ_UNORDERED] = "unordered",
+		[COALLOC_REQ_ORDERED] = "ordered",
+		[COALLOC_REQ_FLEXIBLE] = "flexible",
+	};
+
+	if ((unsigned)type >= sizeof(names) / sizeof(names[0]))
+		return NULL;
+	return names[type];
+}
+
 static bool _sizes_valid(const struct coalloc_sizes *sizes)
 {
-	if (!sizes || !sizes->count || sizes->count > COALLOC_MAX_COMPONENTS)
+	if (!sizes)
+		return false;
+	if (sizes->type == COALLOC_REQ_FLEXIBLE)
+		return sizes->count == 0;
+	if (!sizes->count || sizes->count > COALLOC_MAX_COMPONENTS)
 		return false;
 	for (uint32_t i = 0; i < sizes->count; i++) {
 		if (!sizes->nodes[i] ||
-		    sizes->nodes[i] > COALLOC_MAX_COMPONENT_NODES)
+		    sizes->nodes[i] > COALLOC_MAX_COMPONENT_NODES ||
+		    (sizes->site[i][0] &&
+		     coalloc_site_name_problem(sizes->site[i],
+					       strlen(sizes->site[i]))))
 			return false;
 	}
 	return true;
@@ -159,9 +254,17 @@ int coalloc_format_sizes(const struct coalloc_sizes *sizes, char *buf,
 	buf[0] = '\0';
 	if (!_sizes_valid(sizes))
 		return -1;
+	if (sizes->type == COALLOC_REQ_FLEXIBLE) {
+		if (buf_len <= strlen(COALLOC_FLEX_KEYWORD))
+			return -1;
+		strcpy(buf, COALLOC_FLEX_KEYWORD);
+		return 0;
+	}
 	for (uint32_t i = 0; i < sizes->count; i++) {
-		int n = snprintf(buf + used, buf_len - used, "%s%u",
-				 i ? "," : "", (unsigned int)sizes->nodes[i]);
+		const char *site = sizes->site[i];
+		int n = snprintf(buf + used, buf_len - used, "%s%u%s%s",
+				 i ? "," : "", (unsigned int)sizes->nodes[i],
+				 site[0] ? "@" : "", site);
 
 		if (n < 0 || (size_t)n >= buf_len - used) {
 			buf[0] = '\0';

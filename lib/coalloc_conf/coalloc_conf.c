@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "coalloc_conf/coalloc_conf.h"
+#include "coalloc/site_name.h"
 #include "cosched_proto/gang.h"
 #include "cosched_proto/settings.h"
 #include "num/num.h"
@@ -68,7 +69,7 @@ static int _parse_uint(struct parser *p, const struct pair *kv,
 static int _check_name(struct parser *p, const struct pair *kv)
 {
 	for (const char *c = kv->value; *c; c++)
-		if (!isalnum((unsigned char)*c) && !strchr("_-.", *c))
+		if (!coalloc_name_char_ok(*c))
 			return _fail(p, kv->key, "'%s' is not a valid name (letters, digits, '_', '-', '.')",
 				     kv->value);
 	return 0;
@@ -201,6 +202,10 @@ static int _site_line(struct parser *p, struct pair *kv, int n)
 
 	if (_check_name(p, &kv[0]))
 		return -1;
+	/* --coalloc=SIZE@SITE quotes it: keep it short enough to type */
+	if (strlen(kv[0].value) > COALLOC_SITE_NAME_MAX)
+		return _fail(p, kv[0].key, "site name '%.20s...' is longer than %d characters",
+			     kv[0].value, COALLOC_SITE_NAME_MAX);
 	for (int i = 1; i < n; i++) {
 		if (strcasecmp(kv[i].key, "Nodes"))
 			return _fail(p, kv[i].key, "unknown key (a Site line takes only Nodes)");

@@ -586,8 +586,75 @@ static void test_disable_queue(void)
 	coalloc_engine_destroy(e);
 }
 
+/* Ordered and flexible requests: placement, queues and refusals. */
+static void test_request_types(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_GS, 2, 8);
+	const struct coalloc_start *st;
+	struct coalloc_request r = { .id = 1, .type = COALLOC_REQ_ORDERED,
+				     .ncomp = 1, .size = { 4 },
+				     .want_site = { 1 }, .queue = G };
+	struct coalloc_reason reason;
+	char why[160];
+
+	ok(!running(e, 100, 1, 2), "site 1 has 6 idle, site 0 has 8");
+	ok(!coalloc_engine_submit(e, &r), "ordered 4@1 queued");
+	ok(coalloc_engine_schedule(e, 0, &st) == 1 && st[0].site[0] == 1,
+	   "it runs on the site it names, not the emptier one");
+	r = (struct coalloc_request){ .id = 2, .type = COALLOC_REQ_FLEXIBLE,
+				      .total = 10, .queue = G };
+	ok(!coalloc_engine_submit(e, &r), "flexible 10 queued");
+	ok(coalloc_engine_schedule(e, 0, &st) == 1 && st[0].ncomp == 2 &&
+	   st[0].size[0] == 8 && st[0].site[0] == 0 && st[0].size[1] == 2 &&
+	   st[0].site[1] == 1, "split: all 8 of site 0, 2 of site 1");
+	r.id = 3;
+	r.total = 3;
+	ok(!coalloc_engine_submit(e, &r) &&
+	   coalloc_engine_schedule(e, 0, &st) == 0, "flexible 3: no room");
+	ok(coalloc_engine_reason(e, 3, 0, &reason) ==
+	   COALLOC_WHY_QUEUE_DISABLED && reason.ncomp == 0 &&
+	   reason.largest == 3, "its reason: no components yet, 3 in all");
+	reason.why = COALLOC_WHY_NO_ROOM;
+	coalloc_reason_format(&reason, NULL, why, sizeof(why));
+	ok(strstr(why, "flexible, 3 in all") != NULL, "said: %s", why);
+	ok(!coalloc_engine_depart(e, 2), "the flexible job departs");
+	ok(coalloc_engine_idle(e, 0) == 8 && coalloc_engine_idle(e, 1) == 2,
+	   "its processors come back to both sites");
+	r.id = 4;
+	r.total = 17;
+	is_int(coalloc_engine_submit(e, &r), -E2BIG,
+	       "flexible larger than all sites: never fits");
+	r = (struct coalloc_request){ .id = 5, .type = COALLOC_REQ_ORDERED,
+				      .ncomp = 2, .size = { 4, 9 },
+				      .want_site = { 0, COALLOC_SITE_ANY },
+				      .queue = G };
+	is_int(coalloc_engine_submit(e, &r), -E2BIG,
+	       "the free component has only the other site, too small");
+	r.want_site[0] = 1;
+	r.want_site[1] = 1;
+	is_int(coalloc_engine_submit(e, &r), -EINVAL, "a site named twice");
+	coalloc_engine_destroy(e);
+
+	e = mk(COALLOC_POLICY_LP_GF, 2, 8);
+	r = (struct coalloc_request){ .id = 6, .type = COALLOC_REQ_FLEXIBLE,
+				      .total = 4, .queue = 0 };
+	is_int(coalloc_engine_submit(e, &r), -EINVAL,
+	       "LP: a flexible job is not a local queue's");
+	r.queue = G;
+	ok(!coalloc_engine_submit(e, &r), "LP: it goes in the global queue");
+	r = (struct coalloc_request){ .id = 7, .type = COALLOC_REQ_ORDERED,
+				      .ncomp = 1, .size = { 4 },
+				      .want_site = { 1 }, .queue = 0 };
+	is_int(coalloc_engine_submit(e, &r), -EINVAL,
+	       "LP: a single component naming site 1 is not site 0's job");
+	r.queue = 1;
+	ok(!coalloc_engine_submit(e, &r), "it is site 1's local job");
+	coalloc_engine_destroy(e);
+}
+
 int main(void)
 {
+	test_request_types();
 	test_names();
 	test_worst_fit();
 	test_errors();

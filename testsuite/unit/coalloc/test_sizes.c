@@ -78,7 +78,7 @@ static void test_size_rejections(void)
 	rejects_with(",4",
 		     "--coalloc: empty component size (token 1 of \",4\"): stray comma");
 	rejects_with("",
-		     "--coalloc: no component sizes given (expected e.g. --coalloc=4,4)");
+		     "--coalloc: no component sizes given (expected e.g. --coalloc=4,4, --coalloc=16@siteA,8 or --coalloc=flex)");
 	rejects_naming(NULL, "no component sizes given");
 	rejects_naming(",", "empty component size (token 1 of \",\")");
 	rejects_naming("4,,4", "empty component size (token 2 of \"4,,4\")");
@@ -160,9 +160,65 @@ static void test_format(void)
 	ok(coalloc_format_sizes(NULL, buf, sizeof(buf)), "NULL fails");
 }
 
+/* Ordered and flexible requests (the paper's request types). */
+static void test_request_types(void)
+{
+	struct coalloc_sizes sizes;
+	char buf[COALLOC_SIZES_TEXT_LEN];
+	char name[COALLOC_SITE_NAME_MAX + 2];
+	char text[COALLOC_SITE_NAME_MAX + 16];
+
+	is_str(canon("16@siteA,8@siteB"), "16@siteA,8@siteB", "ordered");
+	is_str(canon("16@siteA,8"), "16@siteA,8",
+	       "a component may name a site while another stays free");
+	is_str(canon("016@a.b-c_d"), "16@a.b-c_d", "site names take . - _");
+	is_str(canon("flex"), "flex", "flexible");
+	ok(!coalloc_parse_sizes("4@x,2", &sizes, err, sizeof(err)) &&
+	   sizes.type == COALLOC_REQ_ORDERED && sizes.count == 2 &&
+	   !strcmp(sizes.site[0], "x") && !sizes.site[1][0],
+	   "ordered: type, sites in the user's order, '' for a free one");
+	ok(!coalloc_parse_sizes("4,2", &sizes, err, sizeof(err)) &&
+	   sizes.type == COALLOC_REQ_UNORDERED, "no site: unordered");
+	ok(!coalloc_parse_sizes("flex", &sizes, err, sizeof(err)) &&
+	   sizes.type == COALLOC_REQ_FLEXIBLE && sizes.count == 0 &&
+	   coalloc_sizes_total(&sizes) == 0,
+	   "flex: no components, total from the job's -N");
+	is_str(coalloc_request_type_name(COALLOC_REQ_FLEXIBLE), "flexible",
+	       "type names");
+
+	rejects_with("8@a,4@a",
+		     "--coalloc: site 'a' is named by components 1 and 2: a job has at most one component per site");
+	rejects_naming("8@", "empty");
+	rejects_naming("8@si te", "only letters");
+	rejects_naming("@a", "has no size before '@'");
+	rejects_naming("flex,4", "not a positive decimal");
+	rejects_naming("FLEX", "not a positive decimal");
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';		/* one character too long */
+	snprintf(text, sizeof(text), "4@%s", name);
+	rejects_naming(text, "too long");
+	name[COALLOC_SITE_NAME_MAX] = '\0';	/* the longest allowed */
+	snprintf(text, sizeof(text), "4@%s", name);
+	is_str(canon(text), text, "a site name of the maximal length");
+
+	/* the canonical text of the largest request fits its buffer */
+	memset(&sizes, 0, sizeof(sizes));
+	sizes.type = COALLOC_REQ_ORDERED;
+	sizes.count = COALLOC_MAX_COMPONENTS;
+	for (unsigned k = 0; k < sizes.count; k++) {
+		sizes.nodes[k] = COALLOC_MAX_COMPONENT_NODES;
+		memset(sizes.site[k], 'a', COALLOC_SITE_NAME_MAX);
+		sizes.site[k][COALLOC_SITE_NAME_MAX - 1] =
+			"0123456789abcdefghijklmnopqrstuv"[k];
+	}
+	ok(!coalloc_format_sizes(&sizes, buf, sizeof(buf)),
+	   "the longest ordered request fits COALLOC_SIZES_TEXT_LEN");
+}
+
 int main(void)
 {
 	test_valid_sizes();
+	test_request_types();
 	test_size_rejections();
 	test_too_many();
 	test_long_token();

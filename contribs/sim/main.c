@@ -46,6 +46,8 @@ static void usage(FILE *fp)
 "  --composition P1,P2,...      %% of 1-,2-,...-component jobs (sum 100;\n"
 "                               default 25,25,25,25)\n"
 "  --unbalanced                 local queue 0 gets 40%% of local jobs\n"
+"  --request-mix O,U,F          fractions of multi-component jobs that are\n"
+"                               ordered, unordered, flexible (default 0,1,0)\n"
 "  --utilization U              offered utilization, 0 < U (default 0.8)\n"
 "  --jobs N                     jobs per replication (default 20000)\n"
 "  --seed S                     first seed (default 1)\n"
@@ -171,6 +173,27 @@ static int parse_composition(struct options *o, const char *arg,
 	return 0;
 }
 
+/* Three fractions, ordered, unordered, flexible, summing to 1. */
+static int parse_mix(struct options *o, const char *arg)
+{
+	double v[MIX_TYPES], sum = 0;
+
+	if (parse_list(arg, v, MIX_TYPES) != MIX_TYPES)
+		return fail("--request-mix '%s': expected three fractions "
+			    "O,U,F (ordered, unordered, flexible)", arg);
+	for (int i = 0; i < MIX_TYPES; i++) {
+		if (!(v[i] >= 0) || v[i] > 1)
+			return fail("--request-mix '%s': each fraction must be "
+				    "in [0, 1]", arg);
+		sum += v[i];
+	}
+	if (fabs(sum - 1) > 1e-6)
+		return fail("--request-mix '%s': the fractions sum to %g, "
+			    "not 1", arg, sum);
+	memcpy(o->wp.request_mix, v, sizeof(v));
+	return 0;
+}
+
 static int parse_dq(struct options *o, const char *arg)
 {
 	double v[3];
@@ -189,13 +212,14 @@ static int parse_dq(struct options *o, const char *arg)
 enum {
 	OPT_POLICY = 256, OPT_COMPOSITION, OPT_UNBALANCED, OPT_UTIL, OPT_JOBS,
 	OPT_SEED, OPT_REPS, OPT_SITES, OPT_DQ, OPT_AGING, OPT_WARMUP, OPT_SWF,
-	OPT_SWF_SPLIT, OPT_JSON, OPT_PLOT, OPT_TITLE, OPT_HELP,
+	OPT_SWF_SPLIT, OPT_JSON, OPT_PLOT, OPT_TITLE, OPT_HELP, OPT_MIX,
 };
 
 static const struct option long_opts[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "composition", required_argument, NULL, OPT_COMPOSITION },
 	{ "unbalanced", no_argument, NULL, OPT_UNBALANCED },
+	{ "request-mix", required_argument, NULL, OPT_MIX },
 	{ "utilization", required_argument, NULL, OPT_UTIL },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -283,6 +307,8 @@ static int handle_opt(int opt, const char *arg, void *ctx)
 	case OPT_UNBALANCED:
 		o->wp.unbalanced = true;
 		return 0;
+	case OPT_MIX:
+		return parse_mix(o, arg);
 	case OPT_SITES:
 		return parse_sites(o, arg);
 	case OPT_DQ:
@@ -362,13 +388,19 @@ static long load_jobs(const struct options *o, unsigned rep,
 				      sizeof(err));
 		if (n < 0)
 			fprintf(stderr, "coalloc-sim: %s\n", err);
-		return n;
-	}
-	if (workload_generate(&o->wp, o->seed + rep, jobs)) {
+	} else if (workload_generate(&o->wp, o->seed + rep, jobs)) {
 		fprintf(stderr, "coalloc-sim: cannot generate the workload\n");
 		return -1;
+	} else {
+		n = (long)o->wp.njobs;
 	}
-	return (long)o->wp.njobs;
+	if (n > 0 && workload_apply_mix(&o->wp, o->seed + rep, *jobs,
+					(size_t)n)) {
+		free(*jobs);
+		*jobs = NULL;
+		return fail("--request-mix: no type has a share");
+	}
+	return n;
 }
 
 static int simulate_all(const struct options *o, struct sim_result *res)
@@ -429,10 +461,17 @@ static void heading(const struct options *o, char *buf, size_t len)
 		w += snprintf(buf + w, len - (size_t)w, "%s%g", k ? ", " : "",
 			      o->wp.comp_pct[k]);
 	if (w > 0 && (size_t)w < len)
-		snprintf(buf + w, len - (size_t)w, "), %s local queues, "
-			 "utilization %g, %zu jobs x %u replications",
-			 o->wp.unbalanced ? "unbalanced" : "balanced",
-			 o->wp.utilization, o->wp.njobs, o->replications);
+		w += snprintf(buf + w, len - (size_t)w, "), %s local queues, "
+			      "utilization %g, %zu jobs x %u replications",
+			      o->wp.unbalanced ? "unbalanced" : "balanced",
+			      o->wp.utilization, o->wp.njobs, o->replications);
+	if (w > 0 && (size_t)w < len &&
+	    o->wp.request_mix[MIX_UNORDERED] != 1.0)
+		snprintf(buf + w, len - (size_t)w, ", requests %g ordered, "
+			 "%g unordered, %g flexible",
+			 o->wp.request_mix[MIX_ORDERED],
+			 o->wp.request_mix[MIX_UNORDERED],
+			 o->wp.request_mix[MIX_FLEXIBLE]);
 }
 
 static int report(const struct options *o, const struct sim_result *res)

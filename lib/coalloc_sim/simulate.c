@@ -101,18 +101,32 @@ static void start_jobs(struct run *r)
 	}
 }
 
+/* The component count routing sees: 0 for a flexible job (policy.h). */
+static unsigned sim_job_ncomp(const struct sim_job *sj)
+{
+	return sj->type == COALLOC_REQ_FLEXIBLE ? 0 : sj->ncomp;
+}
+
 static int arrive(struct run *r, size_t i, enum coalloc_policy policy)
 {
 	const struct sim_job *sj = &r->jobs[i];
 	struct coalloc_request req = {
-		.id = (uint32_t)(i + 1), .ncomp = sj->ncomp,
-		.queue = coalloc_policy_queue_for(policy, sj->ncomp,
+		.id = (uint32_t)(i + 1), .type = sj->type,
+		.queue = coalloc_policy_queue_for(policy, sim_job_ncomp(sj),
 						  sj->origin),
 		.submit_time = sj->arrival,
 	};
 	int rc;
 
-	memcpy(req.size, sj->size, sj->ncomp * sizeof(req.size[0]));
+	if (sj->type == COALLOC_REQ_FLEXIBLE) {
+		for (unsigned k = 0; k < sj->ncomp; k++)
+			req.total += sj->size[k];
+	} else {
+		req.ncomp = sj->ncomp;
+		memcpy(req.size, sj->size, sj->ncomp * sizeof(req.size[0]));
+		memcpy(req.want_site, sj->want_site,
+		       sj->ncomp * sizeof(req.want_site[0]));
+	}
 	rc = coalloc_engine_submit(r->e, &req);
 	if (rc)
 		return rc;
@@ -153,7 +167,8 @@ static void summarise(const struct run *r, const struct sim_config *sc,
 		resp = r->start[i] + j->service - j->arrival;
 		sum += resp;
 		n++;
-		if (coalloc_policy_queue_for(sc->policy, j->ncomp, j->origin) ==
+		if (coalloc_policy_queue_for(sc->policy, sim_job_ncomp(j),
+					     j->origin) ==
 		    COALLOC_QUEUE_GLOBAL) {
 			sg += resp;
 			res->n_global++;

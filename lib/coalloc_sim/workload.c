@@ -32,6 +32,7 @@ void workload_defaults(struct workload_params *wp)
 	wp->utilization = 0.8;
 	wp->service_mean = 1.0;
 	wp->njobs = 20000;
+	wp->request_mix[MIX_UNORDERED] = 1.0;	/* the paper's requests */
 }
 
 static bool power_of_two(unsigned i)
@@ -330,4 +331,48 @@ fail:
 	free(out);
 	fclose(fp);
 	return -1;
+}
+
+/* A uniformly random order of the n sites (Fisher-Yates). */
+static void random_sites(struct coalloc_rng *rng, unsigned n, int16_t *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		out[i] = (int16_t)i;
+	for (unsigned i = n; i > 1; i--) {
+		unsigned k = coalloc_rng_below(rng, i);
+		int16_t t = out[i - 1];
+
+		out[i - 1] = out[k];
+		out[k] = t;
+	}
+}
+
+int workload_apply_mix(const struct workload_params *wp, uint64_t seed,
+		       struct sim_job *jobs, size_t njobs)
+{
+	double cdf[MIX_TYPES];
+	struct coalloc_rng rng;
+
+	if (build_cdf(wp->request_mix, MIX_TYPES, cdf))
+		return -EINVAL;
+	/* a stream of its own: the jobs' other draws stay the same */
+	coalloc_rng_seed(&rng, seed ^ 0x6d69782d72657175ull);
+	for (size_t n = 0; n < njobs; n++) {
+		struct sim_job *j = &jobs[n];
+		int16_t order[COALLOC_MAX_SITES];
+		unsigned type = draw(&rng, cdf, MIX_TYPES);
+
+		j->type = COALLOC_REQ_UNORDERED;
+		if (j->ncomp < 2 || j->ncomp > wp->nsites)
+			continue;
+		if (type == MIX_ORDERED) {
+			j->type = COALLOC_REQ_ORDERED;
+			random_sites(&rng, wp->nsites, order);
+			memcpy(j->want_site, order,
+			       j->ncomp * sizeof(j->want_site[0]));
+		} else if (type == MIX_FLEXIBLE) {
+			j->type = COALLOC_REQ_FLEXIBLE;
+		}
+	}
+	return 0;
 }

@@ -17,10 +17,15 @@
 struct sim_job {
 	double arrival;
 	double service;
+	enum coalloc_request_type type;	/* workload_apply_mix() */
 	unsigned ncomp;
 	uint32_t size[COALLOC_MAX_SITES];
+	int16_t want_site[COALLOC_MAX_SITES];	/* ordered: component's site */
 	unsigned origin;	/* the local queue it is submitted to */
 };
+
+/* The share of each request type, in the order of --request-mix. */
+enum { MIX_ORDERED, MIX_UNORDERED, MIX_FLEXIBLE, MIX_TYPES };
 
 struct workload_params {
 	unsigned nsites;
@@ -32,6 +37,7 @@ struct workload_params {
 	double utilization;	/* offered (gross = net: no communication) */
 	double service_mean;
 	size_t njobs;
+	double request_mix[MIX_TYPES];	/* fractions, sum 1 (default 0,1,0) */
 };
 
 /* The paper's defaults: 4 x 32, D(0.9) on [1, 8], 25/25/25/25, U 0.8. */
@@ -61,5 +67,16 @@ int workload_generate(const struct workload_params *wp, uint64_t seed,
 long workload_load_swf(const char *path, const struct workload_params *wp,
 		       unsigned split, struct sim_job **jobs, char *err,
 		       size_t errlen);
+
+/*
+ * Give each multi-component job a request type drawn from wp->request_mix
+ * (single-component jobs stay the paper's local jobs): an ordered job
+ * names a distinct random site for every component, a flexible one asks
+ * for the sum of its sizes, split when it starts.  Its own random stream
+ * (from seed) leaves arrivals, sizes and queues as they were, so mixes
+ * compare on the same jobs.  Returns 0 or -EINVAL for a bad mix.
+ */
+int workload_apply_mix(const struct workload_params *wp, uint64_t seed,
+		       struct sim_job *jobs, size_t njobs);
 
 #endif /* COALLOC_SIM_WORKLOAD_H */

@@ -23,7 +23,7 @@ fails_with() {
 	[ -s "$TMP/err" ] && sed 's/^/# /' "$TMP/err" >&2
 }
 
-plan 26
+plan 34
 fails_with "unknown policy" "unknown policy 'XY-Z'" --policy XY-Z --jobs 100
 fails_with "composition not 100" "sum to 90, not 100" --composition 30,30,30,0 --jobs 100
 fails_with "bad utilization" "utilization" --utilization -1 --jobs 100
@@ -77,4 +77,22 @@ fails_with "hexadecimal utilization" "--utilization '0x1p-1'" --utilization 0x1p
 fails_with "jobs with a leading blank" "--jobs ' 100'" --jobs ' 100'
 printf '1 0 0 10 4 -1 -1 0x4 20 -1 1 1 1 1 1 1 -1 -1\n' >"$TMP/hex.swf"
 fails_with "hexadecimal SWF field" "hex.swf:1: malformed SWF line" --swf "$TMP/hex.swf"
+
+# --request-mix: ordered, unordered, flexible fractions
+fails_with "mix of two" "expected three fractions" --request-mix 0.5,0.5 --jobs 100
+fails_with "mix not summing to 1" "sum to 0.9, not 1" --request-mix 0.3,0.3,0.3 --jobs 100
+fails_with "negative share" "in \[0, 1\]" --request-mix -0.5,1,0.5 --jobs 100
+# mean GS response of one mix at a fixed seed (the same jobs for all)
+gs_mean() {
+	"$SIM" --policy GS --jobs 4000 --replications 2 --utilization 0.75 \
+		--request-mix "$1" --json |
+		perl -MJSON::PP -e 'local $/; print decode_json(<STDIN>)->[0]{response}{total}{mean}'
+}
+ordered=$(gs_mean 1,0,0) unordered=$(gs_mean 0,1,0) flexible=$(gs_mean 0,0,1)
+diag "GS mean response: ordered $ordered, unordered $unordered, flexible $flexible"
+perl -e 'exit !($ARGV[0] > $ARGV[1] && $ARGV[1] > $ARGV[2])' \
+	"$ordered" "$unordered" "$flexible"
+ok $? "fixed sites cost, free splits help: ordered > unordered > flexible"
+[ "$(gs_mean 0,1,0)" = "$unordered" ]
+ok $? "the default mix is the paper's unordered requests, reproducibly"
 done_testing

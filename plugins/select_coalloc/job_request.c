@@ -1,7 +1,8 @@
 /*
- * job_request.c - what a job asks for: its --coalloc components, or the
- * one component of an ordinary job.  A leaf, read by job_test.c (to
- * place the job) and queues.c (to queue it).
+ * job_request.c - what a job asks for: its --coalloc request (unordered,
+ * ordered or flexible) resolved on the sites, or the one component of an
+ * ordinary job.  A leaf, read by job_test.c (to place the job) and
+ * queues.c (to queue it).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -11,38 +12,21 @@
 #include "select_coalloc.h"
 #include "num/errbuf.h"
 
-static int _by_size_desc(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-
-	return (a < b) - (a > b);
-}
-
 /*
- * The job's --coalloc components, recorded by the cosched SPANK plugin as
- * COALLOC_SIZES in the job's spank environment, largest first.  0: none,
- * 1: found, -1: present but unreadable (the job cannot be placed).
+ * The job's --coalloc text, recorded by the cosched SPANK plugin as
+ * COALLOC_SIZES in the job's spank environment, or NULL.
  */
-int coalloc_job_sizes(job_record_t *job_ptr, struct coalloc_sizes *sizes)
+static const char *_request_text(job_record_t *job_ptr)
 {
 	static const char key[] = COALLOC_ENV_SIZES "=";
-	char err[ERRBUF_LEN];
 
 	for (uint32_t i = 0; i < job_ptr->spank_job_env_size; i++) {
 		const char *var = job_ptr->spank_job_env[i];
 
-		if (!var || strncmp(var, key, sizeof(key) - 1))
-			continue;
-		if (!coalloc_parse_sizes(var + sizeof(key) - 1, sizes, err,
-					 sizeof(err))) {
-			qsort(sizes->nodes, sizes->count,
-			      sizeof(sizes->nodes[0]), _by_size_desc);
-			return 1;
-		}
-		error("%s: %pJ: %s", plugin_type, job_ptr, err);
-		return -1;
+		if (var && !strncmp(var, key, sizeof(key) - 1))
+			return var + sizeof(key) - 1;
 	}
-	return 0;
+	return NULL;
 }
 
 /* Nodes a job without --coalloc needs: -N, or its CPUs on the largest nodes. */
@@ -58,20 +42,30 @@ static uint32_t _single_size(job_record_t *job_ptr)
 	return MAX(MAX(d->min_nodes, 1), need);
 }
 
-int coalloc_job_components(job_record_t *job_ptr,
-			   struct coalloc_components *comps)
+int coalloc_job_shape(job_record_t *job_ptr, struct coalloc_shape *shape,
+		      char *err, size_t err_len)
 {
+	struct coalloc_site_list sites;
 	struct coalloc_sizes sizes;
-	int has = coalloc_job_sizes(job_ptr, &sizes);
+	const char *text;
 
-	if (has < 0 || !job_ptr->details)
-		return -1;
-	if (!has) {
-		comps->count = 1;
-		comps->nodes[0] = _single_size(job_ptr);
+	if (!job_ptr->details)
+		return errbuf_fail(err, err_len, "no job details");
+	text = _request_text(job_ptr);
+	if (!text) {
+		memset(shape, 0, sizeof(*shape));
+		shape->type = COALLOC_REQ_UNORDERED;
+		shape->ncomp = 1;
+		shape->size[0] = _single_size(job_ptr);
+		shape->site[0] = COALLOC_SITE_ANY;
 		return 0;
 	}
-	comps->count = sizes.count;
-	memcpy(comps->nodes, sizes.nodes, sizes.count * sizeof(sizes.nodes[0]));
-	return 0;
+	if (coalloc_parse_sizes(text, &sizes, err, err_len))
+		return -1;
+	coalloc_sites_list(&sites);
+	/* a flexible job's total is its node count: -N, or its CPUs' */
+	if (coalloc_shape_resolve(&sizes, &sites, _single_size(job_ptr), shape,
+				  err, err_len))
+		return -1;
+	return 1;
 }

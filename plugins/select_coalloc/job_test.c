@@ -190,29 +190,30 @@ static int _place_on_sites(struct pick_arrays *a, unsigned ncomp,
 }
 
 /*
- * A job with --coalloc: its components (largest first), each on a distinct
- * site chosen by Worst Fit (lib/coalloc), then nodes within each site.
- * The components' sum is the job's node count.
+ * A job with --coalloc: its components (largest first) on distinct sites
+ * as its request type says (lib/coalloc/placement.c), then nodes within
+ * each site.  The components' sum is the job's node count.
  */
 static int _pick_components(job_record_t *job_ptr,
 			    const struct nodepick_request *job_req,
-			    const struct coalloc_sizes *sizes, struct pick_arrays *a,
+			    const struct coalloc_shape *shape,
+			    struct pick_arrays *a,
 			    struct nodepick_result *result)
 {
 	int nsites = coalloc_site_count();
-	uint32_t total = coalloc_sizes_total(sizes), *idle;
-	uint16_t sites[COALLOC_MAX_COMPONENTS];
+	uint32_t total = shape->total, *idle;
+	struct coalloc_fit fit;
 	int rc = -1;
 
+	for (unsigned k = 0; k < shape->ncomp; k++)
+		total += shape->size[k];
 	if (job_ptr->details->req_node_bitmap || job_req->contiguous ||
 	    total < job_req->min_nodes ||
 	    (job_req->max_nodes && total > job_req->max_nodes))
 		return -1;
 	idle = _idle_per_site(a, nsites);
-	if (coalloc_worst_fit(idle, nsites, sizes->nodes, sizes->count, -1,
-			      sites) &&
-	    !_place_on_sites(a, sizes->count, sizes->nodes, sites, NULL,
-			     result))
+	if (coalloc_shape_fit(idle, nsites, shape, -1, &fit) &&
+	    !_place_on_sites(a, fit.ncomp, fit.size, fit.site, NULL, result))
 		rc = result->cpus >= job_req->min_cpus ? 0 : -1;
 	xfree(idle);
 	return rc;
@@ -307,22 +308,21 @@ static int _pick_turn(job_record_t *job_ptr, bitstr_t *bitmap)
 static int _fit_sites(job_record_t *job_ptr, bitstr_t *bitmap,
 		      const uint32_t *held, int only)
 {
-	struct coalloc_components comps;
+	struct coalloc_shape shape;
+	struct coalloc_fit fit;
 	struct pick_arrays a;
+	char err[ERRBUF_LEN];
 	uint32_t *idle;
-	uint16_t sites[COALLOC_MAX_COMPONENTS];
 	bool fits;
 
-	if (coalloc_job_components(job_ptr, &comps))
+	if (coalloc_job_shape(job_ptr, &shape, err, sizeof(err)) < 0)
 		return EINVAL;
 	_arrays_alloc(&a);
 	_fill_arrays(job_ptr, bitmap, held, &a);
 	idle = _idle_per_site(&a, coalloc_site_count());
-	fits = coalloc_worst_fit(idle, coalloc_site_count(), comps.nodes,
-				 comps.count, comps.count == 1 ? only : -1,
-				 sites) &&
-	       !_place_on_sites(&a, comps.count, comps.nodes, sites, NULL,
-				NULL);
+	fits = coalloc_shape_fit(idle, coalloc_site_count(), &shape,
+				 shape.ncomp == 1 ? only : -1, &fit) &&
+	       !_place_on_sites(&a, fit.ncomp, fit.size, fit.site, NULL, NULL);
 	if (fits)
 		_set_chosen(bitmap, &a);
 	xfree(idle);
@@ -355,20 +355,21 @@ static int _pick(job_record_t *job_ptr, bitstr_t *bitmap, const uint32_t *held,
 		.want_nodes = req_nodes, .min_cpus = d->min_cpus,
 		.contiguous = d->contiguous,
 	};
-	struct coalloc_sizes sizes;
+	struct coalloc_shape shape;
 	struct nodepick_result result;
 	struct pick_arrays a;
-	int rc, has_sizes;
+	char err[ERRBUF_LEN];
+	int rc, has_request;
 
 	if (d->req_node_bitmap && !bit_super_set(d->req_node_bitmap, bitmap))
 		return EINVAL;
-	has_sizes = coalloc_job_sizes(job_ptr, &sizes);
-	if (has_sizes < 0)
+	has_request = coalloc_job_shape(job_ptr, &shape, err, sizeof(err));
+	if (has_request < 0)
 		return EINVAL;
 	_arrays_alloc(&a);
 	_fill_arrays(job_ptr, bitmap, held, &a);
-	if (has_sizes)
-		rc = _pick_components(job_ptr, &req, &sizes, &a, &result);
+	if (has_request)
+		rc = _pick_components(job_ptr, &req, &shape, &a, &result);
 	else
 		rc = _pick_single(job_ptr, &req, &a, &result);
 	if (!rc)
@@ -679,6 +680,22 @@ done:
 	return rc;
 }
 
+/*
+ * At submit: a --coalloc request no site can take is refused with its
+ * reason in slurmctld's log (the SPANK plugin has told the user already,
+ * unless the job came without it, e.g. through slurmrestd).
+ */
+static bool _request_refused(job_record_t *job_ptr)
+{
+	struct coalloc_shape shape;
+	char err[ERRBUF_LEN];
+
+	if (coalloc_job_shape(job_ptr, &shape, err, sizeof(err)) >= 0)
+		return false;
+	info("%s: %pJ refused: %s", plugin_type, job_ptr, err);
+	return true;
+}
+
 static const enum coalloc_timer _timer_of_mode[] = {
 	[SELECT_MODE_RUN_NOW] = COALLOC_TIMER_RUN_NOW,
 	[SELECT_MODE_TEST_ONLY] = COALLOC_TIMER_TEST_ONLY,
@@ -700,7 +717,9 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	t0 = coalloc_timer_now();
 	switch (mode) {
 	case SELECT_MODE_TEST_ONLY:
-		if (coalloc_queues_manage(job_ptr))
+		if (_request_refused(job_ptr))
+			rc = EINVAL;
+		else if (coalloc_queues_manage(job_ptr))
 			rc = _test_managed(job_ptr, bitmap);
 		else
 			rc = _pick(job_ptr, bitmap, NULL, min_nodes, max_nodes,

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "coalloc/engine.h"
+#include "num/errbuf.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
@@ -151,21 +152,39 @@ static void _withdraw_locked(uint32_t id)
  * manage it, or QUEUE_INVALID when the policy cannot take it at all.
  */
 #define QUEUE_BYPASS (-100)
-#define QUEUE_INVALID (-101)
+#define QUEUE_INVALID (-101)		/* single-site job, global partition */
+#define QUEUE_WRONG_SITE (-102)		/* names another site than its
+					 * partition's */
 
-static int _route(job_record_t *job_ptr, unsigned ncomp)
+/* The site a single-component ordered request names, or -1. */
+static int _named_site(const struct coalloc_shape *shape)
+{
+	if (shape->type != COALLOC_REQ_ORDERED || shape->ncomp != 1)
+		return -1;
+	return shape->site[0] == COALLOC_SITE_ANY ? -1 : shape->site[0];
+}
+
+static int _route(job_record_t *job_ptr, const struct coalloc_shape *shape)
 {
 	enum coalloc_policy policy = coalloc_sites_policy();
 	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
 	int origin = coalloc_local_site_of_partition(part);
+	int named = _named_site(shape);
+	/* ncomp 0: flexible, which may span sites (policy.h) */
+	unsigned ncomp = shape->type == COALLOC_REQ_FLEXIBLE ? 0 : shape->ncomp;
 	int queue;
 
 	if (job_ptr->details && job_ptr->details->req_node_bitmap)
 		return QUEUE_BYPASS;
 	if (origin < 0 && !coalloc_is_global_partition(part))
 		return QUEUE_BYPASS;
+	if (named >= 0 && origin >= 0 && named != origin)
+		return QUEUE_WRONG_SITE;
 	if (coalloc_policy_family(policy) == COALLOC_FAMILY_GS)
 		return COALLOC_QUEUE_GLOBAL;
+	/* a single component naming its site is that site's local job */
+	if (named >= 0)
+		origin = named;
 	queue = coalloc_policy_queue_for(policy, ncomp, origin < 0 ? 0 : origin);
 	/* a single-component job of the global partition has no local queue */
 	if (origin < 0 && queue != COALLOC_QUEUE_GLOBAL)
@@ -173,20 +192,22 @@ static int _route(job_record_t *job_ptr, unsigned ncomp)
 	return queue;
 }
 
-/* The engine request of a job: its components in nodes. */
-static int _request(job_record_t *job_ptr, struct coalloc_request *req)
+/* The engine request of a job, from its request on the sites. */
+static int _request(job_record_t *job_ptr, struct coalloc_request *req,
+		    char *err, size_t err_len)
 {
-	struct coalloc_components comps;
+	struct coalloc_shape shape;
 
 	memset(req, 0, sizeof(*req));
-	if (coalloc_job_components(job_ptr, &comps))
-		return -1;
-	if (comps.count > COALLOC_MAX_SITES)
+	if (coalloc_job_shape(job_ptr, &shape, err, err_len) < 0)
 		return -1;
 	req->id = job_ptr->job_id;
-	req->ncomp = comps.count;
-	memcpy(req->size, comps.nodes, comps.count * sizeof(comps.nodes[0]));
-	req->queue = _route(job_ptr, comps.count);
+	req->type = shape.type;
+	req->ncomp = shape.ncomp;
+	req->total = shape.total;
+	memcpy(req->size, shape.size, shape.ncomp * sizeof(shape.size[0]));
+	memcpy(req->want_site, shape.site, shape.ncomp * sizeof(shape.site[0]));
+	req->queue = _route(job_ptr, &shape);
 	req->submit_time = job_ptr->details ? job_ptr->details->submit_time :
 					      time(NULL);
 	return 0;
@@ -195,16 +216,26 @@ static int _request(job_record_t *job_ptr, struct coalloc_request *req)
 bool coalloc_queues_manage(job_record_t *job_ptr)
 {
 	struct coalloc_request req;
+	char err[ERRBUF_LEN];
 
-	return !_request(job_ptr, &req) && req.queue != QUEUE_BYPASS;
+	return !_request(job_ptr, &req, err, sizeof(err)) &&
+	       req.queue != QUEUE_BYPASS;
 }
 
 int coalloc_queues_valid(job_record_t *job_ptr)
 {
 	struct coalloc_request req;
+	char err[ERRBUF_LEN];
 
-	if (_request(job_ptr, &req))
+	if (_request(job_ptr, &req, err, sizeof(err))) {
+		info("%s: %pJ: %s", plugin_type, job_ptr, err);
 		return -1;
+	}
+	if (req.queue == QUEUE_WRONG_SITE) {
+		info("%s: %pJ: --coalloc names another site than the one of its partition %s; submit it to GlobalPartition or to that site's partition",
+		     plugin_type, job_ptr, job_ptr->part_ptr->name);
+		return -1;
+	}
 	if (req.queue == QUEUE_INVALID) {
 		info("%s: %pJ: Policy=%s puts single-component jobs in local queues, not in GlobalPartition; submit it to a site's partition or with --coalloc",
 		     plugin_type, job_ptr,
@@ -486,9 +517,17 @@ static void _submit_in_order(list_t *fresh)
 	list_sort(fresh, _by_submit);
 	while ((job_ptr = list_pop(fresh))) {
 		struct coalloc_request req;
+		char err[ERRBUF_LEN];
 		int rc;
 
-		if (_request(job_ptr, &req) || req.queue < COALLOC_QUEUE_GLOBAL)
+		/* a request the sites cannot take (they changed since its
+		 * submit) stays pending outside the queues */
+		if (_request(job_ptr, &req, err, sizeof(err))) {
+			debug("%s: %pJ not queued in the policy engine: %s",
+			      plugin_type, job_ptr, err);
+			continue;
+		}
+		if (req.queue < COALLOC_QUEUE_GLOBAL)
 			continue;
 		rc = coalloc_engine_submit(engine, &req);
 		if (rc)

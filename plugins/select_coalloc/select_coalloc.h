@@ -17,6 +17,7 @@
 #include "coalloc/policy.h"
 #include "coalloc/statefile.h"
 #include "coalloc_conf/coalloc_conf.h"
+#include "coalloc/shape.h"
 #include "coalloc/sizes.h"
 
 /*
@@ -50,6 +51,8 @@ const char *coalloc_site_name_copy(int site, char *buf, size_t len);
 int coalloc_local_site_of_partition(const char *partition);
 bool coalloc_is_global_partition(const char *partition);
 uint32_t coalloc_site_nodes(int site);
+/* Every site's name and node count, copied (for lib/coalloc/shape.h). */
+void coalloc_sites_list(struct coalloc_site_list *out);
 enum coalloc_policy coalloc_sites_policy(void);
 double coalloc_sites_aging(void);
 /* The matrix coalloc.conf asks for. */
@@ -176,18 +179,14 @@ int coalloc_file_replace(const char *path,
 			 const void *arg);
 
 /* ---- job_request.c: what a job asks for ---- */
-/* A job's components in nodes, largest first: --coalloc, or one. */
-struct coalloc_components {
-	uint32_t count;
-	uint32_t nodes[COALLOC_MAX_COMPONENTS];
-};
-int coalloc_job_components(job_record_t *job_ptr,
-			   struct coalloc_components *comps);
 /*
- * The job's --coalloc sizes (COALLOC_SIZES in its SPANK environment),
- * largest first: 1, 0 without, -1 when unreadable (logged).
+ * The job's request on the sites: its --coalloc (COALLOC_SIZES in its
+ * SPANK environment) resolved by lib/coalloc/shape.c, components largest
+ * first, or one component of its node count.  1: --coalloc, 0: an
+ * ordinary job, -1: a request no site can take (the reason in err).
  */
-int coalloc_job_sizes(job_record_t *job_ptr, struct coalloc_sizes *sizes);
+int coalloc_job_shape(job_record_t *job_ptr, struct coalloc_shape *shape,
+		      char *err, size_t err_len);
 
 /* ---- job_test.c: select_p_job_test's three modes ---- */
 int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,

@@ -477,6 +477,25 @@ uint32_t coalloc_site_nodes(int site)
 	return n;
 }
 
+void coalloc_sites_list(struct coalloc_site_list *out)
+{
+	memset(out, 0, sizeof(*out));
+	slurm_mutex_lock(&sites_mutex);
+	if (current && current->conf.nsites <= COALLOC_MAX_SITES) {
+		out->count = current->conf.nsites;
+		for (unsigned s = 0; s < out->count; s++)
+			snprintf(out->name[s], sizeof(out->name[s]), "%s",
+				 current->conf.sites[s].name);
+		for (int i = 0; i < current->node_count; i++) {
+			int s = current->node_site[i];
+
+			if (s >= 0 && (unsigned)s < out->count)
+				out->nodes[s]++;
+		}
+	}
+	slurm_mutex_unlock(&sites_mutex);
+}
+
 bool coalloc_is_global_partition(const char *partition)
 {
 	bool global = false;

@@ -226,6 +226,24 @@ static void _keep_remote(json_object *root)
 	slurm_mutex_unlock(&status_mutex);
 }
 
+/*
+ * The sites, "name=nodes,...": what the SPANK plugin checks a --coalloc
+ * request against at submit, on any host (lib/coalloc/shape.h).
+ */
+static config_key_pair_t *_sites_pair(void)
+{
+	config_key_pair_t *pair = xmalloc(sizeof(*pair));
+	struct coalloc_site_list sites;
+	char text[COALLOC_MAX_SITES * (COALLOC_SITE_NAME_MAX + 12)];
+
+	coalloc_sites_list(&sites);
+	if (coalloc_site_list_format(&sites, text, sizeof(text)))
+		text[0] = '\0';
+	pair->name = xstrdup(COALLOC_SITES_KEY);
+	pair->value = xstrdup(text);
+	return pair;
+}
+
 void coalloc_status_key_pairs(list_t **pairs)
 {
 	config_key_pair_t *pair = xmalloc(sizeof(*pair));
@@ -236,6 +254,7 @@ void coalloc_status_key_pairs(list_t **pairs)
 	slurm_mutex_unlock(&status_mutex);
 	*pairs = list_create(destroy_config_key_pair);
 	list_append(*pairs, pair);
+	list_append(*pairs, _sites_pair());
 }
 
 static void _write_status(void)

@@ -63,6 +63,10 @@ void cosched_request_reset(void);
 /* submit.c: allocator and local contexts, store the request with the job. */
 int cosched_submit_record(spank_t sp);
 
+/* sites.c: the sites slurmctld reports (CoallocSites); 0 or -1. */
+struct coalloc_site_list;
+int cosched_controller_sites(struct coalloc_site_list *sites);
+
 /* layout.c: remote context, each task: says when slurmctld gave a
  * --coalloc job no SLURM_COALLOC_* layout (never fails the task). */
 int cosched_layout_check(spank_t sp);

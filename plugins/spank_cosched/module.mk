@@ -3,14 +3,15 @@
 # validated at submit time and recorded with the job, and the node side
 # (the shim, the node agent, membus peers).  See doc/man/cosched.8.
 #
-# Uses only the installed public <slurm/spank.h>, never the Slurm source;
+# Uses only the installed public <slurm/spank.h> and <slurm/slurm.h>
+# (sites.c looks its calls up at run time), never the Slurm source;
 # only the symbols in cosched.map are exported.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
 	cosched.c config.c args.c options.c submit.c stepd.c layout.c peers.c \
-	preload.c preload_value.c)
+	preload.c preload_value.c sites.c)
 SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
 SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
 # <slurm/spank.h> of the Slurm built for (SLURM=); the installed one's is

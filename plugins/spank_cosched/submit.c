@@ -21,7 +21,9 @@
 #include <stdlib.h>
 
 #include "cosched.h"
+#include "coalloc/shape.h"
 #include "coalloc/sizes.h"
+#include "num/errbuf.h"
 #include "cosched/mode.h"
 
 static int _setenv(spank_t sp, const char *name, const char *value)
@@ -101,12 +103,35 @@ static int _check_mode_settings(const struct cosched_request *req)
 	return 0;
 }
 
+/*
+ * A --coalloc request against the sites slurmctld reports: refused here,
+ * with the reason, rather than as "Requested node configuration is not
+ * available" by slurmctld.  A flexible request's total is the job's -N,
+ * which a SPANK plugin cannot read: slurmctld checks that one.
+ */
+static int _check_on_sites(const struct coalloc_sizes *sizes)
+{
+	struct coalloc_site_list sites;
+	struct coalloc_shape shape;
+	char err[ERRBUF_LEN];
+
+	if (sizes->type == COALLOC_REQ_FLEXIBLE ||
+	    cosched_controller_sites(&sites))
+		return 0;
+	if (!coalloc_shape_resolve(sizes, &sites, 0, &shape, err, sizeof(err)))
+		return 0;
+	slurm_error("cosched: %s", err);
+	return -1;
+}
+
 int cosched_submit_record(spank_t sp)
 {
 	const struct cosched_request *req = cosched_request();
 	int rc = -1;
 
 	if (_check_mode_settings(req))
+		goto fail;
+	if (req->sizes_set && _check_on_sites(&req->sizes))
 		goto fail;
 	if (req->sizes_set && _record_sizes(sp, &req->sizes))
 		goto fail;

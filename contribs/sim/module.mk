@@ -29,6 +29,11 @@ BENCHES += bench-coalloc
 # runs the simulator of this build mode.
 $(eval $(call unit_test,coalloc/test_sim_cli,$(SCRIPT_TEST),,))
 $(O)/tests/coalloc/test_sim_cli.t: $(COALLOC_SIM) testsuite/unit/coalloc/test_sim_cli.sh
+# The verdict rules of the report (CoallocVerdict.pm), Perl behind the
+# same launcher.
+$(eval $(call unit_test,coalloc/test_verdict,$(SCRIPT_TEST),,))
+$(O)/tests/coalloc/test_verdict.t: testsuite/unit/coalloc/test_verdict.sh \
+	testsuite/unit/coalloc/test_verdict.pl contribs/sim/CoallocVerdict.pm
 
 # The paper's ten cases (Table 1) near saturation: a markdown report with
 # a table and gnuplot charts in build/repro-coalloc/.

@@ -85,11 +85,12 @@ INTEGRATION_TESTS := $(sort $(wildcard testsuite/integration/*.t))
 # reasons, coalloc-status, gang rows, slurmctld restarts with jobs in
 # rows, the SPANK options, dynamic coscheduling, ESP, the other release's
 # plugin refused, purged pending jobs, the queues kept open by priority
-# beside backfill reservations, and the layout in accounting.
+# beside backfill reservations, the layout in accounting, and ordered and
+# flexible requests.
 INTEGRATION_SUBSET := 01-cluster 02-jobs 05-spank-options 07-coalloc-conf \
 	08-sites 09-policies 10-status 11-policy-restart 12-matrix 14-esp \
 	15-cosched 27-slurm-mismatch 28-cancel-purged 29-gang-agents 30-reserve \
-	35-accounting
+	35-accounting 36-request-types
 ifeq ($(SLURM_ORIGIN),installed)
 SLURM_INTEGRATION_TESTS := $(INTEGRATION_TESTS)
 else

@@ -65,18 +65,24 @@ wait_until 60 job_done "$wide"
 is "$(job_state "$wide")" COMPLETED "-N 6 (no site holds it) spans sites"
 
 # Impossible co-allocations are refused at submit; nothing is queued.
-refuse() {	# description sbatch-args...
-	local what=$1 before out; shift
+refuse() {	# description reason-pattern sbatch-args...
+	local what=$1 why=$2 before out; shift 2
 	before=$(queued)
 	out=$(sbatch "$@" --wrap true 2>&1)
 	ok $((! $?)) "$what is refused at submit"
-	like "$out" "Requested node configuration is not available" "  with Slurm's reason"
+	like "$out" "$why" "  with the reason"
 	is "$(queued)" "$before" "  and nothing is queued"
 }
 wait_until 30 queue_empty
-refuse "a component larger than every site" --coalloc=5,1
-refuse "more components than sites" --coalloc=1,1,1,1,1
-refuse "-N contradicting --coalloc" -N 3 --coalloc=4,4
+# sbatch says why, from the sites slurmctld reports (CoallocSites)
+refuse "a component larger than every site" \
+	"cosched: --coalloc: the components do not fit on distinct sites even with every node free \\(sites: site1 \\(4\\), site2 \\(4\\), site3 \\(4\\), site4 \\(4\\)\\)" \
+	--coalloc=5,1
+refuse "more components than sites" \
+	"cosched: --coalloc: 5 components, but the cluster has 4 site\\(s\\)" \
+	--coalloc=1,1,1,1,1
+refuse "-N contradicting --coalloc" \
+	"Requested node configuration is not available" -N 3 --coalloc=4,4
 
 # A site's local partition: add queues, make them local, reconfigure.
 ETC=$TEST_DIR/cluster/etc

@@ -58,7 +58,10 @@ endef
 # lib/num: numbers, checked text files and error buffers (LIBNUM), under
 # most parsers.
 FUZZ_NUM := lib/num/num.c lib/num/text.c lib/num/errbuf.c
-FUZZ_COSCHED_OPTS := $(LIBCOSCHED_SRCS) lib/coalloc/sizes.c \
+# --coalloc's request: its parser, its site names, its check on sites.
+FUZZ_COALLOC_REQUEST := lib/coalloc/sizes.c lib/coalloc/site_name.c \
+	lib/coalloc/shape.c lib/coalloc/placement.c
+FUZZ_COSCHED_OPTS := $(LIBCOSCHED_SRCS) $(FUZZ_COALLOC_REQUEST) \
 	lib/cosched_opts/cosched_bw.c $(FUZZ_NUM)
 # lib/cosched_proto and what it needs.
 # (without peer.c, the munge transport: fuzz_agent_request includes it
@@ -69,7 +72,7 @@ FUZZ_COSCHED_PROTO := $(filter-out lib/cosched_proto/peer.c,$(LIBCOSCHED_PROTO_S
 # an agent file (to reach its static parsing) leaves it out.
 FUZZ_AGENT := $(COSCHEDD_SRCS) $(LIBCOSCHED_PROTO_SRCS) $(LIBCOSCHED_SRCS) \
 	lib/membus/membus.c \
-	lib/membus/reduce.c lib/coalloc/sizes.c \
+	lib/membus/reduce.c $(FUZZ_COALLOC_REQUEST) \
 	lib/cosched_opts/cosched_bw.c lib/version/version.c \
 	lib/openmetrics/openmetrics.c $(FUZZ_NUM)
 FUZZ_AGENT_LIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm

@@ -1,14 +1,16 @@
 /*
- * fuzz_cosched_opts.c - the values of the user options --coalloc=SIZES,
+ * fuzz_cosched_opts.c - the values of the user options --coalloc=REQUEST,
  * --cosched=MODE, --cosched-bw=mem=RATE,net=RATE and --cosched-pb=H
  * (lib/cosched_opts, lib/cosched/pb.c), which any user hands to the SPANK
- * plugin, and which slurmctld and the agent read back.
+ * plugin, and which slurmctld and the agent read back; and the sites
+ * slurmctld reports (CoallocSites), which the SPANK plugin reads.
  *
  * The first byte picks the option, the rest is its value.  Promises
  * checked: an error is a message and leaves the output untouched; a
  * value accepted is within its limits, and its canonical text parses
  * back to the same value (what the plugin records is what the others
- * read).
+ * read); a request checked against sites fits them empty, or is refused
+ * with a message.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -19,6 +21,7 @@
 #include "cosched/pb.h"
 #include "cosched_opts/cosched_opts.h"
 #include "num/errbuf.h"
+#include "coalloc/shape.h"
 #include "coalloc/sizes.h"
 #include "cosched/mode.h"
 
@@ -34,9 +37,16 @@ static bool _untouched(const void *p, size_t len)
 	return true;
 }
 
+/* Sites every parsed request is also checked against (shape.c). */
+static const struct coalloc_site_list fuzz_sites = {
+	.count = 3, .name = { "a", "siteB", "c-1" }, .nodes = { 16, 8, 4 },
+};
+
 static void _sizes(const char *text)
 {
 	struct coalloc_sizes s, again;
+	struct coalloc_shape shape;
+	struct coalloc_fit fit;
 	char err[ERRBUF_LEN], buf[COALLOC_SIZES_TEXT_LEN];
 	uint64_t sum = 0;
 
@@ -46,17 +56,45 @@ static void _sizes(const char *text)
 		FUZZ_CHECK(_untouched(&s, sizeof(s)));
 		return;
 	}
-	FUZZ_CHECK(s.count >= 1 && s.count <= COALLOC_MAX_COMPONENTS);
+	FUZZ_CHECK(s.type == COALLOC_REQ_FLEXIBLE ? s.count == 0 :
+		   s.count >= 1 && s.count <= COALLOC_MAX_COMPONENTS);
 	for (uint32_t i = 0; i < s.count; i++) {
 		FUZZ_CHECK(s.nodes[i] >= 1 &&
 			   s.nodes[i] <= COALLOC_MAX_COMPONENT_NODES);
+		FUZZ_CHECK(strlen(s.site[i]) <= COALLOC_SITE_NAME_MAX);
+		FUZZ_CHECK(!s.site[i][0] || s.type == COALLOC_REQ_ORDERED);
 		sum += s.nodes[i];
 	}
 	FUZZ_CHECK(coalloc_sizes_total(&s) == sum);
 	FUZZ_CHECK(!coalloc_format_sizes(&s, buf, sizeof(buf)));
 	FUZZ_CHECK(!coalloc_parse_sizes(buf, &again, err, sizeof(err)));
-	FUZZ_CHECK(again.count == s.count &&
-		   !memcmp(again.nodes, s.nodes, s.count * sizeof(s.nodes[0])));
+	FUZZ_CHECK(again.type == s.type && again.count == s.count &&
+		   !memcmp(again.nodes, s.nodes, s.count * sizeof(s.nodes[0])) &&
+		   !memcmp(again.site, s.site, s.count * sizeof(s.site[0])));
+	/* a resolved request fits the empty sites; a refused one says why */
+	if (coalloc_shape_resolve(&s, &fuzz_sites, (uint32_t)sum % 40, &shape,
+				  err, sizeof(err))) {
+		FUZZ_CHECK(fuzz_message_ok(err, sizeof(err)));
+		return;
+	}
+	FUZZ_CHECK(coalloc_shape_fit(fuzz_sites.nodes, fuzz_sites.count,
+				     &shape, -1, &fit));
+	FUZZ_CHECK(fit.ncomp >= 1 && fit.ncomp <= fuzz_sites.count);
+	for (unsigned k = 0; k < fit.ncomp; k++)
+		FUZZ_CHECK(fit.site[k] < fuzz_sites.count &&
+			   fit.size[k] <= fuzz_sites.nodes[fit.site[k]]);
+}
+
+/* The CoallocSites key pair: what slurmctld says is read strictly. */
+static void _site_list(const char *text)
+{
+	struct coalloc_site_list sites;
+	char buf[COALLOC_MAX_SITES * (COALLOC_SITE_NAME_MAX + 12)];
+
+	if (coalloc_site_list_parse(text, &sites))
+		return;
+	FUZZ_CHECK(sites.count >= 1 && sites.count <= COALLOC_MAX_SITES);
+	FUZZ_CHECK(!coalloc_site_list_format(&sites, buf, sizeof(buf)));
 }
 
 static void _mode(const char *text)
@@ -123,7 +161,8 @@ static void _pb(const char *text)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static void (*const option[])(const char *) = { _sizes, _mode, _bw, _pb };
+	static void (*const option[])(const char *) = { _sizes, _mode, _bw, _pb,
+							 _site_list };
 	char *text;
 
 	if (!size)

@@ -39,7 +39,7 @@ struct job {
 	int32_t prev, next;	/* queue links; next doubles as free list */
 	uint32_t size[COALLOC_MAX_SITES];	/* decreasing */
 	uint16_t site[COALLOC_MAX_SITES];	/* when running */
-	int8_t want[COALLOC_MAX_SITES];		/* ordered: named site of
+	int16_t want[COALLOC_MAX_SITES];	/* ordered: named site of
 						 * size[k], or SITE_ANY */
 	uint32_t total;				/* flexible, while pending
 						 * (ncomp is 0 until placed) */
@@ -364,23 +364,6 @@ static void sort_components(uint32_t *size, uint16_t *site, unsigned n)
 	}
 }
 
-/* Sort a pending job's sizes decreasing, its named sites carried along. */
-static void job_sort_wanted(struct job *j)
-{
-	for (unsigned i = 1; i < j->ncomp; i++) {
-		uint32_t size = j->size[i];
-		int8_t want = j->want[i];
-		unsigned k = i;
-
-		for (; k > 0 && j->size[k - 1] < size; k--) {
-			j->size[k] = j->size[k - 1];
-			j->want[k] = j->want[k - 1];
-		}
-		j->size[k] = size;
-		j->want[k] = want;
-	}
-}
-
 static bool request_valid(const struct coalloc_engine *e,
 			  const struct coalloc_request *req)
 {
@@ -466,8 +449,8 @@ static int job_fill(struct coalloc_engine *e,
 		memcpy(j->size, req->size, req->ncomp * sizeof(j->size[0]));
 	}
 	for (unsigned k = 0; k < j->ncomp; k++)
-		j->want[k] = (int8_t)(req->type == COALLOC_REQ_ORDERED ?
-				      req->want_site[k] : COALLOC_SITE_ANY);
+		j->want[k] = req->type == COALLOC_REQ_ORDERED ?
+			     req->want_site[k] : COALLOC_SITE_ANY;
 	*slotp = slot;
 	return 0;
 }
@@ -566,7 +549,8 @@ int coalloc_engine_submit(struct coalloc_engine *e,
 	rc = job_fill(e, req, q, &slot);
 	if (rc)
 		return rc;
-	job_sort_wanted(&e->jobs[slot]);
+	coalloc_sort_largest_first(e->jobs[slot].size, e->jobs[slot].want,
+				   e->jobs[slot].ncomp);
 	job_shape(&e->jobs[slot], &shape);
 	if (!coalloc_shape_fit(e->cfg.site_procs, e->cfg.nsites, &shape,
 			       only_site, &fit)) {

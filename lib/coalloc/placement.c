@@ -46,6 +46,24 @@ bool coalloc_worst_fit(const uint32_t *idle, unsigned nsites,
 	return true;
 }
 
+void coalloc_sort_largest_first(uint32_t *size, int16_t *site, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++) {
+		uint32_t sz = size[i];
+		int16_t st = site ? site[i] : COALLOC_SITE_ANY;
+		unsigned k = i;
+
+		for (; k > 0 && size[k - 1] < sz; k--) {
+			size[k] = size[k - 1];
+			if (site)
+				site[k] = site[k - 1];
+		}
+		size[k] = sz;
+		if (site)
+			site[k] = st;
+	}
+}
+
 /* The unused site with the most idle processors (ties: lowest index). */
 static int _emptiest_unused(const uint32_t *idle, unsigned nsites,
 			    const bool *used)

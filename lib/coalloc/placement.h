@@ -47,6 +47,12 @@ struct coalloc_fit {
 };
 
 /*
+ * Sort component sizes largest first, carrying each one's site along
+ * (site may be NULL): requests keep their named sites through the sort.
+ */
+void coalloc_sort_largest_first(uint32_t *size, int16_t *site, unsigned n);
+
+/*
  * Place a request on the idle processors of nsites sites:
  *   unordered  coalloc_worst_fit();
  *   ordered    each named component on its site, then the others by

@@ -41,23 +41,6 @@ static const char *_site_names(const struct coalloc_site_list *sites,
 	return buf;
 }
 
-/* Insertion sort, largest first, carrying each component's site. */
-static void _sort_largest_first(struct coalloc_shape *shape)
-{
-	for (unsigned i = 1; i < shape->ncomp; i++) {
-		uint32_t size = shape->size[i];
-		int16_t site = shape->site[i];
-		unsigned k = i;
-
-		for (; k > 0 && shape->size[k - 1] < size; k--) {
-			shape->size[k] = shape->size[k - 1];
-			shape->site[k] = shape->site[k - 1];
-		}
-		shape->size[k] = size;
-		shape->site[k] = site;
-	}
-}
-
 static int _resolve_flexible(const struct coalloc_site_list *sites,
 			     uint32_t total, struct coalloc_shape *shape,
 			     char *err, size_t err_len)
@@ -112,7 +95,7 @@ static int _resolve_components(const struct coalloc_sizes *sizes,
 		shape->size[k] = sizes->nodes[k];
 		shape->site[k] = (int16_t)s;
 	}
-	_sort_largest_first(shape);
+	coalloc_sort_largest_first(shape->size, shape->site, shape->ncomp);
 	return 0;
 }
 

@@ -7,17 +7,8 @@
 source "$(dirname "$0")/lib/tap.sh"
 cluster_start --select coalloc
 
-site_of() { echo $(( (${1#n} - 1) / 4 + 1 )); }
-# "site:count ..." of a job's nodes, sorted by site
-sites_of_job() {
-	local n
-	for n in $(scontrol show hostnames "$(job_field "$1" NodeList)"); do
-		site_of "$n"
-	done | sort | uniq -c | awk '{printf "%s%s:%s", sep, $2, $1; sep=" "}'
-}
+source "$REPO/testsuite/integration/lib/sites.sh"
 running() { test "$(job_state "$1")" = RUNNING; }
-# Slurm keeps a FAILED record of a job refused at submit: count the queue.
-queued() { squeue -h -o %i | wc -l; }
 # Nodes of a cancelled job stay COMPLETING a moment; Worst Fit needs them back.
 all_idle() { test "$(nodes_in idle)" = 16; }
 
@@ -65,14 +56,6 @@ wait_until 60 job_done "$wide"
 is "$(job_state "$wide")" COMPLETED "-N 6 (no site holds it) spans sites"
 
 # Impossible co-allocations are refused at submit; nothing is queued.
-refuse() {	# description reason-pattern sbatch-args...
-	local what=$1 why=$2 before out; shift 2
-	before=$(queued)
-	out=$(sbatch "$@" --wrap true 2>&1)
-	ok $((! $?)) "$what is refused at submit"
-	like "$out" "$why" "  with the reason"
-	is "$(queued)" "$before" "  and nothing is queued"
-}
 wait_until 30 queue_empty
 # sbatch says why, from the sites slurmctld reports (CoallocSites)
 refuse "a component larger than every site" \

@@ -11,17 +11,9 @@ cluster_start --select coalloc
 
 ETC=$TEST_DIR/cluster/etc
 LOG=$TEST_DIR/cluster/log/slurmctld.log
-site_of() { echo $(( (${1#n} - 1) / 4 + 1 )); }
-# "site:count ..." of a job's nodes, sorted by site
-sites_of_job() {
-	local n
-	for n in $(scontrol show hostnames "$(job_field "$1" NodeList)"); do
-		site_of "$n"
-	done | sort | uniq -c | awk '{printf "%s%s:%s", sep, $2, $1; sep=" "}'
-}
+source "$REPO/testsuite/integration/lib/sites.sh"
 running() { test "$(job_state "$1")" = RUNNING; }
 pending() { test "$(job_state "$1")" = PENDING; }
-queued() { squeue -h -o %i | wc -l; }
 all_idle() { test "$(nodes_in idle)" = 16; }
 reset() {
 	scancel --user=root
@@ -69,14 +61,6 @@ is "$(sites_of_job "$id2")" "3:4 4:2" "-N 6 next: site3 whole, 2 of site4 (site1
 reset
 
 # --- refused at submit, by sbatch with the reason, nothing queued
-refuse() {	# description reason-pattern sbatch-args...
-	local what=$1 why=$2 before out; shift 2
-	before=$(queued)
-	out=$(sbatch "$@" --wrap true 2>&1)
-	ok $((! $?)) "$what is refused at submit"
-	like "$out" "$why" "  with the reason"
-	is "$(queued)" "$before" "  and nothing is queued"
-}
 refuse "an unknown site" \
 	"component 1 names site 'site9', which this cluster does not have \(its sites: site1 \(4\)" \
 	--coalloc=2@site9

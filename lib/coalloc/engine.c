@@ -345,25 +345,6 @@ static struct job *job_find(const struct coalloc_engine *e, uint32_t id,
 	return s < 0 ? NULL : &e->jobs[s];
 }
 
-/* Sort sizes decreasing, carrying sites along when given. */
-static void sort_components(uint32_t *size, uint16_t *site, unsigned n)
-{
-	for (unsigned i = 1; i < n; i++) {
-		uint32_t sz = size[i];
-		uint16_t st = site ? site[i] : 0;
-		unsigned k = i;
-
-		for (; k > 0 && size[k - 1] < sz; k--) {
-			size[k] = size[k - 1];
-			if (site)
-				site[k] = site[k - 1];
-		}
-		size[k] = sz;
-		if (site)
-			site[k] = st;
-	}
-}
-
 static bool request_valid(const struct coalloc_engine *e,
 			  const struct coalloc_request *req)
 {
@@ -757,6 +738,7 @@ int coalloc_engine_add_running(struct coalloc_engine *e,
 			       const uint16_t *site)
 {
 	bool used[COALLOC_MAX_SITES] = { false };
+	int16_t placed[COALLOC_MAX_SITES];
 	int32_t slot;
 	struct job *j;
 	int q, rc;
@@ -777,8 +759,11 @@ int coalloc_engine_add_running(struct coalloc_engine *e,
 	if (rc)
 		return rc;
 	j = &e->jobs[slot];
-	memcpy(j->site, site, req->ncomp * sizeof(j->site[0]));
-	sort_components(j->size, j->site, j->ncomp);
+	for (unsigned k = 0; k < req->ncomp; k++)
+		placed[k] = (int16_t)site[k];
+	coalloc_sort_largest_first(j->size, placed, j->ncomp);
+	for (unsigned k = 0; k < req->ncomp; k++)
+		j->site[k] = (uint16_t)placed[k];
 	j->row = (uint8_t)req->row;
 	j->state = JOB_RUNNING;
 	occupy(e, j);

@@ -3,9 +3,10 @@
  *
  * Every reader takes a pid and opens /proc/PID/... afresh: the agent
  * watches a few dozen processes, and a fresh read is what proves the
- * process is still the one it identified (pid plus start time).  The one
- * exception is proc_open(), a handle the hot path of boost.c keeps so the
- * re-check costs a read, not a path lookup.
+ * process is still the one it identified (pid plus start time).  The
+ * exceptions are proc_open(), a handle the hot path of boost.c keeps so the
+ * re-check costs a read, not a path lookup, and proc_running()'s
+ * /proc/loadavg, which names no process.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -713,4 +714,55 @@ int proc_for_each_thread(pid_t pid, int (*fn)(pid_t tid, void *arg),
 	}
 	closedir(dir);
 	return count;
+}
+
+/* ------------------------------------------------------------ node */
+
+/* "0.50 0.40 0.30 3/456 7890": the three load averages, running/total. */
+int proc_loadavg_running(const char *text, uint32_t *running)
+{
+	const char *p = text;
+	unsigned long n;
+	char *end;
+
+	for (int field = 0; field < 3; field++) {
+		p += strspn(p, " ");
+		p += strcspn(p, " \n");
+	}
+	p += strspn(p, " ");
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	errno = 0;
+	n = strtoul(p, &end, 10);
+	if (errno || *end != '/' || !isdigit((unsigned char)end[1]) ||
+	    n > UINT32_MAX)
+		return -1;
+	*running = (uint32_t)n;
+	return 0;
+}
+
+/*
+ * /proc/loadavg is one short line where /proc/stat, which has the same
+ * count (procs_running), has a line per CPU and every interrupt's count;
+ * it is kept open because at a 1 ms tick the path lookup would cost more
+ * than the read.  A failed read closes it, to be opened afresh.
+ */
+int proc_running(uint32_t *running)
+{
+	static int fd = -1;
+	char buf[128];
+	ssize_t n;
+
+	if (fd < 0)
+		fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0) {
+		close(fd);
+		fd = -1;
+		return -1;
+	}
+	buf[n] = '\0';
+	return proc_loadavg_running(buf, running);
 }

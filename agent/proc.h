@@ -136,4 +136,14 @@ int proc_pidfd(const struct proc_id *id);
 int proc_for_each_thread(pid_t pid, int (*fn)(pid_t tid, void *arg),
 			 void *arg);
 
+/*
+ * The tasks running or runnable (state R) on the node now, the caller
+ * among them while it reads: the "running/total" field of /proc/loadavg.
+ * Returns 0, or -1 when unreadable (the caller keeps its last value).
+ */
+int proc_running(uint32_t *running);
+
+/* That field of a /proc/loadavg text.  Returns 0, or -1 when malformed. */
+int proc_loadavg_running(const char *text, uint32_t *running);
+
 #endif /* COSCHEDD_PROC_H */

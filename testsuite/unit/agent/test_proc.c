@@ -597,6 +597,35 @@ static void test_threads(pid_t sleeper)
 	       "a gone pid gives -1");
 }
 
+/* R of the energy models: the running count of /proc/loadavg. */
+static void test_running(void)
+{
+	static const char *const bad[] = {
+		"", "0.50 0.40 0.30", "0.50 0.40 0.30 x/456 7890",
+		"0.50 0.40 0.30 3 7890", "0.50 0.40 0.30 3/ 7890",
+		"0.50 0.40 0.30 -3/456 7890", "0.50 0.40 0.30 4294967296/5 1",
+		"0.50 0.40\n3/456 7890",
+	};
+	uint32_t n = 7;
+
+	is_int(proc_loadavg_running("0.50 0.40 0.30 3/456 7890\n", &n), 0,
+	       "loadavg parses");
+	is_int((int)n, 3, "its running count is the 4th field's first number");
+	is_int(proc_loadavg_running("12.00 9.10 4.02 117/2048 1\n", &n), 0,
+	       "a busy node's parses");
+	is_int((int)n, 117, "117 running");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		n = 7;
+		is_int(proc_loadavg_running(bad[i], &n), -1,
+		       "malformed loadavg %zu refused", i);
+		is_int((int)n, 7, "and the count left as it was");
+	}
+	n = 0;
+	is_int(proc_running(&n), 0, "this node's count reads");
+	ok(n >= 1, "and counts at least this test, running (%u)", n);
+	is_int(proc_running(&n), 0, "a second read through the kept handle");
+}
+
 int main(void)
 {
 	pid_t sleeper = _spawn(_body_sleep, NULL);
@@ -614,6 +643,7 @@ int main(void)
 	test_sample(sleeper);
 	test_sockets(sleeper);
 	test_threads(sleeper);
+	test_running();
 	_stop(sleeper);
 	return done_testing();
 }

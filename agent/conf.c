@@ -25,6 +25,7 @@ enum {
 	OPT_ALPHA, OPT_BETA, OPT_GAMMA, OPT_EPSILON, OPT_DETACH,
 	OPT_MB_QUANTUM, OPT_MB_WINDOW, OPT_MB_MEM, OPT_MB_NET, OPT_CPUS,
 	OPT_FREEZE, OPT_MUNGE, OPT_CGROUP2_ROOT,
+	OPT_ENERGY,
 };
 
 static const struct option options[] = {
@@ -52,6 +53,7 @@ static const struct option options[] = {
 	{ "freeze", required_argument, NULL, OPT_FREEZE },
 	{ "munge-socket", required_argument, NULL, OPT_MUNGE },
 	{ "cgroup2-root", required_argument, NULL, OPT_CGROUP2_ROOT },
+	{ "energy", required_argument, NULL, OPT_ENERGY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -63,6 +65,7 @@ void agent_usage(FILE *to)
 		"                [--idle-exit SECS] [--allow-user NAME] [--log FILE|-|syslog] [--detach]\n"
 		"                [--boost-level N] [--demote-level N] [--max-level N]\n"
 		"                [--ecm-alpha X] [--ecm-beta X] [--edm-gamma X] [--edm-epsilon X]\n"
+		"                [--energy paper|tick]\n"
 		"                [--membus-quantum-ms N] [--membus-window N] [--membus-mem RATE]\n"
 		"                [--membus-net RATE] [--cpus N]\n"
 		"                [--freeze auto|cgroup|cgroup2|signal]\n"
@@ -157,6 +160,18 @@ static int _double(const char *opt, const char *text, double *out, char *err,
 	return 0;
 }
 
+/* What t and R of the energy models are (lib/cosched/energy.h). */
+static int _energy(const char *text, struct agent_conf *conf, char *err,
+		   size_t len)
+{
+	char why[ERRBUF_LEN];
+
+	if (cosched_energy_variant_parse(text, &conf->tick.energy.variant, why,
+					 sizeof(why)))
+		return _fail(err, len, "--energy '%s': %s", text, why);
+	return 0;
+}
+
 static int _user(const char *text, struct agent_conf *conf, char *err,
 		 size_t len)
 {
@@ -231,6 +246,8 @@ static int _option(int c, const char *arg, struct agent_conf *conf,
 		return _double(name, arg, &conf->tick.energy.gamma, err, len);
 	case OPT_EPSILON:
 		return _double(name, arg, &conf->tick.energy.epsilon, err, len);
+	case OPT_ENERGY:
+		return _energy(arg, conf, err, len);
 	case OPT_MB_QUANTUM:
 		return _setting(name, arg, COSCHED_SET_MEMBUS_QUANTUM_MS,
 				&conf->membus_quantum_ms, err, len);

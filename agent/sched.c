@@ -259,6 +259,7 @@ static void _sample(struct agent_step *s, struct agent_proc *p,
 	t->parts = s->parts;
 	t->pb = s->pb;
 	t->energy = p->energy;
+	t->age = age;	/* f's interval, so f t counts every message */
 	if (!m) {
 		_sample_sockets(s, p, now);
 		t->view.pending = p->rx_bytes ? 1 : 0;
@@ -285,11 +286,38 @@ static void _sample(struct agent_step *s, struct agent_proc *p,
 	}
 }
 
+static bool _has_energy(const struct agent *a)
+{
+	for (const struct agent_step *s = a->steps; s; s = s->next)
+		if (!s->mb && (s->parts.react == COSCHED_REACT_ECM ||
+			       s->parts.react == COSCHED_REACT_EDM))
+			return true;
+	return false;
+}
+
+/*
+ * R of the energy models as the slides define it (the paper variant,
+ * lib/cosched/energy.h): the tasks running on the node, but this agent,
+ * which runs while it reads.  Read only when that R is used; a failed
+ * read keeps the last value (-1, unknown, until one succeeds).
+ */
+static double _node_running(const struct agent *a)
+{
+	static double last = -1;
+	uint32_t running;
+
+	if (a->conf.tick.energy.variant == COSCHED_ENERGY_PAPER &&
+	    _has_energy(a) && !proc_running(&running))
+		last = running > 0 ? running - 1 : 0;
+	return last;
+}
+
 /* Build the table; returns its size and the current process in *current. */
 static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
 		     int *current)
 {
 	bool every_tick = _needs_running(a);
+	double running = _node_running(a);
 	uint64_t best = 0;
 	size_t n = 0;
 
@@ -311,6 +339,7 @@ static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
 			_page_update(a, s, p, now, &dir);
 			_cpu_sample(p, now, dt_ns, every_tick);
 			_sample(s, p, &table[n], now, dt_ns);
+			table[n].node_running = running;
 			if (p->ran && p->exec_ns - before > best) {
 				best = p->exec_ns - before;
 				*current = (int)n;
@@ -320,10 +349,7 @@ static size_t _build(struct agent *a, uint64_t now, uint64_t dt_ns,
 		if (dir >= 0)
 			close(dir);
 	}
-	for (size_t i = 0; i < n; i++)	/* energy starts at the floor R */
-		if (table[i].energy < 0)
-			table[i].energy = cosched_energy_initial((double)n);
-	return n;
+	return n;	/* the tick starts a process's energy at the floor R */
 }
 
 /* Whether the page alone puts its process in S2 or S3. */

@@ -155,6 +155,8 @@ static json_object *_agent(const struct agent *a)
 	json_object_object_add(o, "boost", json_object_new_string(boost_describe(a->boost)));
 	json_object_object_add(o, "mechanisms", _mechanisms(a));
 	json_object_object_add(o, "tick_us", json_object_new_int64(a->timer_us));
+	json_object_object_add(o, "energy_model",
+			       json_object_new_string(cosched_energy_variant_name(a->conf.tick.energy.variant)));
 	json_object_object_add(o, "uptime_s", _num(up));
 	ov = json_object_new_object();
 	json_object_object_add(ov, "cpu_s", _num(cpu));

@@ -1,12 +1,14 @@
 /*
  * energy.c - the Energy Charging (ECM) and Energy Discharging (EDM) models
- * of Sriprayoonsakul and Uthayopas, formulas (1)-(4), read as rates over
- * the time since the previous update (see energy.h for why).
+ * of Sriprayoonsakul and Uthayopas, formulas (1)-(4), with t and R as the
+ * slides define them (the paper variant) or read as rates over the time
+ * since the previous update (the tick variant; see energy.h).
  *
- * Defaults.  The constants are chosen so that a typical fine-grained
- * process - f = 1000 messages/s of m = 4 KiB, updated every 1 ms tick -
- * moves by about 10 boost levels per second in every phase, so a level
- * lasts about 100 ticks and P crosses the 0..15 range in 1.5 s:
+ * Defaults.  The constants are chosen for the tick variant, so that a
+ * typical fine-grained process - f = 1000 messages/s of m = 4 KiB,
+ * updated every 1 ms tick - moves by about 10 boost levels per second in
+ * every phase, so a level lasts about 100 ticks and P crosses the 0..15
+ * range in 1.5 s:
  *
  *   ECM (1) charge while computing:     alpha f       = 0.01 x 1000 = 10/s
  *   ECM (2) discharge communicating:    beta / m      = 40 / 4      = 10/s
@@ -16,6 +18,9 @@
  * and P never exceeds max_priority = 15 levels.  The rates scale as the
  * slides intend: frequent talkers charge faster (ECM) and fall slower
  * (EDM), big messages discharge slower (ECM) and rise faster (EDM).
+ * The paper variant keeps them (the slides give no values): with t the
+ * age the same process moves by 10 levels per tick once it is a second
+ * old, so P saturates within a few ticks of a phase change.
  *
  * No libm: only the classification macros of math.h are used, so users
  * of the library need not link -lm.
@@ -24,8 +29,10 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <string.h>
 
 #include "cosched/energy.h"
+#include "num/errbuf.h"
 
 #define DEFAULT_ALPHA 0.01
 #define DEFAULT_BETA 40.0
@@ -41,7 +48,53 @@ void cosched_energy_defaults(struct cosched_energy_params *params)
 		.gamma = DEFAULT_GAMMA,
 		.epsilon = DEFAULT_EPSILON,
 		.max_priority = DEFAULT_MAX_PRIORITY,
+		.variant = COSCHED_ENERGY_PAPER,
 	};
+}
+
+static const char *const variant_names[COSCHED_ENERGY_VARIANTS] = {
+	[COSCHED_ENERGY_PAPER] = "paper",
+	[COSCHED_ENERGY_TICK] = "tick",
+};
+
+const char *cosched_energy_variant_name(enum cosched_energy_variant variant)
+{
+	if ((unsigned int)variant >= COSCHED_ENERGY_VARIANTS)
+		return "?";
+	return variant_names[variant];
+}
+
+int cosched_energy_variant_parse(const char *text,
+				 enum cosched_energy_variant *variant,
+				 char *err, size_t err_len)
+{
+	for (int v = 0; v < COSCHED_ENERGY_VARIANTS; v++)
+		if (text && !strcmp(text, variant_names[v])) {
+			if (variant)
+				*variant = (enum cosched_energy_variant)v;
+			return 0;
+		}
+	errbuf_set(err, err_len, "expected paper or tick");
+	return -1;
+}
+
+/*
+ * Until the node's count is known (the agent's first read failed) the
+ * paper's R falls back to the coscheduled processes, which are running
+ * or waiting to, rather than to no floor at all.
+ */
+void cosched_energy_t_r(const struct cosched_energy_params *params,
+			const struct cosched_energy_clock *clock,
+			struct cosched_energy_sample *s)
+{
+	if (params->variant == COSCHED_ENERGY_TICK) {
+		s->t = clock->dt;
+		s->running = clock->coscheduled;
+		return;
+	}
+	s->t = clock->age;
+	s->running = clock->node_running >= 0 ? clock->node_running :
+						clock->coscheduled;
 }
 
 /*

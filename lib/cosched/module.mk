@@ -13,7 +13,8 @@ LIBCOSCHED_SRCS := lib/cosched/mode.c lib/cosched/pb.c \
 $(eval $(call static_lib,$(LIBCOSCHED),$(LIBCOSCHED_SRCS)))
 TARGETS += $(LIBCOSCHED)
 
-# The parsers' messages (mode.c, pb.c, pages.c) use lib/num's errbuf.
+# The parsers' messages (mode.c, pb.c, energy.c, pages.c) use lib/num's
+# errbuf.
 LIBCOSCHED_DEPS := $(LIBCOSCHED) $(LIBNUM)
 
 $(eval $(call unit_test,cosched/test_mode,testsuite/unit/cosched/test_mode.c,$(LIBCOSCHED_DEPS),))

@@ -201,13 +201,38 @@ static bool _is_energy(const struct cosched_tick_proc *p)
 }
 
 /*
- * R, the slides' "number of running processes", is taken as the number
- * of processes in the table: the coscheduled processes of the node, all
- * of which compete for its CPUs.  The agent does not see the others, and
- * counting only those not in S4 would make the floor jump with every
- * receive.  P is kept even while another reason sets the level, so the
- * model's history is not lost to a one-tick boost.
+ * t and R by the variant (energy.h): the paper's are each process's age
+ * and the node's running processes; the tick's are dt and the processes
+ * in the table, the coscheduled processes of the node, all of which
+ * compete for its CPUs (counting only those not in S4 would make the
+ * floor jump with every receive).  A process's P starts at R.  P is kept
+ * even while another reason sets the level, so the model's history is
+ * not lost to a one-tick boost.
  */
+static void _energy_step(struct cosched_tick_proc *p, size_t n, double dt,
+			 const struct cosched_tick_params *params)
+{
+	struct cosched_energy_clock clock = {
+		.age = p->age,
+		.dt = dt,
+		.node_running = p->node_running,
+		.coscheduled = (double)n,
+	};
+	struct cosched_energy_sample s = {
+		.f = p->msg_rate,
+		.m = p->msg_kib,
+		.communicating = p->communicating != 0,
+	};
+
+	cosched_energy_t_r(&params->energy, &clock, &s);
+	if (p->energy < 0)
+		p->energy = cosched_energy_initial(s.running);
+	if (p->parts.react == COSCHED_REACT_ECM)
+		p->energy = cosched_ecm_step(&params->energy, p->energy, &s);
+	else
+		p->energy = cosched_edm_step(&params->energy, p->energy, &s);
+}
+
 static void _energy(struct cosched_tick_proc *procs, size_t n, double dt,
 		    const struct cosched_tick_params *params)
 {
@@ -215,25 +240,14 @@ static void _energy(struct cosched_tick_proc *procs, size_t n, double dt,
 
 	for (size_t i = 0; i < n; i++) {
 		struct cosched_tick_proc *p = &procs[i];
-		struct cosched_energy_sample s = {
-			.f = p->msg_rate,
-			.m = p->msg_kib,
-			.t = dt,
-			.running = (double)n,
-			.communicating = p->communicating != 0,
-		};
+		bool comm = p->communicating != 0;
 		int level;
 
 		if (!_is_energy(p))
 			continue;
-		if (p->parts.react == COSCHED_REACT_ECM)
-			p->energy = cosched_ecm_step(&params->energy,
-						     p->energy, &s);
-		else
-			p->energy = cosched_edm_step(&params->energy,
-						     p->energy, &s);
+		_energy_step(p, n, dt, params);
 		level = cosched_energy_level(p->energy < cap ? p->energy : cap,
-					     s.communicating);
+					     comm);
 		if (level > 0 && p->view.candidate)
 			_decide(p, COSCHED_WHY_ENERGY, level);
 	}

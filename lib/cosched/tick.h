@@ -63,8 +63,13 @@ struct cosched_tick_proc {
 	double msg_rate;		/* f: messages per second */
 	double msg_kib;			/* m: mean message size, KiB */
 	int communicating;		/* in any communication call */
+	double age;			/* s since it started (paper's t) */
+	double node_running;		/* running processes on the node,
+					 * the same in every row (paper's
+					 * R); < 0: unknown */
 	/* state carried from tick to tick by the caller */
-	double energy;			/* ECM/EDM priority P */
+	double energy;			/* ECM/EDM priority P; < 0: not
+					 * started, the tick sets it to R */
 	/* outputs */
 	int level;
 	enum cosched_reason reason;
@@ -77,8 +82,8 @@ struct cosched_tick_params cosched_tick_defaults(void);
  * Decide levels for procs[0..n).  current is the index of the process
  * believed to be on the CPU (-1: unknown, then the scan starts after
  * last_boosted, or at 0).  dt is the time since the previous tick (s),
- * for the energy models.  Returns the index of the PB-boosted process or
- * -1, for the caller to pass back as last_boosted.
+ * the t of the energy models' tick variant.  Returns the index of the
+ * PB-boosted process or -1, for the caller to pass back as last_boosted.
  */
 int cosched_tick(struct cosched_tick_proc *procs, size_t n, int current,
 		 int last_boosted, double dt,

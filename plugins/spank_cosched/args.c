@@ -45,6 +45,15 @@ static uint64_t _dflt(enum cosched_setting_id id)
 	return cosched_setting(id)->dflt;
 }
 
+/* The agent's own default variant (lib/cosched/energy.c). */
+static enum cosched_energy_variant _energy_default(void)
+{
+	struct cosched_energy_params energy;
+
+	cosched_energy_defaults(&energy);
+	return energy.variant;
+}
+
 void cosched_args_defaults(struct cosched_args *args)
 {
 	memset(args, 0, sizeof(*args));
@@ -71,6 +80,7 @@ void cosched_args_defaults(struct cosched_args *args)
 	args->gang_port_offset = (uint32_t)_dflt(COSCHED_SET_GANG_PORT_OFFSET);
 	snprintf(args->freeze, sizeof(args->freeze), "auto");
 	args->munge_socket[0] = '\0';	/* munge's default socket */
+	args->energy = _energy_default();
 }
 
 static const struct arg_key *_key(const char *name);
@@ -225,6 +235,20 @@ static int _set_gang_rows(struct cosched_args *args, const char *key,
 	return 0;
 }
 
+static int _set_energy(struct cosched_args *args, const char *key,
+		       const char *value, char *err, size_t err_len)
+{
+	char why[ERRBUF_LEN];
+
+	if (cosched_energy_variant_parse(value, &args->energy, why,
+					 sizeof(why))) {
+		errbuf_set(err, err_len, "plugstack.conf: %s='%.*s': %s",
+			   key, QUOTE_ARG_MAX, value, why);
+		return -1;
+	}
+	return 0;
+}
+
 static int _set_user(struct cosched_args *args, const char *key,
 		     const char *value, char *err, size_t err_len)
 {
@@ -269,6 +293,7 @@ static const struct arg_key arg_keys[] = {
 	U32_KEY(gang_port_offset, COSCHED_SET_GANG_PORT_OFFSET),
 	{ "freeze", _set_freeze, 0, 0, 0 },
 	PATH_KEY(munge_socket),
+	{ "energy", _set_energy, 0, 0, 0 },
 	{ NULL, NULL, 0, 0, 0 },
 };
 _Static_assert(sizeof(arg_keys) / sizeof(arg_keys[0]) <= 33,

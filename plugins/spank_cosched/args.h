@@ -33,6 +33,8 @@
  *                       (auto)
  *   munge_socket=PATH   munged's socket for the agents' messages
  *                       (none: munge's default)
+ *   energy=paper|tick   what t and R of the ECM/EDM formulas are
+ *                       (lib/cosched/energy.h) (paper)
  *
  * Free of Slurm headers so the parser is unit-tested on its own
  * (testsuite/unit/cosched_opts/test_cosched_args.c).
@@ -48,6 +50,7 @@
 
 #include "cosched/pb.h"
 #include "cosched/mode.h"
+#include "cosched/energy.h"
 
 #define COSCHED_ARG_PATH_LEN 1024
 #define COSCHED_ARG_NAME_LEN 64
@@ -79,6 +82,7 @@ struct cosched_args {
 	uint32_t gang_port_offset;
 	char freeze[COSCHED_ARG_NAME_LEN];
 	char munge_socket[COSCHED_ARG_PATH_LEN];	/* "": munge's default */
+	enum cosched_energy_variant energy;
 };
 
 /* The defaults (the build's install paths, see module.mk). */

@@ -245,7 +245,7 @@ int cosched_stepd_task_init(spank_t sp)
  * of allow_user, membus_mem, membus_net and munge_socket when set, and the
  * NULL.
  */
-#define AGENT_ARGS 20
+#define AGENT_ARGS 22
 #define AGENT_ARGV_MAX 32
 _Static_assert(AGENT_ARGS + 2 * 4 + 1 <= AGENT_ARGV_MAX,
 	       "the agent's argv must hold every argument");
@@ -291,6 +291,8 @@ static int _agent_argv(const char *node, struct agent_numbers *num,
 	argv[argc++] = num->window;
 	argv[argc++] = "--freeze";
 	argv[argc++] = (char *)conf->freeze;
+	argv[argc++] = "--energy";
+	argv[argc++] = (char *)cosched_energy_variant_name(conf->energy);
 	if (conf->allow_user[0]) {
 		argv[argc++] = "--allow-user";
 		argv[argc++] = (char *)conf->allow_user;

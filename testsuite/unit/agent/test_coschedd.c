@@ -165,6 +165,8 @@ static void test_boosts(pid_t child)
 	harness_sleep_ms(300);
 	is_int(request("status json"), 0, "status json");
 	ok(strstr(reply, "\"job\":42") != NULL, "status shows job 42");
+	ok(strstr(reply, "\"energy_model\":\"paper\"") != NULL,
+	   "status names the energy models' variant, paper by default");
 	pb = strstr(reply, "\"boosts\":");
 	pb = pb ? strstr(pb, "\"pb\":") : NULL;
 	ok(pb && atoi(pb + 5) > 0, "it was periodically boosted (%.12s)", pb ? pb : "-");
@@ -292,6 +294,11 @@ static void test_options(void)
 	is_int(WEXITSTATUS(system(cmd)), 0, "a tick with a leading blank is refused, named");
 	snprintf(cmd, sizeof(cmd), "%s --node x 2>/dev/null", coschedd);
 	is_int(WEXITSTATUS(system(cmd)), 2, "--run-dir is required");
+	snprintf(cmd, sizeof(cmd), "%s --node x --energy rate 2>&1 | grep -qF -e \"--energy 'rate': expected paper or tick\"", coschedd);
+	is_int(WEXITSTATUS(system(cmd)), 0, "a bad energy variant is refused, named");
+	/* taken: parsing goes on to the missing --run-dir */
+	snprintf(cmd, sizeof(cmd), "%s --node x --energy tick 2>&1 | grep -q 'run-dir are required'", coschedd);
+	is_int(WEXITSTATUS(system(cmd)), 0, "--energy tick is taken");
 }
 
 /* ---- membus: one node, two steps, one CPU ---- */

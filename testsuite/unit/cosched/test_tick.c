@@ -67,6 +67,8 @@ static void test_defaults_and_names(void)
 	is_int(params.demote_level, -10, "demote level -10");
 	is_int(params.max_level, 15, "max level 15");
 	is_double(params.energy.alpha, 0.01, EPS, "energy defaults inside");
+	is_int(params.energy.variant, COSCHED_ENERGY_PAPER,
+	       "the paper's t and R by default");
 	for (int r = 0; r < COSCHED_WHY_COUNT; r++)
 		is_str(cosched_reason_name((enum cosched_reason)r), names[r],
 		       "reason %d is %s", r, names[r]);
@@ -288,6 +290,7 @@ static void test_energy(void)
 	params.max_level = 5;
 	cosched_tick(procs, 3, 0, -1, 0.001, &params);
 	params = cosched_tick_defaults();
+	params.energy.variant = COSCHED_ENERGY_TICK;
 	is_double(procs[0].energy, 3, EPS, "ECM below R = 3 rises to R");
 	has(procs, 0, COSCHED_WHY_ENERGY, 3, "level R");
 	is_double(procs[2].energy, 9.01, 1e-9, "P is kept above max_level");
@@ -298,6 +301,70 @@ static void test_energy(void)
 	cosched_tick(procs, 3, 0, -1, 0.001, &params);
 	is_double(procs[0].energy, 7.49, 1e-9, "P moves for a non-candidate");
 	has(procs, 0, COSCHED_WHY_NONE, 0, "but it gets no level");
+
+	procs[0].view.candidate = true;
+	procs[0].energy = -1;
+	procs[1].energy = -1;
+	cosched_tick(procs, 3, 0, -1, 0.001, &params);
+	is_double(procs[0].energy, 3, EPS,
+		  "tick: P starts at R = 3 coscheduled (then -0.01: floor)");
+	is_double(procs[1].energy, 3.01, 1e-9, "tick: 3 + 0.01 charged");
+}
+
+/* An energy row of a process age seconds old, 1000 msg/s of 4 KiB. */
+static struct cosched_tick_proc energy_proc(enum cosched_mode mode,
+					    bool comm, double age, double p,
+					    double running)
+{
+	struct cosched_tick_proc t = proc(mode, comm ? S4 : S1, NULL);
+
+	t.communicating = comm;
+	t.msg_rate = 1000;
+	t.msg_kib = 4;
+	t.age = age;
+	t.energy = p;
+	t.node_running = running;
+	return t;
+}
+
+/* The paper variant: t each process's age, R the node's running count. */
+static void test_energy_paper(void)
+{
+	struct cosched_tick_proc procs[4];
+
+	procs[0] = energy_proc(COSCHED_MODE_ECM, true, 0.5, 12, 5);
+	procs[1] = energy_proc(COSCHED_MODE_ECM, false, 0.5, -1, 5);
+	procs[2] = energy_proc(COSCHED_MODE_EDM, true, 0.1, -1, 5);
+	procs[3] = proc(COSCHED_MODE_PB, S1, "A");
+	procs[3].energy = -1;
+	procs[3].node_running = 5;
+	cosched_tick(procs, 4, -1, -1, 0.001, &params);
+	is_double(procs[0].energy, 7, EPS, "ECM: 12 - 40 x 0.5 / 4 = 7");
+	has(procs, 0, COSCHED_WHY_ENERGY, 7, "ECM communicating");
+	is_double(procs[1].energy, 10, EPS,
+		  "ECM: starts at R = 5 running, + 0.01 x 1000 x 0.5");
+	has(procs, 1, COSCHED_WHY_NONE, 0, "ECM computing: no level");
+	is_double(procs[2].energy, 6, EPS, "EDM: 5 + 2.5 x 4 x 0.1 = 6");
+	has(procs, 2, COSCHED_WHY_ENERGY, 6, "EDM communicating");
+	is_double(procs[3].energy, -1, EPS, "no P for a PB process");
+
+	cosched_tick(procs, 4, -1, -1, 0.001, &params);
+	is_double(procs[0].energy, 5, EPS, "ECM: 7 - 5 falls to R = 5");
+	is_double(procs[1].energy, 15, EPS, "ECM: 10 + 5 = 15, the cap");
+	is_double(procs[2].energy, 7, EPS, "EDM: 6 + 1 = 7");
+
+	for (int i = 0; i < 3; i++)
+		procs[i].node_running = -1;	/* the agent could not read it */
+	procs[0].energy = 6;
+	procs[2] = energy_proc(COSCHED_MODE_EDM, false, 0.5, 12, -1);
+	cosched_tick(procs, 4, -1, -1, 0.001, &params);
+	is_double(procs[0].energy, 4, EPS,
+		  "running unknown: R is the 4 coscheduled (6 - 5 is below)");
+	is_double(procs[2].energy, 7, EPS, "EDM: 12 - 10000 x 0.5 / 1000 = 7");
+	procs[2].energy = 5;
+	procs[2].age = 0.7;
+	cosched_tick(procs, 4, -1, -1, 0.001, &params);
+	is_double(procs[2].energy, 4, EPS, "EDM: 5 - 7 is below R: R");
 }
 
 /*
@@ -465,8 +532,11 @@ int main(void)
 	test_dcs();
 	test_sy();
 	test_sy_nothing_left();
+	params.energy.variant = COSCHED_ENERGY_TICK;	/* t: the dt given */
 	test_energy();
 	test_precedence();
+	params = cosched_tick_defaults();
+	test_energy_paper();
 	test_degenerate();
 	test_needs_running_modes();
 	test_needs_running_tables();

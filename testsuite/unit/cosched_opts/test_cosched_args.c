@@ -11,7 +11,7 @@
 #include "tap.h"
 #include "cosched/mode.h"
 
-#define KNOWN "; known keys: agent, shim, run_dir, default_mode, allowed_modes, default_pb, tick_us, min_tick_us, max_tick_us, max_spin_us, boost, idle_exit, allow_user, membus_quantum_ms, membus_window, membus_mem, membus_net, membus_port_offset, gang_rows, gang_port_offset, freeze, munge_socket"
+#define KNOWN "; known keys: agent, shim, run_dir, default_mode, allowed_modes, default_pb, tick_us, min_tick_us, max_tick_us, max_spin_us, boost, idle_exit, allow_user, membus_quantum_ms, membus_window, membus_mem, membus_net, membus_port_offset, gang_rows, gang_port_offset, freeze, munge_socket, energy"
 
 static char err[COSCHED_ARGS_ERR_LEN];
 static struct cosched_args args;
@@ -245,12 +245,37 @@ static void test_untouched(void)
 	       "a missing vector fails");
 }
 
+/* energy=: what t and R of ECM/EDM are, the agent's default unless set. */
+static void test_energy(void)
+{
+	char *twice[] = { "energy=tick", "energy=paper", NULL };
+
+	is_int(cosched_args_parse(0, NULL, &args, err, sizeof(err)), 0,
+	       "no arguments");
+	is_str(cosched_energy_variant_name(args.energy), "paper",
+	       "energy: the paper's t and R by default");
+	ok(!parse1("energy=tick") && args.energy == COSCHED_ENERGY_TICK,
+	   "energy=tick");
+	ok(!parse1("energy=paper") && args.energy == COSCHED_ENERGY_PAPER,
+	   "energy=paper");
+	rejects_with("energy=rate",
+		     "plugstack.conf: energy='rate': expected paper or tick");
+	rejects_with("energy=Tick",
+		     "plugstack.conf: energy='Tick': expected paper or tick");
+	rejects_with("energy=", "plugstack.conf: energy='': expected paper or tick");
+	is_int(cosched_args_parse(2, twice, &args, err, sizeof(err)), -1,
+	       "energy twice is refused");
+	is_str(err, "plugstack.conf: energy= given twice (each argument at most once)",
+	       "and said so");
+}
+
 int main(void)
 {
 	test_defaults();
 	test_values();
 	test_membus_values();
 	test_rejections();
+	test_energy();
 	test_twice();
 	test_untouched();
 	return done_testing();

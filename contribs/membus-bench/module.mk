@@ -36,17 +36,33 @@ $(eval $(call unit_test,membus_bench/test_netbench,$(SCRIPT_TEST),,))
 $(O)/tests/membus_bench/test_netbench.t: $(NETBENCH) \
 	testsuite/unit/membus_bench/test_netbench.sh
 INSTALL_MAN += doc/man/membench.1 doc/man/netbench.1
+# bench-membus: its computations (MembusBench.pm, in Perl) and its command
+# line (bad values refused, --plan), bash TAP scripts behind the same
+# launcher.
+$(eval $(call unit_test,membus_bench/test_bench_membus,$(SCRIPT_TEST),,))
+$(O)/tests/membus_bench/test_bench_membus.t: \
+	testsuite/unit/membus_bench/test_bench_membus.sh \
+	testsuite/unit/membus_bench/test_bench_membus.pl \
+	contribs/membus-bench/MembusBench.pm
+$(eval $(call unit_test,membus_bench/test_bench_membus_cli,$(SCRIPT_TEST),,))
+$(O)/tests/membus_bench/test_bench_membus_cli.t: \
+	testsuite/unit/membus_bench/test_bench_membus_cli.sh \
+	contribs/membus-bench/bench-membus
 
 # 'make bench-membus': the MemBUS throughput benchmark (section 6, Fig. 4),
-# membench jobs on a one-node, two-CPU embedded cluster under Linux and
-# under --cosched=membus.  Like bench-cosched it loads the release build
-# into the cluster whatever DEBUG says, and it is not in BENCHES (about
-# 4.5 minutes).  BENCH_OUT overrides the results directory.  Method and
-# results in doc/bench-membus.md.
+# membench jobs on a one-node, two-CPU embedded cluster (W1, W2) and
+# netbench jobs on two nodes (W3) under Linux and under --cosched=membus,
+# or the coordinator's failure on four nodes (--takeover).  Like
+# bench-cosched it loads the release build into the cluster whatever
+# DEBUG says, and it is not in BENCHES (about 4.5 minutes by default).
+# BENCH_OUT overrides the results directory.  Method and results in
+# doc/bench-membus.md; --plan prints the batches and the expected time.
 #
 #   make bench-membus
 #   make bench-membus BENCH_MEMBUS_FLAGS=--quick
 #   make bench-membus BENCH_MEMBUS_FLAGS='--seconds 20 --repeat 4'
+#   make bench-membus BENCH_MEMBUS_FLAGS='--workloads W3 --seconds 20 --repeat 10'
+#   make bench-membus BENCH_MEMBUS_FLAGS='--takeover --takeover-seconds 60 --repeat 6'
 BENCH_MEMBUS_FLAGS ?=
 ifeq ($(DEBUG),0)
 BENCH_MEMBUS_BUILD :=

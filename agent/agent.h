@@ -162,6 +162,7 @@ struct agent_step {
 };
 
 struct agent_membus;	/* membus.c: the node's MemBUS scheduler */
+struct agent_rt_lease;	/* guardian.c: how long rt boosts may last */
 struct agent_gang;	/* gang.c: the node's gang rows */
 
 struct agent {
@@ -173,6 +174,8 @@ struct agent {
 	int guardian_fd;		/* write end; our death closes it */
 	pid_t guardian_pid;
 	int guardian_pidfd;		/* readable when it died; -1: none */
+	struct agent_rt_lease *lease;	/* rt: shared with the guardian */
+	uint64_t lease_ended_seen;	/* its count of passes, last seen */
 	struct agent_step *steps;	/* registered, live */
 	struct agent_step *ended;	/* most recent first */
 	uint64_t started_ns;
@@ -375,5 +378,12 @@ int agent_guardian_start(struct agent *a, char *err, size_t err_len);
  * start a new one.  0: a guardian runs; -1: none could be started. */
 int agent_guardian_check(struct agent *a);
 void agent_guardian_stop(struct agent *a);
+/* rt, every tick: whether a process is boosted now.  The guardian puts
+ * the rt processes back when that is not said again within two ticks
+ * and 100 ms (an agent stopped or stalled).  Nothing for other kinds. */
+void agent_guardian_lease(struct agent *a, bool rt_boosted);
+/* rt: whether the guardian has put processes back since the last call
+ * (their levels are then to be applied again). */
+bool agent_guardian_took_back(struct agent *a);
 
 #endif /* COSCHEDD_AGENT_H */

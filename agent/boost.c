@@ -1,7 +1,8 @@
 /*
  * boost.c - how the node agent changes a process's share of the CPU: the
  * cgroup v1 cpu.shares mechanism (through libcgroup), the cgroup v2
- * cpu.weight one and the nice one.
+ * cpu.weight one, the nice one and the rt one (SCHED_RR; its kernel side
+ * in boost_rt.c, its nice for demotions and children the nice code's).
  *
  * Hot path.  boost_set() may run every millisecond.  For the cgroup
  * mechanism it keeps, per attached process, two open files: the process's
@@ -68,7 +69,9 @@
 #include <libcgroup.h>
 
 #include "boost.h"
+#include "boost_rt.h"
 #include "cgroup.h"
+#include "cosched_proto/boost_names.h"
 #include "num/errbuf.h"
 
 #define OUR_ROOT CGV1_OUR_ROOT	/* our groups: OUR_ROOT/<node>/<job>.<pid> */
@@ -108,33 +111,22 @@ struct boost {
 
 /* ------------------------------------------------------------ names */
 
+/* The names live in lib/cosched_proto/boost_names.h, in enum order. */
 const char *boost_kind_name(enum boost_kind kind)
 {
-	switch (kind) {
-	case BOOST_AUTO:
-		return "auto";
-	case BOOST_CGROUP:
-		return "cgroup";
-	case BOOST_NICE:
-		return "nice";
-	case BOOST_CGROUP2:
-		return "cgroup2";
-	}
-	return "unknown";
+	const char *name = cosched_boost_name((unsigned)kind);
+
+	return name ? name : "unknown";
 }
 
 int boost_kind_parse(const char *text, enum boost_kind *kind)
 {
-	static const enum boost_kind kinds[] = { BOOST_AUTO, BOOST_CGROUP,
-						 BOOST_NICE, BOOST_CGROUP2 };
+	int i = cosched_boost_index(text);
 
-	for (size_t i = 0; text && i < sizeof(kinds) / sizeof(*kinds); i++) {
-		if (!strcmp(text, boost_kind_name(kinds[i]))) {
-			*kind = kinds[i];
-			return 0;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	*kind = (enum boost_kind)i;
+	return 0;
 }
 
 enum boost_kind boost_kind(const struct boost *b)
@@ -154,6 +146,8 @@ const char *boost_mechanism(const struct boost *b)
 		return "cgroup-v1 cpu.shares";
 	case BOOST_CGROUP2:
 		return "cgroup-v2 cpu.weight";
+	case BOOST_RT:
+		return "SCHED_RR";
 	case BOOST_NICE:
 	case BOOST_AUTO:
 		break;
@@ -407,17 +401,28 @@ static int _nice_restore_descendants(const struct proc_id *id,
 	return w.failed_errno ? -1 : 0;
 }
 
+/* Every thread back at saved's nice, and for rt at its policy too. */
+static int _own_apply(const struct proc_id *id,
+		      const struct boost_saved *saved)
+{
+	if (saved->kind == BOOST_RT)
+		return boost_rt_apply(id, saved, false, saved->nice);
+	return _nice_apply(id, saved->nice);
+}
+
+/* nice and rt (saved may come from a state file: checked first). */
 static int _nice_restore(const struct proc_id *id,
 			 const struct boost_saved *saved)
 {
 	int rc;
 
-	if (saved->nice < NICE_MIN || saved->nice > NICE_MAX)
+	if (saved->nice < NICE_MIN || saved->nice > NICE_MAX ||
+	    (saved->kind == BOOST_RT && !boost_rt_saved_ok(saved)))
 		return -1;
 	if (!proc_alive(id))
 		return 0;	/* gone: nothing of it is left to put back */
 	rc = _nice_restore_descendants(id, saved);
-	if (!_nice_apply(id, saved->nice))
+	if (!_own_apply(id, saved))
 		return rc;
 	/* It may have exited during the walk: that is done too. */
 	return proc_alive(id) ? -1 : rc;
@@ -713,6 +718,59 @@ static int _cgroup_restore(const struct proc_id *id,
 			  saved->cpu_cgroup);
 }
 
+/* ------------------------------------------------------------ rt */
+
+/*
+ * The nice a child forked while the process is real-time starts with
+ * (the kernel's SCHED_RESET_ON_FORK gives it 0), to be noted like a nice
+ * we gave; saved->nice (nothing to note) when the process's own reset
+ * flag would have given its children 0 anyway.
+ */
+static int _rt_child_nice(const struct boost_saved *saved)
+{
+	return saved->reset_on_fork && saved->nice < 0 ? saved->nice : 0;
+}
+
+/* level > 0: SCHED_RR; else its own policy at the level's nice. */
+static int _rt_set(struct boost *b, const struct proc_id *id,
+		   struct boost_saved *saved, int level)
+{
+	int nice = _level_nice(saved->nice, level < 0 ? level : 0);
+
+	if (_nice_note(b, saved, level > 0 ? _rt_child_nice(saved) : nice))
+		return -1;
+	return boost_rt_apply(id, saved, level > 0, nice);
+}
+
+/*
+ * Save the policy.  With CONFIG_RT_GROUP_SCHED a v1 cpu group without
+ * RT time (cpu.rt_runtime_us 0, a child group's default) refuses
+ * SCHED_RR to its processes: refused here with the reason, rather than
+ * failing at every boost.
+ */
+static int _rt_attach(const struct proc_id *id, struct boost_saved *saved,
+		      char *err, size_t len)
+{
+	unsigned long long runtime;
+	char *group;
+	bool no_rt_time;
+	int rc;
+
+	if (boost_rt_save(id, saved, err, len))
+		return -1;
+	if (cgv1_ready(&_cpu, NULL, 0) ||
+	    !(group = cgv1_current(&_cpu, id->pid, &rc)))
+		return 0;	/* no v1 cpu hierarchy: no such limit */
+	no_rt_time = !_read_number(&_cpu, group, "cpu.rt_runtime_us",
+				   &runtime) && runtime == 0;
+	if (no_rt_time)
+		errbuf_set(err, len,
+			   "process %d: its cpu cgroup %s has cpu.rt_runtime_us 0, so boost=rt cannot make it SCHED_RR",
+			   (int)id->pid, group);
+	free(group);
+	return no_rt_time ? -1 : 0;
+}
+
 /* ------------------------------------------------------------ public */
 
 static bool _autogroup_enabled(void)
@@ -728,8 +786,26 @@ static bool _autogroup_enabled(void)
 	return on == 1;
 }
 
+static void _describe_rt(struct boost *b)
+{
+	long long runtime = -1, period = 0;
+
+	(void)boost_rt_throttle(&runtime, &period);
+	snprintf(b->describe, sizeof(b->describe),
+		 "rt: level > 0: SCHED_RR %d with SCHED_RESET_ON_FORK on every "
+		 "thread, renewed or ended at every tick; level < 0: nice = own "
+		 "nice - level; the kernel's RT throttling gives boosted "
+		 "processes at most %lld of every %lld us of a CPU, and the "
+		 "guardian ends boosts the agent stops renewing",
+		 BOOST_RT_PRIORITY, runtime, period);
+}
+
 static void _describe(struct boost *b, bool auto_chosen)
 {
+	if (b->kind == BOOST_RT) {
+		_describe_rt(b);
+		return;
+	}
 	if (b->kind == BOOST_CGROUP) {
 		snprintf(b->describe, sizeof(b->describe),
 			 "cgroup: cgroup v1 cpu.shares = 1024 * 1.25^level "
@@ -786,13 +862,15 @@ struct boost *boost_open(enum boost_kind want, const char *node, char *err,
 	if (cgv1_check_node(node, err, err_len))
 		return NULL;
 	if (want != BOOST_AUTO && want != BOOST_CGROUP && want != BOOST_NICE &&
-	    want != BOOST_CGROUP2) {
+	    want != BOOST_CGROUP2 && want != BOOST_RT) {
 		errbuf_set(err, err_len, "unknown boost mechanism %d",
 				(int)want);
 		return NULL;
 	}
 	if (_is_cgroup_kind(want) &&
 	    cgv1_ready(_hierarchy(want), err, err_len))
+		return NULL;
+	if (want == BOOST_RT && boost_rt_check(err, err_len))
 		return NULL;
 	b = calloc(1, sizeof(*b));
 	if (!b) {
@@ -843,6 +921,8 @@ int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
 	saved->uid = (uint32_t)owner;
 	if (_is_cgroup_kind(b->kind))
 		return _cgroup_attach(b, id, job_id, saved, err, err_len);
+	if (b->kind == BOOST_RT)
+		return _rt_attach(id, saved, err, err_len);
 	return 0;
 }
 
@@ -855,6 +935,8 @@ int boost_set(struct boost *b, const struct proc_id *id,
 		return -1;
 	if (_is_cgroup_kind(b->kind))
 		return _cgroup_set(b, id, saved, level);
+	if (b->kind == BOOST_RT)
+		return _rt_set(b, id, saved, level);
 	nice = _level_nice(saved->nice, level);
 	if (_nice_note(b, saved, nice))
 		return -1;
@@ -876,6 +958,7 @@ int boost_restore(const struct proc_id *id, const struct boost_saved *saved)
 	case BOOST_CGROUP2:
 		return _cgroup_restore(id, saved);
 	case BOOST_NICE:
+	case BOOST_RT:
 		return _nice_restore(id, saved);
 	case BOOST_AUTO:
 		break;

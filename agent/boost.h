@@ -19,10 +19,20 @@
  *           clamped to [-20, 19].  With kernel.sched_autogroup_enabled=1
  *           nice only weighs within one session, which the description
  *           says, so operators know why boosts may have little effect.
+ *   rt      level > 0: SCHED_RR priority BOOST_RT_PRIORITY with
+ *           SCHED_RESET_ON_FORK on every thread, so that the process
+ *           preempts at once, as the paper's boost to the head of the
+ *           highest queue does; level <= 0: the policy it had, and for
+ *           level < 0 the nice of the nice mechanism.  The agent renews
+ *           it every tick; the kernel's RT throttling and the guardian
+ *           bound it when the agent stops (boost_rt.c says how).
+ *           boost_open() refuses it when the throttling is off or
+ *           SCHED_RR cannot be set.
  *
  * BOOST_AUTO picks cgroup2 on a node whose main hierarchy is v2 with the
  * cpu controller, else cgroup when the v1 cpu hierarchy is mounted and
- * writable, else nice (boost_describe() says why).  Everything a restore needs is in struct boost_saved, so a
+ * writable, else nice (boost_describe() says why); never rt, which is
+ * opt-in.  Everything a restore needs is in struct boost_saved, so a
  * restarted agent or the guardian process can restore from the state file
  * without the backend that attached the process.
  *
@@ -31,6 +41,7 @@
 #ifndef COSCHEDD_BOOST_H
 #define COSCHEDD_BOOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,7 +52,12 @@ enum boost_kind {
 	BOOST_CGROUP,
 	BOOST_NICE,
 	BOOST_CGROUP2,
+	BOOST_RT,
 };
+
+/* rt: the priority of a boosted process; the agent and its guardian run
+ * above it (SCHED_FIFO BOOST_RT_PRIORITY + 1) to end boosts on time. */
+#define BOOST_RT_PRIORITY 1
 
 #define BOOST_CGROUP_LEN 256
 
@@ -58,6 +74,12 @@ struct boost_saved {
 	/* nice: every nice value boost_set() gave it, bit nice + 20; a
 	 * child forked meanwhile inherited one of them */
 	uint64_t nice_set;
+	/* rt: its scheduling policy (main thread, SCHED_OTHER, _BATCH or
+	 * _IDLE: attach refuses real-time ones), RT priority (0 for those)
+	 * and whether it had SCHED_RESET_ON_FORK; zero for other kinds */
+	int32_t policy;
+	int32_t rt_priority;
+	bool reset_on_fork;
 };
 
 struct boost;
@@ -78,10 +100,11 @@ enum boost_kind boost_kind(const struct boost *b);
 const char *boost_describe(const struct boost *b);
 
 /* The mechanism in a few words: "cgroup-v2 cpu.weight",
- * "cgroup-v1 cpu.shares", "nice". */
+ * "cgroup-v1 cpu.shares", "nice", "SCHED_RR". */
 const char *boost_mechanism(const struct boost *b);
 
-/* "auto", "cgroup", "nice", "cgroup2"; parse returns 0 or -1. */
+/* "auto", "cgroup", "nice", "cgroup2", "rt" (lib/cosched_proto/
+ * boost_names.h); parse returns 0 or -1. */
 const char *boost_kind_name(enum boost_kind kind);
 int boost_kind_parse(const char *text, enum boost_kind *kind);
 
@@ -96,7 +119,8 @@ int boost_attach(struct boost *b, const struct proc_id *id, unsigned job_id,
  * Apply level to an attached process (id is re-checked).  0 or -1.
  * nice: a nice value the process never had from us is first added to
  * saved->nice_set and persisted (boost_on_new_nice); if that fails it is
- * not applied.
+ * not applied.  rt: the same for level < 0, and for level > 0 the nice 0
+ * that the kernel gives children forked while it is real-time.
  */
 int boost_set(struct boost *b, const struct proc_id *id,
 	      struct boost_saved *saved, int level);
@@ -114,6 +138,8 @@ void boost_on_new_nice(struct boost *b, int (*persist)(void *arg),
  * nice: also every thread of its live descendants owned by saved->uid
  * whose nice is one boost_set() gave (saved->nice_set): what children
  * forked while it was boosted inherited; a nice they chose is kept.
+ * rt: every thread back at saved's policy, priority, SCHED_RESET_ON_FORK
+ * and nice, and the descendants' nice as for nice.
  * Returns 0 or -1.
  */
 int boost_restore(const struct proc_id *id, const struct boost_saved *saved);

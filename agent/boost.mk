@@ -6,7 +6,7 @@
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-AGENT_BOOST_SRCS := agent/proc.c agent/boost.c agent/cgroup.c
+AGENT_BOOST_SRCS := agent/proc.c agent/boost.c agent/boost_rt.c agent/cgroup.c
 AGENT_BOOST_LDLIBS := -lcgroup
 
 # The tests include "proc.h" and "boost.h" from agent/.
@@ -16,3 +16,7 @@ CFLAGS_testsuite/unit/agent += -Iagent
 # between cgroups (skipped where the cpu hierarchy is not writable).
 $(eval $(call unit_test,agent/test_proc,testsuite/unit/agent/test_proc.c agent/proc.c,,-pthread))
 $(eval $(call unit_test,agent/test_boost,testsuite/unit/agent/test_boost.c $(AGENT_BOOST_SRCS),$(LIBNUM),$(AGENT_BOOST_LDLIBS) -pthread))
+# The rt mechanism: save and restore of policies, refusals (a private
+# mount namespace, an unprivileged child) and the RT-throttling safety
+# test (an RT spinner and an ordinary one pinned to one CPU, 2 s; root).
+$(eval $(call unit_test,agent/test_boost_rt,testsuite/unit/agent/test_boost_rt.c $(AGENT_BOOST_SRCS),$(LIBNUM),$(AGENT_BOOST_LDLIBS) -pthread))

@@ -15,6 +15,7 @@
 
 #include "agent.h"
 #include "cgroup.h"
+#include "cosched_proto/boost_names.h"
 #include "num/num.h"
 #include "num/errbuf.h"
 
@@ -61,7 +62,7 @@ void agent_usage(FILE *to)
 {
 	fprintf(to,
 		"usage: coschedd --node NAME --run-dir DIR\n"
-		"                [--tick-us N] [--boost auto|cgroup|cgroup2|nice]\n"
+		"                [--tick-us N] [--boost auto|cgroup|cgroup2|nice|rt]\n"
 		"                [--idle-exit SECS] [--allow-user NAME] [--log FILE|-|syslog] [--detach]\n"
 		"                [--boost-level N] [--demote-level N] [--max-level N]\n"
 		"                [--ecm-alpha X] [--ecm-beta X] [--edm-gamma X] [--edm-epsilon X]\n"
@@ -212,7 +213,7 @@ static int _option(int c, const char *arg, struct agent_conf *conf,
 				err, len);
 	case OPT_BOOST:
 		if (boost_kind_parse(arg, &conf->boost))
-			return _fail(err, len, "--boost '%s': expected auto, cgroup, cgroup2 or nice", arg);
+			return _fail(err, len, "--boost '%s': expected " COSCHED_BOOST_EXPECTED, arg);
 		return 0;
 	case OPT_IDLE:
 		return _setting(name, arg, COSCHED_SET_IDLE_EXIT, &conf->idle_exit,

@@ -57,14 +57,20 @@ static int _lock(const struct agent_conf *conf, int *fd_out)
  * the paper's kernel thread it must run when its tick comes, so it asks
  * for the lowest real-time priority (a tick takes microseconds; the
  * kernel's RT throttling still bounds it), else for nice -20.  Children
- * (the guardian) do not inherit it.
+ * (the guardian) do not inherit it.  Under boost=rt it runs above the
+ * processes it boosts (BOOST_RT_PRIORITY), or a boosted process on its
+ * CPU would hold off the tick that ends the boost for a whole RR slice.
  */
-static const char *_realtime(void)
+static const char *_realtime(const struct boost *b)
 {
+	static char got[32];
 	struct sched_param param = { .sched_priority = 1 };
 
+	if (boost_kind(b) == BOOST_RT)
+		param.sched_priority = BOOST_RT_PRIORITY + 1;
+	snprintf(got, sizeof(got), "SCHED_FIFO %d", param.sched_priority);
 	if (!sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &param))
-		return "SCHED_FIFO 1";
+		return got;
 	if (!setpriority(PRIO_PROCESS, 0, -20))
 		return "nice -20 (SCHED_FIFO refused)";
 	return "normal priority (SCHED_FIFO and nice -20 refused)";
@@ -276,7 +282,7 @@ int main(int argc, char **argv)
 	agent_log("started: boosts by %s", boost_describe(a.boost));
 	freeze_describe(a.conf.freeze, err, sizeof(err));
 	agent_log("membus steps freeze by %s", err);
-	agent_log("runs at %s", _realtime());
+	agent_log("runs at %s", _realtime(a.boost));
 	if (a.conf.detach)
 		agent_log("--detach: left Slurm's cgroups in %d hierarchies",
 			  _detach_cgroups());

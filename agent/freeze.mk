@@ -22,7 +22,7 @@ $(eval $(call unit_test,agent/test_freeze,testsuite/unit/agent/test_freeze.c age
 # The cgroup v2 mechanisms of freeze.c and boost.c: freezing for real on
 # a cgroup2 mount the test makes (root, a private mount namespace), and
 # cpu.weight against a directory tree that mimics cgroupfs.
-$(eval $(call unit_test,agent/test_cgroup2,testsuite/unit/agent/test_cgroup2.c agent/proc.c agent/boost.c $(AGENT_FREEZE_SRCS) $(FREEZE_TEST_HELPERS),$(FREEZE_TEST_LIBS),$(AGENT_FREEZE_LDLIBS) -pthread))
+$(eval $(call unit_test,agent/test_cgroup2,testsuite/unit/agent/test_cgroup2.c agent/proc.c agent/boost.c agent/boost_rt.c $(AGENT_FREEZE_SRCS) $(FREEZE_TEST_HELPERS),$(FREEZE_TEST_LIBS),$(AGENT_FREEZE_LDLIBS) -pthread))
 
 # The guardian's promise on v2: a membus agent killed mid-quantum is
 # thawed, an in-place weight put back (root; a cgroup2 mount of its own;

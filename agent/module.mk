@@ -8,7 +8,7 @@ CFLAGS_agent := $(JSONC_CFLAGS)
 
 COSCHEDD := $(O)/sbin/coschedd
 COSCHEDD_SRCS := $(addprefix agent/,coschedd.c log.c conf.c server.c jobs.c \
-	state.c sched.c status.c guardian.c proc.c boost.c membus.c \
+	state.c sched.c status.c guardian.c proc.c boost.c boost_rt.c membus.c \
 	membus_coord.c membus_status.c mbmsg.c bw.c bw_util.c bw_perf.c \
 	bw_resctrl.c bw_tcp.c bw_probe.c freeze.c freeze_util.c \
 	freeze_signal.c freeze_cgroup.c cgroup.c arrivals.c gang.c switch.c \
@@ -54,6 +54,11 @@ $(O)/tests/agent/test_register.t: | $(COSCHEDD)
 # dies (needs root and cgroup v1 freezer, pids and cpu; runs coschedd).
 $(eval $(call unit_test,agent/test_guardian,testsuite/unit/agent/test_guardian.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),))
 $(O)/tests/agent/test_guardian.t: | $(COSCHEDD)
+# boost=rt on every restore path (SIGSTOP, SIGKILL, restart, end,
+# SIGTERM) and the node's safety under it (needs root and RT throttling;
+# runs the coschedd built here).
+$(eval $(call unit_test,agent/test_rt_agent,testsuite/unit/agent/test_rt_agent.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),))
+$(O)/tests/agent/test_rt_agent.t: | $(COSCHEDD)
 # The shim's pages as the agent meets them: FIFO, truncation, other users
 # (needs root; it runs the coschedd built here).
 $(eval $(call unit_test,agent/test_pages,testsuite/unit/agent/test_pages.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))

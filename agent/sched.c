@@ -428,6 +428,24 @@ static void _shim_totals(struct agent *a)
 	}
 }
 
+/* Whether a process of the table holds a boost (rt: is real-time). */
+static bool _any_boosted(size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].proc->attached && rows[i].proc->level > 0)
+			return true;
+	return false;
+}
+
+/* The guardian put every process back (rt, a late agent): what the
+ * tick decides next must be applied again. */
+static void _forget_levels(struct agent *a)
+{
+	for (struct agent_step *s = a->steps; s; s = s->next)
+		for (size_t i = 0; i < s->nprocs; i++)
+			s->procs[i].level = 0;
+}
+
 void agent_tick(struct agent *a)
 {
 	static uint64_t next_prune;
@@ -443,6 +461,8 @@ void agent_tick(struct agent *a)
 		next_prune = now + PRUNE_EVERY_NS;
 		agent_prune(a);
 	}
+	if (agent_guardian_took_back(a))
+		_forget_levels(a);
 	n = _build(a, now, dt_ns, &current);
 	if (n) {
 		boosted = cosched_tick(table, n, current, a->last_boosted,
@@ -451,6 +471,7 @@ void agent_tick(struct agent *a)
 		_apply(a, n, now);
 		_shim_totals(a);
 	}
+	agent_guardian_lease(a, _any_boosted(n));
 	took = agent_now_ns() - now;
 	a->ticks++;
 	a->tick_ns_sum += took;

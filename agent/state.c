@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boost_rt.h"
 #include "freeze.h"
 #include "state.h"
 #include "num/errbuf.h"
@@ -39,6 +40,15 @@ json_object *state_saved_json(const struct boost_saved *saved)
 	if (saved->weight)
 		json_object_object_add(o, "weight",
 				       json_object_new_int64(saved->weight));
+	/* rt: the policy the guardian puts back */
+	if (saved->kind == BOOST_RT) {
+		json_object_object_add(o, "policy",
+				       json_object_new_int(saved->policy));
+		json_object_object_add(o, "rt_priority",
+				       json_object_new_int(saved->rt_priority));
+		json_object_object_add(o, "reset_on_fork",
+				       json_object_new_boolean(saved->reset_on_fork));
+	}
 	return o;
 }
 
@@ -139,6 +149,24 @@ static int _str(json_object *o, const char *key, char *buf, size_t len)
 	return 0;
 }
 
+/* rt: a normal policy at priority 0, never a real-time one (the state
+ * file must not be a way to make the guardian hand out RT). */
+static int _saved_rt(json_object *o, struct boost_saved *saved)
+{
+	json_object *flag;
+	int64_t v;
+
+	if (_int(o, "policy", 0, 7, &v))
+		return -1;
+	saved->policy = (int32_t)v;
+	if (_int(o, "rt_priority", 0, 0, &v) ||
+	    !json_object_object_get_ex(o, "reset_on_fork", &flag) ||
+	    !json_object_is_type(flag, json_type_boolean))
+		return -1;
+	saved->reset_on_fork = json_object_get_boolean(flag);
+	return boost_rt_saved_ok(saved) ? 0 : -1;
+}
+
 static int _saved(json_object *o, struct boost_saved *saved)
 {
 	char kind[16];
@@ -161,7 +189,7 @@ static int _saved(json_object *o, struct boost_saved *saved)
 			return -1;
 		saved->weight = (uint32_t)nice;
 	}
-	return 0;
+	return saved->kind == BOOST_RT ? _saved_rt(o, saved) : 0;
 }
 
 /* [[pid, start], ...] into a malloc'ed array.  0, or -1 if malformed. */

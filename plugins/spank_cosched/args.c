@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "args.h"
+#include "cosched_proto/boost_names.h"
 #include "cosched_proto/client.h"
 #include "cosched_proto/settings.h"
 #include "num/num.h"
@@ -197,10 +198,10 @@ static int _set_pb(struct cosched_args *args, const char *key,
 static int _set_boost(struct cosched_args *args, const char *key,
 		      const char *value, char *err, size_t err_len)
 {
-	if (strcmp(value, "auto") && strcmp(value, "cgroup") &&
-	    strcmp(value, "nice")) {
+	if (cosched_boost_index(value) < 0) {
 		errbuf_set(err, err_len,
-				"plugstack.conf: %s='%.*s': expected auto, cgroup or nice",
+				"plugstack.conf: %s='%.*s': expected "
+				COSCHED_BOOST_EXPECTED,
 				key, QUOTE_ARG_MAX, value);
 		return -1;
 	}

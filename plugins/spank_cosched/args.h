@@ -11,7 +11,8 @@
  *   tick_us=N           PB/DCS/energy tick without --cosched-tick (1000)
  *   min_tick_us=N, max_tick_us=N   limits of --cosched-tick (100, 100000)
  *   max_spin_us=N       limit of --cosched-spin (10000)
- *   boost=auto|cgroup|nice   mechanism the agent uses (auto)
+ *   boost=auto|cgroup|cgroup2|nice|rt   mechanism the agent uses (auto;
+ *                       the names: lib/cosched_proto/boost_names.h)
  *   idle_exit=SECS      agent exits after SECS without jobs, 0 never (600)
  *   allow_user=NAME     besides root, who may register jobs, e.g. the
  *                       SlurmUser (none: root only)

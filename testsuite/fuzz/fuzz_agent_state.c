@@ -9,13 +9,15 @@
  * the count returned is the number of entries passed on, -1 only for a
  * file that is not a state file, and every entry passed on is within the
  * ranges the writer uses (pid > 1, nice -20..19, a known mode and PB
- * rule, NUL-terminated strings).  Entries are only counted here: nothing
+ * rule, NUL-terminated strings, a normal scheduling policy at priority
+ * 0: a state file never makes a restore hand out a real-time one).  Entries are only counted here: nothing
  * is restored or thawed.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "fuzz.h"
 
+#include "boost_rt.h"
 #include "state.h"
 #include "cosched/mode.h"
 
@@ -29,6 +31,7 @@ static int _check_entry(const struct state_entry *e, void *arg)
 	FUZZ_CHECK(strcmp(cosched_pb_name(&e->pb), "?"));
 	FUZZ_CHECK(e->saved.nice >= -20 && e->saved.nice <= 19);
 	FUZZ_CHECK(boost_kind_name(e->saved.kind) != NULL);
+	FUZZ_CHECK(boost_rt_saved_ok(&e->saved));
 	FUZZ_CHECK(strnlen(e->freeze, sizeof(e->freeze)) < sizeof(e->freeze));
 	FUZZ_CHECK(strnlen(e->freezer, sizeof(e->freezer)) < sizeof(e->freezer));
 	FUZZ_CHECK(strnlen(e->saved.cpu_cgroup, sizeof(e->saved.cpu_cgroup)) <

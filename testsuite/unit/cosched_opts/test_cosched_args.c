@@ -119,6 +119,9 @@ static void test_membus_values(void)
 
 	ok(!parse1("freeze=cgroup") && !strcmp(args.freeze, "cgroup"),
 	   "freeze cgroup");
+	ok(!parse1("boost=rt") && !strcmp(args.boost, "rt") &&
+	   !parse1("boost=cgroup2") && !strcmp(args.boost, "cgroup2"),
+	   "boost rt and cgroup2 (every name coschedd --boost takes)");
 	ok(!parse1("membus_quantum_ms=50") && args.membus_quantum_ms == 50,
 	   "shortest quantum");
 	ok(!parse1("membus_quantum_ms=60000") &&
@@ -150,8 +153,8 @@ static void test_rejections(void)
 		     "plugstack.conf: tick_us='1ms': expected a whole number from 10 to 10000000");
 	rejects_with("max_spin_us=-1",
 		     "plugstack.conf: max_spin_us='-1': expected a whole number from 1 to 1000000");
-	rejects_with("boost=rt",
-		     "plugstack.conf: boost='rt': expected auto, cgroup or nice");
+	rejects_with("boost=fifo",
+		     "plugstack.conf: boost='fifo': expected auto, cgroup, cgroup2, nice or rt");
 	rejects_mentioning("default_mode=fast", "default_mode");
 	rejects_mentioning("allowed_modes=pb,,sb", "'' is not a mode");
 	rejects_mentioning("allowed_modes=pb,turbo", "'turbo' is not a mode");

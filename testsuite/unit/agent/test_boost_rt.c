@@ -1,0 +1,792 @@
+/*
+ * test_boost_rt.c - the rt boost mechanism on real processes: what it
+ * saves and puts back (policy, RT priority, SCHED_RESET_ON_FORK, nice,
+ * of every thread), what it refuses, and the safety it rests on.
+ *
+ * The safety test: a child spinning for ever, made SCHED_RR by the rt
+ * mechanism (boost_set), pinned to one CPU with an ordinary SCHED_OTHER
+ * spinner.  Over 2 s, from their CPU times: the ordinary one must still
+ * run, and the RT one must leave at least 4 % of the CPU to others (the
+ * kernel's RT throttling, or since Linux 6.12 its fair server, keeps 5 %
+ * by default for SCHED_OTHER, which every ordinary task on that CPU
+ * shares); restore must leave the spinner at SCHED_OTHER.  The refusals run in children: one in a mount
+ * namespace of its own where sched_rt_runtime_us reads -1, one as an
+ * unprivileged user who may not set SCHED_RR.
+ *
+ * Needs root and the kernel's RT throttling on; skipped otherwise.
+ * Every RT child also has RLIMIT_RTTIME, dies with the test and ends
+ * itself (alarm), so a broken run cannot leave one behind.  About 4 s.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boost.h"
+#include "boost_rt.h"
+#include "tap.h"
+
+#define JOB_ID 42u
+#define OWN_NICE 3
+#define NOBODY 65534
+#define RT_CPU_LIMIT_US 20000000	/* RLIMIT_RTTIME of RT children */
+#define SHARE_WINDOW_MS 2000
+/* Under an RT spinner, of the CPU: the kernel leaves SCHED_OTHER 5 %
+ * (950000 of 1000000 us), shared by every ordinary task on that CPU, so
+ * one of them gets less on a busy machine; 0 without the throttling. */
+#define MIN_SHARE 0.0025
+#define MAX_RT_SHARE 0.96
+#define MAX_KIDS 16
+#define TESTS_NAMES 6
+#define TESTS_REFUSALS 3
+#define TESTS_SAVE 14
+#define TESTS_FORKED 4
+#define TESTS_UNPRIV 3
+#define TESTS_THROTTLE 5
+
+static char _err[512];
+static pid_t _kids[MAX_KIDS];
+static int _nkids;
+static int _report[2] = { -1, -1 };	/* children's results */
+static pid_t _guardian = -1;
+static int _guardian_to = -1, _guardian_from = -1;
+static int _cpu = -1;		/* the CPU of the safety test */
+
+static void _sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* ------------------------------------------------------------ children */
+
+/* Die with the test (and the race of it dying first). */
+static void _die_with(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	alarm(60);
+}
+
+/* A real-time child cannot hold a CPU past this, whatever happens. */
+static void _limit_rt(void)
+{
+	struct rlimit lim = { RT_CPU_LIMIT_US, RT_CPU_LIMIT_US };
+
+	(void)setrlimit(RLIMIT_RTTIME, &lim);
+}
+
+static void _ready(int fd)
+{
+	char c = 'r';
+
+	if (write(fd, &c, 1) != 1)
+		_exit(1);
+	close(fd);
+}
+
+static void _pin(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(_cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		_exit(1);
+}
+
+static void *_thread_spin(void *arg)
+{
+	volatile unsigned long n = 0;
+
+	(void)arg;
+	for (;;)
+		n++;
+	return NULL;
+}
+
+static void _spin(void)
+{
+	volatile unsigned long n = 0;
+
+	for (;;)
+		n++;
+}
+
+/* Two threads spinning at SCHED_BATCH, nice OWN_NICE. */
+static void _body_batch(int fd)
+{
+	struct sched_param zero = { 0 };
+	pthread_t t;
+
+	/* before the thread exists, so that it inherits both */
+	if (sched_setscheduler(0, SCHED_BATCH, &zero) ||
+	    setpriority(PRIO_PROCESS, 0, OWN_NICE) ||
+	    pthread_create(&t, NULL, _thread_spin, NULL))
+		_exit(1);
+	_ready(fd);
+	_spin();
+}
+
+/* Asleep at SCHED_OTHER with SCHED_RESET_ON_FORK of its own. */
+static void _body_reset(int fd)
+{
+	struct sched_param zero = { 0 };
+
+	if (sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &zero))
+		_exit(1);
+	_ready(fd);
+	for (;;)
+		pause();
+}
+
+static void *_thread_sleep(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* A second thread at SCHED_FIFO 5 (as root), asleep. */
+static void _body_rt_thread(int fd)
+{
+	struct sched_param five = { .sched_priority = 5 };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, _thread_sleep, NULL) ||
+	    pthread_setschedparam(t, SCHED_FIFO, &five))
+		_exit(1);
+	_ready(fd);
+	for (;;)
+		pause();
+}
+
+/* Spins at nice OWN_NICE; on SIGUSR1 forks a child that sleeps and
+ * reports its pid. */
+static void _body_forker(int fd)
+{
+	sigset_t usr1;
+	int sig;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	if (setpriority(PRIO_PROCESS, 0, OWN_NICE))
+		_exit(1);
+	_ready(fd);
+	for (;;) {
+		pid_t self = getpid(), kid;
+
+		if (sigwait(&usr1, &sig))
+			_exit(1);
+		kid = fork();
+		if (kid == 0) {
+			_die_with(self);
+			for (;;)
+				pause();
+		}
+		if (write(_report[1], &kid, sizeof(kid)) != sizeof(kid))
+			_exit(1);
+	}
+}
+
+/*
+ * As nobody, without RT rights (RLIMIT_RTPRIO 0); on SIGUSR1, while
+ * boosted, tries to raise its RT priority and to take SCHED_RESET_ON_FORK
+ * off, and reports the errno of each (0: it could).
+ */
+static void _body_unprivileged(int fd)
+{
+	struct rlimit none = { 0, 0 };
+	struct sched_param p1 = { 1 }, p2 = { 2 };
+	sigset_t usr1;
+	int sig, got[2];
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	if (setrlimit(RLIMIT_RTPRIO, &none) ||
+	    setresuid(NOBODY, NOBODY, NOBODY))
+		_exit(1);
+	_ready(fd);
+	if (sigwait(&usr1, &sig))
+		_exit(1);
+	got[0] = sched_setscheduler(0, SCHED_RR | SCHED_RESET_ON_FORK, &p2) ?
+		 errno : 0;
+	got[1] = sched_setscheduler(0, SCHED_RR, &p1) ? errno : 0;
+	if (write(_report[1], got, sizeof(got)) != sizeof(got))
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+static void _body_pinned_rt_spin(int fd)
+{
+	_pin();
+	_limit_rt();
+	_ready(fd);
+	_spin();
+}
+
+static void _body_pinned_spin(int fd)
+{
+	_pin();
+	_ready(fd);
+	_spin();
+}
+
+/* Fork a child running body; returns once it is set up, or -1. */
+static pid_t _spawn(void (*body)(int fd))
+{
+	pid_t parent = getpid(), pid;
+	int fds[2];
+	char c;
+
+	if (_nkids == MAX_KIDS || pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		_die_with(parent);
+		close(fds[0]);
+		close(_report[0]);
+		close(_guardian_to);
+		close(_guardian_from);
+		body(fds[1]);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (pid > 0) {
+		_kids[_nkids++] = pid;
+		if (read(fds[0], &c, 1) != 1)
+			pid = -1;
+	}
+	close(fds[0]);
+	return pid;
+}
+
+static void _reap(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	for (int i = 0; i < _nkids; i++)
+		if (_kids[i] == pid)
+			_kids[i] = 0;
+}
+
+static void _reap_all(void)
+{
+	for (int i = 0; i < _nkids; i++)
+		_reap(_kids[i]);
+}
+
+/* ------------------------------------------------------------ guardian */
+
+struct restore_req {
+	struct proc_id id;
+	struct boost_saved saved;
+};
+
+/* Forked before any boost is opened: restores from saved alone, as the
+ * guardian and a restarted agent do from the state file. */
+static void _guardian_loop(int in, int out)
+{
+	struct restore_req req;
+
+	while (read(in, &req, sizeof(req)) == sizeof(req)) {
+		int rc = boost_restore(&req.id, &req.saved);
+
+		if (write(out, &rc, sizeof(rc)) != sizeof(rc))
+			break;
+	}
+	_exit(0);
+}
+
+static void _guardian_start(void)
+{
+	pid_t parent = getpid();
+	int to[2], from[2];
+
+	if (pipe(to) || pipe(from))
+		return;
+	fflush(stdout);
+	_guardian = fork();
+	if (_guardian == 0) {
+		_die_with(parent);
+		alarm(0);
+		close(to[1]);
+		close(from[0]);
+		_guardian_loop(to[0], from[1]);
+	}
+	close(to[0]);
+	close(from[1]);
+	_guardian_to = to[1];
+	_guardian_from = from[0];
+}
+
+static int _guardian_restore(const struct proc_id *id,
+			     const struct boost_saved *saved)
+{
+	struct restore_req req = { .id = *id, .saved = *saved };
+	int rc = -99;
+
+	if (write(_guardian_to, &req, sizeof(req)) != sizeof(req) ||
+	    read(_guardian_from, &rc, sizeof(rc)) != sizeof(rc))
+		return -99;
+	return rc;
+}
+
+static void _guardian_stop(void)
+{
+	close(_guardian_to);
+	close(_guardian_from);
+	if (_guardian > 0)
+		waitpid(_guardian, NULL, 0);
+	_guardian = -1;
+}
+
+/* ------------------------------------------------------------ kernel view */
+
+struct want {
+	int policy;		/* with SCHED_RESET_ON_FORK when expected */
+	int prio;
+	int nice;		/* checked for normal policies only */
+};
+
+static bool _thread_is(pid_t tid, const struct want *w)
+{
+	struct sched_param p;
+	int policy = sched_getscheduler(tid), nice;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, (id_t)tid);
+	if (policy != w->policy || sched_getparam(tid, &p) ||
+	    p.sched_priority != w->prio)
+		return false;
+	if ((w->policy & ~SCHED_RESET_ON_FORK) == SCHED_RR)
+		return true;
+	return !errno && nice == w->nice;
+}
+
+/* How many threads of pid are as w says (-1: unreadable). */
+static int _threads_as(pid_t pid, const struct want *w)
+{
+	char path[64];
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && _thread_is(atoi(e->d_name), w))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static const struct want RR_BOOSTED = {
+	SCHED_RR | SCHED_RESET_ON_FORK, BOOST_RT_PRIORITY, 0 };
+
+/* The CPU time of pid in ns (schedstat), 0 if unreadable. */
+static unsigned long long _cpu_ns(pid_t pid)
+{
+	char path[64];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%llu", &ns) != 1)
+			ns = 0;
+		fclose(f);
+	}
+	return ns;
+}
+
+/* The share of a CPU pid got over ms. */
+static double _share(pid_t pid, int ms)
+{
+	struct timespec t0, t1;
+	unsigned long long c0 = _cpu_ns(pid), c1;
+	double wall;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	_sleep_ms(ms);
+	c1 = _cpu_ns(pid);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	wall = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
+	       (double)(t1.tv_nsec - t0.tv_nsec);
+	return (double)(c1 - c0) / wall;
+}
+
+/* ------------------------------------------------------------ tests */
+
+static void test_names(void)
+{
+	enum boost_kind kind = BOOST_AUTO;
+	struct boost *b;
+
+	is_str(boost_kind_name(BOOST_RT), "rt", "name of rt");
+	ok(!boost_kind_parse("rt", &kind) && kind == BOOST_RT, "parse rt");
+	ok(boost_kind_parse("RT", &kind) && boost_kind_parse("fifo", &kind),
+	   "parse refuses other spellings");
+	b = boost_open(BOOST_RT, "n1", _err, sizeof(_err));
+	if (!ok(b && boost_kind(b) == BOOST_RT &&
+		!strcmp(boost_mechanism(b), "SCHED_RR"),
+		"rt opens as root with the throttling on: %s",
+		b ? boost_mechanism(b) : _err))
+		diag("  %s", _err);
+	ok(b && strstr(boost_describe(b), "SCHED_RR 1") &&
+	   strstr(boost_describe(b), "throttling"),
+	   "its description names the policy and the throttling: %s",
+	   b ? boost_describe(b) : "-");
+	boost_close(b);
+	b = boost_open(BOOST_AUTO, "n1", _err, sizeof(_err));
+	ok(b && boost_kind(b) != BOOST_RT, "auto never picks rt (%s)",
+	   b ? boost_kind_name(boost_kind(b)) : _err);
+	boost_close(b);
+}
+
+/* boost_open(BOOST_RT) in a child after prepare(); its message back. */
+static int _open_in_child(int (*prepare)(void), char *msg, size_t len)
+{
+	int fds[2], status = -1;
+	pid_t pid;
+	ssize_t n;
+
+	msg[0] = '\0';
+	if (pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct boost *b = NULL;
+
+		close(fds[0]);
+		if (!prepare())
+			b = boost_open(BOOST_RT, "n1", _err, sizeof(_err));
+		else
+			snprintf(_err, sizeof(_err), "prepare: %s",
+				 strerror(errno));
+		if (write(fds[1], _err, strlen(_err)) < 0)
+			_exit(3);
+		_exit(b ? 0 : 2);
+	}
+	close(fds[1]);
+	n = pid > 0 ? read(fds[0], msg, len - 1) : -1;
+	msg[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A private mount namespace where sched_rt_runtime_us reads -1. */
+static int _throttling_off(void)
+{
+	char file[] = "/tmp/test_boost_rt.XXXXXX";
+	int fd = mkstemp(file), rc;
+
+	if (fd < 0 || write(fd, "-1\n", 3) != 3)
+		return -1;
+	close(fd);
+	rc = unshare(CLONE_NEWNS) ||
+	     mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	     mount(file, "/proc/sys/kernel/sched_rt_runtime_us", NULL,
+		   MS_BIND, NULL) ? -1 : 0;
+	unlink(file);
+	return rc;
+}
+
+static int _unprivileged(void)
+{
+	struct rlimit none = { 0, 0 };
+
+	return setrlimit(RLIMIT_RTPRIO, &none) ||
+	       setresuid(NOBODY, NOBODY, NOBODY) ? -1 : 0;
+}
+
+static void test_refusals(void)
+{
+	char msg[512];
+	struct boost *b;
+	int rc;
+
+	rc = _open_in_child(_throttling_off, msg, sizeof(msg));
+	ok(rc == 2 && strstr(msg, "boost=rt") &&
+	   strstr(msg, "sched_rt_runtime_us is -1"),
+	   "refused when RT throttling is off, naming the setting: %s", msg);
+	rc = _open_in_child(_unprivileged, msg, sizeof(msg));
+	ok(rc == 2 && strstr(msg, "boost=rt") &&
+	   strstr(msg, "cannot set SCHED_RR"),
+	   "refused when SCHED_RR cannot be set: %s", msg);
+	b = boost_open(BOOST_RT, "n1", _err, sizeof(_err));
+	ok(b && sched_getscheduler(0) == SCHED_OTHER,
+	   "the check (SCHED_RR tried on itself) leaves the caller as it was");
+	boost_close(b);
+}
+
+static void test_save(struct boost *b)
+{
+	static const struct want own = { SCHED_BATCH, 0, OWN_NICE };
+	static const struct want demoted = { SCHED_BATCH, 0, OWN_NICE + 3 };
+	struct boost_saved saved, forged;
+	pid_t s = _spawn(_body_batch), r, t;
+	struct proc_id id, rid, tid;
+
+	proc_identify(s, &id);
+	if (!ok(!boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err)),
+		"attach a spinner of two threads at SCHED_BATCH, nice %d",
+		OWN_NICE))
+		diag("  %s", _err);
+	ok(saved.kind == BOOST_RT && saved.policy == SCHED_BATCH &&
+	   saved.rt_priority == 0 && !saved.reset_on_fork &&
+	   saved.nice == OWN_NICE,
+	   "saved: policy %d, priority %d, reset %d, nice %d", saved.policy,
+	   saved.rt_priority, saved.reset_on_fork, saved.nice);
+	ok(!boost_set(b, &id, &saved, 10), "set level 10");
+	is_int(_threads_as(s, &RR_BOOSTED), 2,
+	       "every thread SCHED_RR 1 with SCHED_RESET_ON_FORK");
+	ok(!boost_set(b, &id, &saved, 0), "set level 0");
+	is_int(_threads_as(s, &own), 2,
+	       "every thread back at SCHED_BATCH, nice %d, no reset flag",
+	       OWN_NICE);
+	ok(!boost_set(b, &id, &saved, -3) && _threads_as(s, &demoted) == 2,
+	   "level -3: its own policy at nice own+3");
+	boost_set(b, &id, &saved, 10);
+	ok(!boost_restore(&id, &saved) && _threads_as(s, &own) == 2,
+	   "restore from a boost: every thread as saved");
+	boost_set(b, &id, &saved, -3);
+	boost_set(b, &id, &saved, 10);
+	ok(!_guardian_restore(&id, &saved) && _threads_as(s, &own) == 2,
+	   "the guardian restores from saved alone");
+
+	boost_set(b, &id, &saved, 10);
+	forged = saved;
+	forged.policy = SCHED_FIFO;
+	forged.rt_priority = 50;
+	ok(boost_restore(&id, &forged) && _threads_as(s, &RR_BOOSTED) == 2,
+	   "a saved real-time policy is never given (restore refuses it)");
+	boost_restore(&id, &saved);
+
+	r = _spawn(_body_reset);
+	proc_identify(r, &rid);
+	boost_attach(b, &rid, JOB_ID, &forged, _err, sizeof(_err));
+	boost_set(b, &rid, &forged, 10);
+	boost_restore(&rid, &forged);
+	ok(forged.reset_on_fork &&
+	   sched_getscheduler(r) == (SCHED_OTHER | SCHED_RESET_ON_FORK),
+	   "a process's own SCHED_RESET_ON_FORK is saved and kept");
+	_reap(r);
+
+	t = _spawn(_body_rt_thread);
+	proc_identify(t, &tid);
+	_err[0] = '\0';
+	ok(boost_attach(b, &tid, JOB_ID, &forged, _err, sizeof(_err)) &&
+	   strstr(_err, "real-time thread"),
+	   "a process with a real-time thread is refused: %s", _err);
+	_reap(t);
+
+	_reap(s);
+	is_int(boost_restore(&id, &saved), 0, "restore of an exited process");
+	ok(boost_set(b, &id, &saved, 10), "a boost of an exited one fails");
+}
+
+/* The pid of the next child the forker reports, or 0. */
+static pid_t _forked(pid_t forker)
+{
+	pid_t kid = 0;
+
+	kill(forker, SIGUSR1);
+	if (read(_report[0], &kid, sizeof(kid)) != sizeof(kid))
+		return 0;
+	return kid;
+}
+
+static int _persist_calls;
+
+static int _persist(void *arg)
+{
+	(void)arg;
+	_persist_calls++;
+	return 0;
+}
+
+static void test_forked(struct boost *b)
+{
+	static const struct want child_reset = { SCHED_OTHER, 0, 0 };
+	static const struct want own = { SCHED_OTHER, 0, OWN_NICE };
+	struct boost_saved saved;
+	pid_t f = _spawn(_body_forker), kid;
+	struct proc_id id;
+
+	proc_identify(f, &id);
+	boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err));
+	boost_on_new_nice(b, _persist, NULL);
+	ok(!boost_set(b, &id, &saved, 10) && _persist_calls == 1,
+	   "forked: a boost notes (and persists) the nice 0 children get");
+	kid = _forked(f);
+	ok(kid > 0 && _threads_as(kid, &child_reset) == 1,
+	   "forked: a child forked while boosted is SCHED_OTHER at nice 0");
+	ok(!boost_restore(&id, &saved) && _threads_as(f, &own) == 1,
+	   "forked: restore");
+	ok(kid > 0 && _threads_as(kid, &own) == 1,
+	   "forked: the child is back at the process's nice %d", OWN_NICE);
+	boost_on_new_nice(b, NULL, NULL);
+	_reap(f);
+}
+
+static void test_unprivileged(struct boost *b)
+{
+	struct boost_saved saved;
+	pid_t u = _spawn(_body_unprivileged);
+	struct proc_id id;
+	int got[2] = { -1, -1 };
+
+	proc_identify(u, &id);
+	ok(!boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err)) &&
+	   !boost_set(b, &id, &saved, 10) &&
+	   _threads_as(u, &RR_BOOSTED) == 1,
+	   "an unprivileged process is boosted");
+	kill(u, SIGUSR1);
+	if (read(_report[0], got, sizeof(got)) != sizeof(got))
+		got[0] = got[1] = -1;
+	ok(got[0] == EPERM, "it cannot raise its RT priority (%s)",
+	   strerror(got[0]));
+	ok(got[1] == EPERM,
+	   "it cannot take SCHED_RESET_ON_FORK off to pass RT on (%s)",
+	   strerror(got[1]));
+	boost_restore(&id, &saved);
+	_reap(u);
+}
+
+/* The last CPU we may run on: the safety test pins both there. */
+static int _last_cpu(void)
+{
+	cpu_set_t set;
+	int last = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			last = c;
+	return last < 0 ? 0 : last;
+}
+
+static void test_throttle(struct boost *b)
+{
+	struct want normal = { SCHED_OTHER, 0, 0 };
+	struct boost_saved saved;
+	pid_t rt, plain;
+	struct proc_id id;
+	unsigned long long rt0;
+	double share, rt_share, after;
+
+	_cpu = _last_cpu();
+	rt = _spawn(_body_pinned_rt_spin);
+	plain = _spawn(_body_pinned_spin);
+	proc_identify(rt, &id);
+	ok(rt > 0 && plain > 0 &&
+	   !boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err)) &&
+	   !boost_set(b, &id, &saved, 10) &&
+	   _threads_as(rt, &RR_BOOSTED) == 1,
+	   "safety: a spinner pinned to CPU %d is SCHED_RR by boost_set",
+	   _cpu);
+	rt0 = _cpu_ns(rt);
+	share = _share(plain, SHARE_WINDOW_MS);
+	rt_share = (double)(_cpu_ns(rt) - rt0) / (SHARE_WINDOW_MS * 1e6);
+	diag("safety: over %d ms the SCHED_RR spinner got %.1f %% of CPU %d, the SCHED_OTHER one %.2f %%",
+	     SHARE_WINDOW_MS, rt_share * 100, _cpu, share * 100);
+	ok(share >= MIN_SHARE,
+	   "safety: a SCHED_OTHER spinner on that CPU still runs: %.2f %% of it (at least %.2f %%)",
+	   share * 100, MIN_SHARE * 100);
+	ok(rt_share <= MAX_RT_SHARE,
+	   "safety: the RT spinner leaves the others at least %.0f %% of the CPU (it got %.1f %%)",
+	   (1 - MAX_RT_SHARE) * 100, rt_share * 100);
+	normal.nice = saved.nice;	/* the test's own, under nice(1) */
+	ok(!boost_restore(&id, &saved) && _threads_as(rt, &normal) == 1,
+	   "safety: after restore the spinner is SCHED_OTHER again");
+	after = _share(plain, SHARE_WINDOW_MS / 4);
+	ok(after > share, "safety: the SCHED_OTHER one then gets more (%.1f %%)",
+	   after * 100);
+	_reap(rt);
+	_reap(plain);
+}
+
+/* Why the whole test cannot run here, or NULL. */
+static const char *_unusable(void)
+{
+	static char why[128];
+	long long runtime, period;
+
+	if (geteuid())
+		return "not root: boost=rt needs CAP_SYS_NICE";
+	if (boost_rt_throttle(&runtime, &period))
+		return "no /proc/sys/kernel/sched_rt_runtime_us";
+	if (runtime < 0) {
+		snprintf(why, sizeof(why),
+			 "kernel.sched_rt_runtime_us is -1: an RT spinner would hold a CPU");
+		return why;
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	const char *why = _unusable();
+	struct boost *b;
+
+	if (why) {
+		printf("1..0 # SKIP %s\n", why);
+		return 0;
+	}
+	_guardian_start();	/* before anything opens a boost */
+	if (pipe(_report))
+		return 1;
+	atexit(_reap_all);
+	plan(TESTS_NAMES + TESTS_REFUSALS + TESTS_SAVE + TESTS_FORKED +
+	     TESTS_UNPRIV + TESTS_THROTTLE);
+	test_names();
+	test_refusals();
+	b = boost_open(BOOST_RT, "n1", _err, sizeof(_err));
+	if (!b) {
+		diag("boost_open: %s", _err);
+		skip(TESTS_SAVE + TESTS_FORKED + TESTS_UNPRIV + TESTS_THROTTLE,
+		     "boost_open(rt) failed");
+	} else {
+		test_save(b);
+		test_forked(b);
+		test_unprivileged(b);
+		test_throttle(b);
+	}
+	boost_close(b);
+	_reap_all();
+	_guardian_stop();
+	return done_testing();
+}

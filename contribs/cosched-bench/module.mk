@@ -41,6 +41,11 @@ $(eval $(call unit_test,cosched_bench/test_plan,testsuite/unit/cosched_bench/tes
 $(eval $(call unit_test,cosched_bench/test_run,$(SCRIPT_TEST),,))
 $(O)/tests/cosched_bench/test_run.t: $(COSCHED_BENCH) \
 	testsuite/unit/cosched_bench/test_run.sh
+# bench-cosched's orderings: the CoV, fairness and Poisson arithmetic
+# (CoschedOrderings.pm, in Perl).
+$(eval $(call unit_test,cosched_bench/test_orderings,$(SCRIPT_TEST),,))
+$(O)/tests/cosched_bench/test_orderings.t: testsuite/unit/cosched_bench/test_orderings.sh \
+	testsuite/unit/cosched_bench/test_orderings.pl contribs/cosched-bench/CoschedOrderings.pm
 
 # The benchmark: the embedded cluster loads the release plugins (sanitizer
 # builds cannot be loaded into Debian's uninstrumented daemons), whatever

@@ -57,7 +57,8 @@ $(O)/tests/agent/test_guardian.t: | $(COSCHEDD)
 # boost=rt on every restore path (SIGSTOP, SIGKILL, restart, end,
 # SIGTERM) and the node's safety under it (needs root and RT throttling;
 # runs the coschedd built here).
-$(eval $(call unit_test,agent/test_rt_agent,testsuite/unit/agent/test_rt_agent.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),))
+# (kids.c, of agent/boost.mk, for the CPU readings test_boost_rt takes.)
+$(eval $(call unit_test,agent/test_rt_agent,testsuite/unit/agent/test_rt_agent.c $(AGENT_HARNESS) $(AGENT_KIDS),$(AGENT_HARNESS_LIBS),))
 $(O)/tests/agent/test_rt_agent.t: | $(COSCHEDD)
 # The shim's pages as the agent meets them: FIFO, truncation, other users
 # (needs root; it runs the coschedd built here).

@@ -21,21 +21,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "boost.h"
+#include "kids.h"
 #include "tap.h"
 
 #define CPU_MOUNT "/sys/fs/cgroup/cpu"
 #define JOB_ID 42u
 #define CHILD_NICE 2
 #define TIMED_CALLS 10000
-#define MAX_KIDS 32
 #define TESTS_NAMES 12
 #define TESTS_CGROUP 49
 #define TESTS_NICE 18
@@ -45,20 +43,7 @@
 static char _node[32];		/* test-<pid> */
 static char _node_dir[PATH_MAX];	/* CPU_MOUNT/coschedd/<node> */
 static char _err[512];
-static pid_t _kids[MAX_KIDS];
-static int _nkids;
 static bool _had_root;		/* coschedd/ was there before the test */
-static pid_t _guardian = -1;
-static int _guardian_to = -1, _guardian_from = -1;
-
-static void _sleep_ms(long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000,
-			       .tv_nsec = (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 static double _now(void)
 {
@@ -70,38 +55,17 @@ static double _now(void)
 
 /* ------------------------------------------------------------ children */
 
-static void _ready(int fd)
-{
-	char c = 'r';
-
-	if (write(fd, &c, 1) != 1)
-		_exit(1);
-	close(fd);
-}
-
-static void *_thread_spin(void *arg)
-{
-	volatile unsigned long n = 0;
-
-	(void)arg;
-	for (;;)
-		n++;
-	return NULL;
-}
-
 /* Two threads spinning, both at nice CHILD_NICE. */
 static void _body_spinner(int fd)
 {
-	volatile unsigned long n = 0;
 	pthread_t t;
 
 	/* Before the thread exists, so it inherits the nice. */
 	if (setpriority(PRIO_PROCESS, 0, CHILD_NICE) ||
-	    pthread_create(&t, NULL, _thread_spin, NULL))
+	    pthread_create(&t, NULL, kids_thread_spin, NULL))
 		_exit(1);
-	_ready(fd);
-	for (;;)
-		n++;
+	kids_ready(fd);
+	kids_spin();
 }
 
 static volatile sig_atomic_t _fork_asked;
@@ -110,18 +74,6 @@ static void _ask_fork(int sig)
 {
 	(void)sig;
 	_fork_asked = 1;
-}
-
-/*
- * Die with the parent: PR_SET_PDEATHSIG, and the check that closes the
- * race of a parent dying before it was set.  A child left behind would
- * hold the test's stdout open and hang prove.
- */
-static void _die_with(pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
 }
 
 /* Sleeps; on SIGUSR1 forks a child (which sleeps too). */
@@ -134,7 +86,7 @@ static void _body_forker(int fd)
 	sigaddset(&usr1, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &usr1, &others);
 	signal(SIGUSR1, _ask_fork);
-	_ready(fd);
+	kids_ready(fd);
 	for (;;) {
 		pid_t self = getpid();
 
@@ -142,75 +94,11 @@ static void _body_forker(int fd)
 			sigsuspend(&others);
 		_fork_asked = 0;
 		if (fork() == 0) {
-			_die_with(self);
+			kids_die_with(self);
 			for (;;)
 				pause();
 		}
 	}
-}
-
-static void _body_sleeper(int fd)
-{
-	_ready(fd);
-	for (;;)
-		pause();
-}
-
-/* Fork a child running body; returns once it is set up. */
-static pid_t _spawn(void (*body)(int fd))
-{
-	pid_t parent = getpid(), pid;
-	int fds[2];
-	char c;
-
-	if (_nkids == MAX_KIDS || pipe(fds))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		_die_with(parent);
-		/* Only the test may hold the guardian's pipes (EOF ends it). */
-		close(_guardian_to);
-		close(_guardian_from);
-		close(fds[0]);
-		body(fds[1]);
-		_exit(0);
-	}
-	close(fds[1]);
-	if (pid > 0) {
-		_kids[_nkids++] = pid;
-		if (read(fds[0], &c, 1) != 1)
-			pid = -1;
-	}
-	close(fds[0]);
-	return pid;
-}
-
-/* Kill without reaping (leaves a zombie). */
-static void _kill(pid_t pid)
-{
-	if (pid > 0)
-		kill(pid, SIGKILL);
-}
-
-static void _reap(pid_t pid)
-{
-	if (pid <= 0)
-		return;
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	for (int i = 0; i < _nkids; i++)
-		if (_kids[i] == pid)
-			_kids[i] = 0;
-}
-
-static pid_t _dead_pid(void)
-{
-	pid_t pid = _spawn(_body_sleeper);
-
-	_reap(pid);
-	return pid;
 }
 
 static bool _wait_zombie(pid_t pid)
@@ -228,93 +116,11 @@ static bool _wait_zombie(pid_t pid)
 		p = strrchr(buf, ')');
 		if (p && p[1] == ' ' && p[2] == 'Z')
 			return true;
-		_sleep_ms(2);
+		kids_sleep_ms(2);
 	}
 	return false;
 }
 
-/* ------------------------------------------------------------ guardian */
-
-struct restore_req {
-	struct proc_id id;
-	struct boost_saved saved;
-};
-
-/*
- * A child forked before anything touched libcgroup or opened a boost:
- * it restores whatever it is sent, from struct boost_saved alone, as the
- * guardian or a restarted agent does after reading the state file.
- */
-static void _guardian_loop(int in, int out)
-{
-	struct restore_req req;
-
-	while (read(in, &req, sizeof(req)) == sizeof(req)) {
-		int rc = boost_restore(&req.id, &req.saved);
-
-		if (write(out, &rc, sizeof(rc)) != sizeof(rc))
-			break;
-	}
-	_exit(0);
-}
-
-static void _guardian_start(void)
-{
-	int to[2], from[2];
-
-	pid_t parent = getpid();
-
-	if (pipe(to) || pipe(from))
-		return;
-	fflush(stdout);
-	_guardian = fork();
-	if (_guardian == 0) {
-		_die_with(parent);
-		close(to[1]);
-		close(from[0]);
-		_guardian_loop(to[0], from[1]);
-	}
-	close(to[0]);
-	close(from[1]);
-	_guardian_to = to[1];
-	_guardian_from = from[0];
-}
-
-static int _guardian_restore(const struct proc_id *id,
-			     const struct boost_saved *saved)
-{
-	struct restore_req req = { .id = *id, .saved = *saved };
-	int rc = -99;
-
-	if (write(_guardian_to, &req, sizeof(req)) != sizeof(req) ||
-	    read(_guardian_from, &rc, sizeof(rc)) != sizeof(rc))
-		return -99;
-	return rc;
-}
-
-static void _guardian_stop(void)
-{
-	pid_t done = 0;
-
-	if (_guardian_to >= 0)
-		close(_guardian_to);
-	if (_guardian_from >= 0)
-		close(_guardian_from);
-	_guardian_to = _guardian_from = -1;
-	if (_guardian <= 0)
-		return;
-	/* It exits on EOF; a test must not hang if it cannot. */
-	for (int i = 0; i < 2500 && !done; i++) {
-		done = waitpid(_guardian, NULL, WNOHANG);
-		if (!done)
-			_sleep_ms(2);
-	}
-	if (!done) {
-		kill(_guardian, SIGKILL);
-		waitpid(_guardian, NULL, 0);
-	}
-	_guardian = -1;
-}
 
 /* ------------------------------------------------------------ kernel view */
 
@@ -473,10 +279,8 @@ static void _cleanup(void)
 	struct dirent *de;
 	DIR *dir;
 
-	_guardian_stop();
-	for (int i = 0; i < _nkids; i++)
-		_reap(_kids[i]);
-	_nkids = 0;
+	kids_guardian_stop();
+	kids_reap_all();
 	if (!_node_dir[0])
 		return;
 	dir = opendir(_node_dir);
@@ -614,7 +418,7 @@ static void test_cgroup_core(struct boost *b, const char *orig)
 {
 	struct boost_saved saved, again;
 	struct proc_id id;
-	pid_t s = _spawn(_body_spinner);
+	pid_t s = kids_spawn(_body_spinner, NULL);
 	char want[BOOST_CGROUP_LEN], inside[BOOST_CGROUP_LEN + 1];
 	double wall_us, cpu_us;
 
@@ -671,7 +475,7 @@ static void test_cgroup_core(struct boost *b, const char *orig)
 	is_int(boost_restore(&id, &again), 0, "restore again");
 	ok(boost_set(b, &id, &saved, 1), "set after restore fails");
 	ok(!_group_exists(want), "and does not bring the group back");
-	_reap(s);
+	kids_reap(s);
 }
 
 /* Pids listed in cgroup.procs of our_cgroup, up to max. */
@@ -696,7 +500,7 @@ static void test_cgroup_forked(struct boost *b, const char *orig)
 {
 	struct boost_saved saved;
 	struct proc_id id;
-	pid_t f = _spawn(_body_forker), pids[4] = { 0 }, forked = 0;
+	pid_t f = kids_spawn(_body_forker, NULL), pids[4] = { 0 }, forked = 0;
 	int n = 0;
 
 	proc_identify(f, &id);
@@ -704,7 +508,7 @@ static void test_cgroup_forked(struct boost *b, const char *orig)
 	kill(f, SIGUSR1);
 	for (int i = 0; i < 500 && (n = _procs_of(saved.our_cgroup, pids, 4))
 				      < 2; i++)
-		_sleep_ms(2);
+		kids_sleep_ms(2);
 	for (int i = 0; i < n; i++)
 		if (pids[i] != f)
 			forked = pids[i];
@@ -714,14 +518,14 @@ static void test_cgroup_forked(struct boost *b, const char *orig)
 	   _threads_in(forked, orig) == 1,
 	   "the process and its new child are both back");
 	ok(!_group_exists(saved.our_cgroup), "our group is gone");
-	_reap(f);	/* its child follows (PR_SET_PDEATHSIG) */
+	kids_reap(f);	/* its child follows (PR_SET_PDEATHSIG) */
 }
 
 static void test_cgroup_guardian(struct boost *b, const char *orig)
 {
 	struct boost_saved saved;
 	struct proc_id id, fake;
-	pid_t s = _spawn(_body_spinner);
+	pid_t s = kids_spawn(_body_spinner, NULL);
 
 	proc_identify(s, &id);
 	boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err));
@@ -730,45 +534,45 @@ static void test_cgroup_guardian(struct boost *b, const char *orig)
 	ok(boost_set(b, &fake, &saved, 4), "set under a wrong start fails");
 	boost_set(b, &id, &saved, 7);
 	boost_close(b);	/* the agent "crashed" */
-	is_int(_guardian_restore(&id, &saved), 0,
+	is_int(kids_guardian_restore(&id, &saved), 0,
 	       "the guardian restores from saved alone");
 	is_int(_threads_in(s, orig), 2, "both threads are back");
 	ok(!_group_exists(saved.our_cgroup), "our group is gone");
-	_reap(s);
+	kids_reap(s);
 }
 
 static void test_cgroup_gone(struct boost *b, const char *orig)
 {
 	struct boost_saved saved, tampered;
 	struct proc_id id;
-	pid_t p = _spawn(_body_sleeper);
+	pid_t p = kids_spawn(kids_body_sleep, NULL);
 	double t0;
 
 	proc_identify(p, &id);
 	boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err));
-	_reap(p);
+	kids_reap(p);
 	is_int(boost_restore(&id, &saved), 0, "restore of an exited process");
 	ok(!_group_exists(saved.our_cgroup), "removes our group");
 
-	p = _spawn(_body_sleeper);
+	p = kids_spawn(kids_body_sleep, NULL);
 	proc_identify(p, &id);
 	boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err));
-	_kill(p);
+	kids_kill(p);
 	ok(_wait_zombie(p), "killed child is a zombie");
 	t0 = _now();
 	is_int(boost_restore(&id, &saved), 0, "restore of a zombie");
 	ok(!_group_exists(saved.our_cgroup), "removes our group (%.1f ms)",
 	   (_now() - t0) * 1e3);
-	_reap(p);
+	kids_reap(p);
 
-	id.pid = _dead_pid();
+	id.pid = kids_dead_pid();
 	_err[0] = '\0';
 	ok(boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err)) &&
 	   strstr(_err, "gone"), "attach of a dead pid fails: %s", _err);
 	ok(!_dir_exists(_node_dir), "and leaves no group behind");
 
 	/* A state file must not make restore act outside our groups. */
-	p = _spawn(_body_sleeper);
+	p = kids_spawn(kids_body_sleep, NULL);
 	proc_identify(p, &id);
 	boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err));
 	tampered = saved;
@@ -781,7 +585,7 @@ static void test_cgroup_gone(struct boost *b, const char *orig)
 	ok(_group_exists(saved.our_cgroup), "and touched nothing");
 	is_int(boost_restore(&id, &saved), 0, "the real one restores");
 	is_int(_threads_in(p, orig), 1, "the process is back");
-	_reap(p);
+	kids_reap(p);
 }
 
 static void test_cgroup(const char *orig)
@@ -850,7 +654,7 @@ static void test_nice(void)
 	}
 	ok(!strstr(boost_describe(b), "autogroup") == !_autogroup_on(),
 	   "describe names autogroup iff it is on: %s", boost_describe(b));
-	s = _spawn(_body_spinner);
+	s = kids_spawn(_body_spinner, NULL);
 	proc_identify(s, &id);
 	if (!ok(!boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err)),
 		"attach a spinning child"))
@@ -880,10 +684,10 @@ static void test_nice(void)
 	is_int(_threads_at_nice(s, CHILD_NICE), 2,
 	       "every thread back at its nice");
 	boost_set(b, &id, &saved, 6);
-	is_int(_guardian_restore(&id, &saved), 0,
+	is_int(kids_guardian_restore(&id, &saved), 0,
 	       "the guardian restores from saved alone");
 	is_int(_threads_at_nice(s, CHILD_NICE), 2, "every thread back again");
-	_reap(s);
+	kids_reap(s);
 	is_int(boost_restore(&id, &saved), 0, "restore of an exited process");
 	boost_close(b);
 }
@@ -910,7 +714,7 @@ static pid_t _new_child(pid_t pid, const pid_t *known, int n)
 			if (!seen)
 				return (pid_t)kid;
 		}
-		_sleep_ms(2);
+		kids_sleep_ms(2);
 	}
 	return 0;
 }
@@ -940,7 +744,7 @@ static void test_nice_forked(void)
 {
 	struct boost *b = boost_open(BOOST_NICE, _node, _err, sizeof(_err));
 	struct boost_saved saved;
-	pid_t f = _spawn(_body_forker), kids[3] = { 0 };
+	pid_t f = kids_spawn(_body_forker, NULL), kids[3] = { 0 };
 	struct proc_id id;
 	int own, chosen;
 
@@ -950,7 +754,7 @@ static void test_nice_forked(void)
 		diag("  %s", _err);
 		skip(TESTS_NICE_FORKED - 1, "no attach");
 		boost_close(b);
-		_reap(f);
+		kids_reap(f);
 		return;
 	}
 	own = saved.nice;
@@ -987,11 +791,11 @@ static void test_nice_forked(void)
 	kids[2] = _new_child(f, kids, 2);
 	ok(kids[2] > 0 && _nice_of(kids[2]) == own - 5,
 	   "forked: a third child forked while boosted again");
-	is_int(_guardian_restore(&id, &saved), 0,
+	is_int(kids_guardian_restore(&id, &saved), 0,
 	       "forked: the guardian restores from saved alone");
 	ok(_nice_of(f) == own && _nice_of(kids[2]) == own,
 	   "forked: the process and the third child are back");
-	_reap(f);	/* its children follow (PR_SET_PDEATHSIG) */
+	kids_reap(f);	/* its children follow (PR_SET_PDEATHSIG) */
 	boost_close(b);
 }
 
@@ -999,7 +803,7 @@ static void test_nice_dead(void)
 {
 	struct boost *b = boost_open(BOOST_NICE, _node, _err, sizeof(_err));
 	struct boost_saved saved;
-	struct proc_id id = { .pid = _dead_pid(), .start_ticks = 1 };
+	struct proc_id id = { .pid = kids_dead_pid(), .start_ticks = 1 };
 
 	_err[0] = '\0';
 	ok(b && boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err)) &&
@@ -1012,7 +816,7 @@ int main(void)
 	char orig[BOOST_CGROUP_LEN + 8];
 
 	/* Before anything opens a boost, as a real guardian would be. */
-	_guardian_start();
+	kids_guardian_start(boost_restore);
 	snprintf(_node, sizeof(_node), "test-%d", (int)getpid());
 	snprintf(_node_dir, sizeof(_node_dir), CPU_MOUNT "/coschedd/%s",
 		 _node);

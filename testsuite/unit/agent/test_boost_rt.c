@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -37,6 +36,7 @@
 
 #include "boost.h"
 #include "boost_rt.h"
+#include "kids.h"
 #include "tap.h"
 
 #define JOB_ID 42u
@@ -49,7 +49,6 @@
  * one of them gets less on a busy machine; 0 without the throttling. */
 #define MIN_SHARE 0.0025
 #define MAX_RT_SHARE 0.96
-#define MAX_KIDS 16
 #define TESTS_NAMES 6
 #define TESTS_REFUSALS 3
 #define TESTS_SAVE 14
@@ -58,32 +57,10 @@
 #define TESTS_THROTTLE 5
 
 static char _err[512];
-static pid_t _kids[MAX_KIDS];
-static int _nkids;
 static int _report[2] = { -1, -1 };	/* children's results */
-static pid_t _guardian = -1;
-static int _guardian_to = -1, _guardian_from = -1;
 static int _cpu = -1;		/* the CPU of the safety test */
 
-static void _sleep_ms(long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000,
-			       .tv_nsec = (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /* ------------------------------------------------------------ children */
-
-/* Die with the test (and the race of it dying first). */
-static void _die_with(pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-	alarm(60);
-}
 
 /* A real-time child cannot hold a CPU past this, whatever happens. */
 static void _limit_rt(void)
@@ -91,15 +68,6 @@ static void _limit_rt(void)
 	struct rlimit lim = { RT_CPU_LIMIT_US, RT_CPU_LIMIT_US };
 
 	(void)setrlimit(RLIMIT_RTTIME, &lim);
-}
-
-static void _ready(int fd)
-{
-	char c = 'r';
-
-	if (write(fd, &c, 1) != 1)
-		_exit(1);
-	close(fd);
 }
 
 static void _pin(void)
@@ -112,24 +80,6 @@ static void _pin(void)
 		_exit(1);
 }
 
-static void *_thread_spin(void *arg)
-{
-	volatile unsigned long n = 0;
-
-	(void)arg;
-	for (;;)
-		n++;
-	return NULL;
-}
-
-static void _spin(void)
-{
-	volatile unsigned long n = 0;
-
-	for (;;)
-		n++;
-}
-
 /* Two threads spinning at SCHED_BATCH, nice OWN_NICE. */
 static void _body_batch(int fd)
 {
@@ -139,10 +89,10 @@ static void _body_batch(int fd)
 	/* before the thread exists, so that it inherits both */
 	if (sched_setscheduler(0, SCHED_BATCH, &zero) ||
 	    setpriority(PRIO_PROCESS, 0, OWN_NICE) ||
-	    pthread_create(&t, NULL, _thread_spin, NULL))
+	    pthread_create(&t, NULL, kids_thread_spin, NULL))
 		_exit(1);
-	_ready(fd);
-	_spin();
+	kids_ready(fd);
+	kids_spin();
 }
 
 /* Asleep at SCHED_OTHER with SCHED_RESET_ON_FORK of its own. */
@@ -152,17 +102,9 @@ static void _body_reset(int fd)
 
 	if (sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &zero))
 		_exit(1);
-	_ready(fd);
+	kids_ready(fd);
 	for (;;)
 		pause();
-}
-
-static void *_thread_sleep(void *arg)
-{
-	(void)arg;
-	for (;;)
-		pause();
-	return NULL;
 }
 
 /* A second thread at SCHED_FIFO 5 (as root), asleep. */
@@ -171,10 +113,10 @@ static void _body_rt_thread(int fd)
 	struct sched_param five = { .sched_priority = 5 };
 	pthread_t t;
 
-	if (pthread_create(&t, NULL, _thread_sleep, NULL) ||
+	if (pthread_create(&t, NULL, kids_thread_sleep, NULL) ||
 	    pthread_setschedparam(t, SCHED_FIFO, &five))
 		_exit(1);
-	_ready(fd);
+	kids_ready(fd);
 	for (;;)
 		pause();
 }
@@ -191,7 +133,7 @@ static void _body_forker(int fd)
 	sigprocmask(SIG_BLOCK, &usr1, NULL);
 	if (setpriority(PRIO_PROCESS, 0, OWN_NICE))
 		_exit(1);
-	_ready(fd);
+	kids_ready(fd);
 	for (;;) {
 		pid_t self = getpid(), kid;
 
@@ -199,7 +141,7 @@ static void _body_forker(int fd)
 			_exit(1);
 		kid = fork();
 		if (kid == 0) {
-			_die_with(self);
+			kids_die_with(self);
 			for (;;)
 				pause();
 		}
@@ -226,7 +168,7 @@ static void _body_unprivileged(int fd)
 	if (setrlimit(RLIMIT_RTPRIO, &none) ||
 	    setresuid(NOBODY, NOBODY, NOBODY))
 		_exit(1);
-	_ready(fd);
+	kids_ready(fd);
 	if (sigwait(&usr1, &sig))
 		_exit(1);
 	got[0] = sched_setscheduler(0, SCHED_RR | SCHED_RESET_ON_FORK, &p2) ?
@@ -242,128 +184,15 @@ static void _body_pinned_rt_spin(int fd)
 {
 	_pin();
 	_limit_rt();
-	_ready(fd);
-	_spin();
+	kids_ready(fd);
+	kids_spin();
 }
 
 static void _body_pinned_spin(int fd)
 {
 	_pin();
-	_ready(fd);
-	_spin();
-}
-
-/* Fork a child running body; returns once it is set up, or -1. */
-static pid_t _spawn(void (*body)(int fd))
-{
-	pid_t parent = getpid(), pid;
-	int fds[2];
-	char c;
-
-	if (_nkids == MAX_KIDS || pipe(fds))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		_die_with(parent);
-		close(fds[0]);
-		close(_report[0]);
-		close(_guardian_to);
-		close(_guardian_from);
-		body(fds[1]);
-		_exit(0);
-	}
-	close(fds[1]);
-	if (pid > 0) {
-		_kids[_nkids++] = pid;
-		if (read(fds[0], &c, 1) != 1)
-			pid = -1;
-	}
-	close(fds[0]);
-	return pid;
-}
-
-static void _reap(pid_t pid)
-{
-	if (pid <= 0)
-		return;
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	for (int i = 0; i < _nkids; i++)
-		if (_kids[i] == pid)
-			_kids[i] = 0;
-}
-
-static void _reap_all(void)
-{
-	for (int i = 0; i < _nkids; i++)
-		_reap(_kids[i]);
-}
-
-/* ------------------------------------------------------------ guardian */
-
-struct restore_req {
-	struct proc_id id;
-	struct boost_saved saved;
-};
-
-/* Forked before any boost is opened: restores from saved alone, as the
- * guardian and a restarted agent do from the state file. */
-static void _guardian_loop(int in, int out)
-{
-	struct restore_req req;
-
-	while (read(in, &req, sizeof(req)) == sizeof(req)) {
-		int rc = boost_restore(&req.id, &req.saved);
-
-		if (write(out, &rc, sizeof(rc)) != sizeof(rc))
-			break;
-	}
-	_exit(0);
-}
-
-static void _guardian_start(void)
-{
-	pid_t parent = getpid();
-	int to[2], from[2];
-
-	if (pipe(to) || pipe(from))
-		return;
-	fflush(stdout);
-	_guardian = fork();
-	if (_guardian == 0) {
-		_die_with(parent);
-		alarm(0);
-		close(to[1]);
-		close(from[0]);
-		_guardian_loop(to[0], from[1]);
-	}
-	close(to[0]);
-	close(from[1]);
-	_guardian_to = to[1];
-	_guardian_from = from[0];
-}
-
-static int _guardian_restore(const struct proc_id *id,
-			     const struct boost_saved *saved)
-{
-	struct restore_req req = { .id = *id, .saved = *saved };
-	int rc = -99;
-
-	if (write(_guardian_to, &req, sizeof(req)) != sizeof(req) ||
-	    read(_guardian_from, &rc, sizeof(rc)) != sizeof(rc))
-		return -99;
-	return rc;
-}
-
-static void _guardian_stop(void)
-{
-	close(_guardian_to);
-	close(_guardian_from);
-	if (_guardian > 0)
-		waitpid(_guardian, NULL, 0);
-	_guardian = -1;
+	kids_ready(fd);
+	kids_spin();
 }
 
 /* ------------------------------------------------------------ kernel view */
@@ -411,33 +240,16 @@ static int _threads_as(pid_t pid, const struct want *w)
 static const struct want RR_BOOSTED = {
 	SCHED_RR | SCHED_RESET_ON_FORK, BOOST_RT_PRIORITY, 0 };
 
-/* The CPU time of pid in ns (schedstat), 0 if unreadable. */
-static unsigned long long _cpu_ns(pid_t pid)
-{
-	char path[64];
-	unsigned long long ns = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%llu", &ns) != 1)
-			ns = 0;
-		fclose(f);
-	}
-	return ns;
-}
-
 /* The share of a CPU pid got over ms. */
 static double _share(pid_t pid, int ms)
 {
 	struct timespec t0, t1;
-	unsigned long long c0 = _cpu_ns(pid), c1;
+	unsigned long long c0 = kids_cpu_ns(pid), c1;
 	double wall;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	_sleep_ms(ms);
-	c1 = _cpu_ns(pid);
+	kids_sleep_ms(ms);
+	c1 = kids_cpu_ns(pid);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	wall = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
 	       (double)(t1.tv_nsec - t0.tv_nsec);
@@ -556,7 +368,7 @@ static void test_save(struct boost *b)
 	static const struct want own = { SCHED_BATCH, 0, OWN_NICE };
 	static const struct want demoted = { SCHED_BATCH, 0, OWN_NICE + 3 };
 	struct boost_saved saved, forged;
-	pid_t s = _spawn(_body_batch), r, t;
+	pid_t s = kids_spawn(_body_batch, NULL), r, t;
 	struct proc_id id, rid, tid;
 
 	proc_identify(s, &id);
@@ -583,7 +395,7 @@ static void test_save(struct boost *b)
 	   "restore from a boost: every thread as saved");
 	boost_set(b, &id, &saved, -3);
 	boost_set(b, &id, &saved, 10);
-	ok(!_guardian_restore(&id, &saved) && _threads_as(s, &own) == 2,
+	ok(!kids_guardian_restore(&id, &saved) && _threads_as(s, &own) == 2,
 	   "the guardian restores from saved alone");
 
 	boost_set(b, &id, &saved, 10);
@@ -594,7 +406,7 @@ static void test_save(struct boost *b)
 	   "a saved real-time policy is never given (restore refuses it)");
 	boost_restore(&id, &saved);
 
-	r = _spawn(_body_reset);
+	r = kids_spawn(_body_reset, NULL);
 	proc_identify(r, &rid);
 	boost_attach(b, &rid, JOB_ID, &forged, _err, sizeof(_err));
 	boost_set(b, &rid, &forged, 10);
@@ -602,17 +414,17 @@ static void test_save(struct boost *b)
 	ok(forged.reset_on_fork &&
 	   sched_getscheduler(r) == (SCHED_OTHER | SCHED_RESET_ON_FORK),
 	   "a process's own SCHED_RESET_ON_FORK is saved and kept");
-	_reap(r);
+	kids_reap(r);
 
-	t = _spawn(_body_rt_thread);
+	t = kids_spawn(_body_rt_thread, NULL);
 	proc_identify(t, &tid);
 	_err[0] = '\0';
 	ok(boost_attach(b, &tid, JOB_ID, &forged, _err, sizeof(_err)) &&
 	   strstr(_err, "real-time thread"),
 	   "a process with a real-time thread is refused: %s", _err);
-	_reap(t);
+	kids_reap(t);
 
-	_reap(s);
+	kids_reap(s);
 	is_int(boost_restore(&id, &saved), 0, "restore of an exited process");
 	ok(boost_set(b, &id, &saved, 10), "a boost of an exited one fails");
 }
@@ -642,7 +454,7 @@ static void test_forked(struct boost *b)
 	static const struct want child_reset = { SCHED_OTHER, 0, 0 };
 	static const struct want own = { SCHED_OTHER, 0, OWN_NICE };
 	struct boost_saved saved;
-	pid_t f = _spawn(_body_forker), kid;
+	pid_t f = kids_spawn(_body_forker, NULL), kid;
 	struct proc_id id;
 
 	proc_identify(f, &id);
@@ -658,13 +470,13 @@ static void test_forked(struct boost *b)
 	ok(kid > 0 && _threads_as(kid, &own) == 1,
 	   "forked: the child is back at the process's nice %d", OWN_NICE);
 	boost_on_new_nice(b, NULL, NULL);
-	_reap(f);
+	kids_reap(f);
 }
 
 static void test_unprivileged(struct boost *b)
 {
 	struct boost_saved saved;
-	pid_t u = _spawn(_body_unprivileged);
+	pid_t u = kids_spawn(_body_unprivileged, NULL);
 	struct proc_id id;
 	int got[2] = { -1, -1 };
 
@@ -682,21 +494,7 @@ static void test_unprivileged(struct boost *b)
 	   "it cannot take SCHED_RESET_ON_FORK off to pass RT on (%s)",
 	   strerror(got[1]));
 	boost_restore(&id, &saved);
-	_reap(u);
-}
-
-/* The last CPU we may run on: the safety test pins both there. */
-static int _last_cpu(void)
-{
-	cpu_set_t set;
-	int last = -1;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set))
-			last = c;
-	return last < 0 ? 0 : last;
+	kids_reap(u);
 }
 
 static void test_throttle(struct boost *b)
@@ -708,9 +506,9 @@ static void test_throttle(struct boost *b)
 	unsigned long long rt0;
 	double share, rt_share, after;
 
-	_cpu = _last_cpu();
-	rt = _spawn(_body_pinned_rt_spin);
-	plain = _spawn(_body_pinned_spin);
+	_cpu = kids_last_cpu();
+	rt = kids_spawn(_body_pinned_rt_spin, NULL);
+	plain = kids_spawn(_body_pinned_spin, NULL);
 	proc_identify(rt, &id);
 	ok(rt > 0 && plain > 0 &&
 	   !boost_attach(b, &id, JOB_ID, &saved, _err, sizeof(_err)) &&
@@ -718,9 +516,9 @@ static void test_throttle(struct boost *b)
 	   _threads_as(rt, &RR_BOOSTED) == 1,
 	   "safety: a spinner pinned to CPU %d is SCHED_RR by boost_set",
 	   _cpu);
-	rt0 = _cpu_ns(rt);
+	rt0 = kids_cpu_ns(rt);
 	share = _share(plain, SHARE_WINDOW_MS);
-	rt_share = (double)(_cpu_ns(rt) - rt0) / (SHARE_WINDOW_MS * 1e6);
+	rt_share = (double)(kids_cpu_ns(rt) - rt0) / (SHARE_WINDOW_MS * 1e6);
 	diag("safety: over %d ms the SCHED_RR spinner got %.1f %% of CPU %d, the SCHED_OTHER one %.2f %%",
 	     SHARE_WINDOW_MS, rt_share * 100, _cpu, share * 100);
 	ok(share >= MIN_SHARE,
@@ -735,8 +533,8 @@ static void test_throttle(struct boost *b)
 	after = _share(plain, SHARE_WINDOW_MS / 4);
 	ok(after > share, "safety: the SCHED_OTHER one then gets more (%.1f %%)",
 	   after * 100);
-	_reap(rt);
-	_reap(plain);
+	kids_reap(rt);
+	kids_reap(plain);
 }
 
 /* Why the whole test cannot run here, or NULL. */
@@ -766,10 +564,11 @@ int main(void)
 		printf("1..0 # SKIP %s\n", why);
 		return 0;
 	}
-	_guardian_start();	/* before anything opens a boost */
+	kids_set_lifetime(60);	/* RT children end themselves */
+	kids_guardian_start(boost_restore);	/* before any boost opens */
 	if (pipe(_report))
 		return 1;
-	atexit(_reap_all);
+	atexit(kids_reap_all);
 	plan(TESTS_NAMES + TESTS_REFUSALS + TESTS_SAVE + TESTS_FORKED +
 	     TESTS_UNPRIV + TESTS_THROTTLE);
 	test_names();
@@ -786,7 +585,7 @@ int main(void)
 		test_throttle(b);
 	}
 	boost_close(b);
-	_reap_all();
-	_guardian_stop();
+	kids_reap_all();
+	kids_guardian_stop();
 	return done_testing();
 }

@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
-#include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -22,10 +21,9 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "kids.h"
 #include "proc.h"
 #include "tap.h"
 
@@ -34,103 +32,12 @@
 /* The comm holds ") " so a parser that stops at the first ')' misreads. */
 #define ODD_COMM "a) b (c) d"
 
-static void _sleep_ms(long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000,
-			       .tv_nsec = (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /* ------------------------------------------------------------ children */
-
-typedef void (*child_body)(int ready_fd);
-
-/*
- * Die with the parent: PR_SET_PDEATHSIG, and the check that closes the
- * race of a parent dying before it was set.  A child left behind would
- * hold the test's stdout open and hang prove.
- */
-static void _die_with(pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-}
-
-/*
- * Fork a child running body, which writes an int to ready_fd when it is
- * set up; that int is returned in *note (its pid by default).  The child
- * dies with the test (PR_SET_PDEATHSIG).
- */
-static pid_t _spawn(child_body body, int *note)
-{
-	pid_t parent = getpid(), pid;
-	int fds[2], value = 0;
-
-	if (pipe(fds))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		_die_with(parent);
-		close(fds[0]);
-		body(fds[1]);
-		_exit(0);
-	}
-	close(fds[1]);
-	if (pid > 0 && read(fds[0], &value, sizeof(value)) != sizeof(value))
-		value = -1;
-	close(fds[0]);
-	if (note)
-		*note = value;
-	return pid;
-}
-
-static void _ready(int fd, int value)
-{
-	if (write(fd, &value, sizeof(value)) != sizeof(value))
-		_exit(1);
-	close(fd);
-}
-
-static void _stop(pid_t pid)
-{
-	if (pid <= 0)
-		return;
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
-}
-
-static void _body_sleep_note(int fd, int note)
-{
-	_ready(fd, note);
-	for (;;)
-		pause();
-}
-
-static void _body_sleep(int fd)
-{
-	_body_sleep_note(fd, getpid());
-}
 
 static void _body_spin(int fd)
 {
-	volatile unsigned long n = 0;
-
-	_ready(fd, getpid());
-	for (;;)
-		n++;
-}
-
-static void *_thread_sleep(void *arg)
-{
-	(void)arg;
-	for (;;)
-		pause();
-	return NULL;
+	kids_ready(fd);
+	kids_spin();
 }
 
 static void _body_threads(int fd)
@@ -138,10 +45,10 @@ static void _body_threads(int fd)
 	for (int i = 0; i < EXTRA_THREADS; i++) {
 		pthread_t t;
 
-		if (pthread_create(&t, NULL, _thread_sleep, NULL))
+		if (pthread_create(&t, NULL, kids_thread_sleep, NULL))
 			_exit(1);
 	}
-	_body_sleep(fd);
+	kids_body_sleep(fd);
 }
 
 /* A child with an odd name whose own child (odd too) sleeps. */
@@ -154,37 +61,30 @@ static void _body_grandparent(int fd)
 	if (pipe(gc_fds))
 		_exit(1);
 	if (fork() == 0) {
-		_die_with(parent);
+		kids_die_with(parent);
 		close(gc_fds[0]);
-		_body_sleep(gc_fds[1]);
+		kids_body_sleep(gc_fds[1]);
 	}
 	close(gc_fds[1]);
 	if (read(gc_fds[0], &gc, sizeof(gc)) != sizeof(gc))
 		_exit(1);
-	_body_sleep_note(fd, gc);
+	kids_ready_note(fd, gc);
+	for (;;)
+		pause();
 }
 
 static void _body_nobody(int fd)
 {
 	if (setresuid(NOBODY, NOBODY, NOBODY))
 		_exit(1);
-	_body_sleep(fd);
+	kids_body_sleep(fd);
 }
 
 static void _body_euid_nobody(int fd)
 {
 	if (seteuid(NOBODY))
 		_exit(1);
-	_body_sleep(fd);
-}
-
-/* A pid that is certainly not in use: a child already reaped. */
-static pid_t _dead_pid(void)
-{
-	pid_t pid = _spawn(_body_sleep, NULL);
-
-	_stop(pid);
-	return pid;
+	kids_body_sleep(fd);
 }
 
 /* State letter of pid from /proc/PID/stat, parsed here independently. */
@@ -210,7 +110,7 @@ static bool _wait_state(pid_t pid, char state)
 	for (int i = 0; i < 500; i++) {
 		if (_state_of(pid) == state)
 			return true;
-		_sleep_ms(2);
+		kids_sleep_ms(2);
 	}
 	return false;
 }
@@ -255,7 +155,7 @@ static void test_identify(pid_t sleeper)
 	fake = id;
 	fake.start_ticks++;
 	ok(!proc_alive(&fake), "not alive under another start time");
-	fake.pid = _dead_pid();
+	fake.pid = kids_dead_pid();
 	fake.start_ticks = id.start_ticks;
 	is_int(proc_identify(fake.pid, &fake), -1,
 	       "identify a reaped pid fails");
@@ -265,19 +165,19 @@ static void test_identify(pid_t sleeper)
 static void test_zombie_and_reaped(void)
 {
 	struct proc_id id;
-	pid_t pid = _spawn(_body_sleep, NULL);
+	pid_t pid = kids_spawn(kids_body_sleep, NULL);
 	int fd;
 
 	proc_identify(pid, &id);
 	fd = proc_open(&id);
 	ok(fd >= 0, "proc_open a live child");
 	ok(fd >= 0 && proc_alive_fd(fd), "alive through its handle");
-	kill(pid, SIGKILL);
+	kids_kill(pid);
 	ok(_wait_state(pid, 'Z'), "killed child is a zombie until reaped");
 	is_int(proc_identify(pid, &id), 0, "a zombie can be identified");
 	ok(!proc_alive(&id), "a zombie is not alive");
 	ok(fd >= 0 && !proc_alive_fd(fd), "nor through its handle");
-	_stop(pid);
+	kids_reap(pid);
 	ok(!proc_alive(&id), "a reaped child is not alive");
 	ok(fd >= 0 && !proc_alive_fd(fd), "nor through its handle");
 	is_int(proc_open(&id), -1, "proc_open a reaped child fails");
@@ -297,7 +197,7 @@ static void test_open_fake(pid_t sleeper)
 static void test_descends(pid_t sleeper)
 {
 	int grandchild = 0;
-	pid_t child = _spawn(_body_grandparent, &grandchild);
+	pid_t child = kids_spawn(_body_grandparent, &grandchild);
 	struct proc_id id;
 
 	ok(grandchild > 0, "grandchild started");
@@ -312,13 +212,13 @@ static void test_descends(pid_t sleeper)
 	is_int(proc_descends_from(sleeper, child), 0,
 	       "a sibling does not descend from another");
 	is_int(proc_descends_from(child, child), 1, "a process counts as its own");
-	is_int(proc_descends_from(_dead_pid(), getpid()), -1,
+	is_int(proc_descends_from(kids_dead_pid(), getpid()), -1,
 	       "a gone pid gives -1");
 	/* Odd comm: state and start time still parse after the last ')'. */
 	is_int(proc_identify(child, &id), 0, "identify '" ODD_COMM "'");
 	ok(id.start_ticks == _start_of(child), "its start time is right");
 	ok(proc_alive(&id), "it is alive (state parsed as S)");
-	_stop(child);
+	kids_reap(child);
 }
 
 static void test_uid(void)
@@ -327,21 +227,21 @@ static void test_uid(void)
 	uid_t uid = 12345;
 
 	ok(!proc_uid(getpid(), &uid) && uid == getuid(), "uid of the test");
-	ok(proc_uid(_dead_pid(), &uid) == -1, "uid of a gone pid fails");
+	ok(proc_uid(kids_dead_pid(), &uid) == -1, "uid of a gone pid fails");
 	if (geteuid() != 0) {
 		skip(2, "not root: cannot make children of another uid");
 		return;
 	}
-	child = _spawn(_body_nobody, NULL);
+	child = kids_spawn(_body_nobody, NULL);
 	uid = 0;
 	ok(!proc_uid(child, &uid) && uid == NOBODY,
 	   "uid of a child that became nobody");
-	_stop(child);
-	child = _spawn(_body_euid_nobody, NULL);
+	kids_reap(child);
+	child = kids_spawn(_body_euid_nobody, NULL);
 	uid = 12345;
 	ok(!proc_uid(child, &uid) && uid == 0,
 	   "uid is the real one (only the effective is nobody)");
-	_stop(child);
+	kids_reap(child);
 }
 
 /*
@@ -352,8 +252,9 @@ static void test_uid(void)
 static void test_by_id(pid_t sleeper)
 {
 	int grandchild = 0;
-	pid_t child = _spawn(_body_grandparent, &grandchild);
-	struct proc_id id, other, gone = { .pid = _dead_pid(), .start_ticks = 1 };
+	pid_t child = kids_spawn(_body_grandparent, &grandchild);
+	struct proc_id id, other;
+	struct proc_id gone = { .pid = kids_dead_pid(), .start_ticks = 1 };
 	struct proc_id *tree = NULL;
 	size_t n = 0;
 	uid_t uid = 12345;
@@ -371,7 +272,7 @@ static void test_by_id(pid_t sleeper)
 	       "under another start time: refused, not proven");
 	is_int(proc_signal(&other, SIGSTOP), -1,
 	       "no signal to a pid under another start time");
-	_sleep_ms(50);
+	kids_sleep_ms(50);
 	is_int(_state_of(child), 'S', "so the child was not stopped");
 	is_int(proc_signal(&gone, SIGCONT), -1, "nor to a gone process");
 	is_int(proc_signal(&id, SIGSTOP), 0, "SIGSTOP by id");
@@ -390,19 +291,19 @@ static void test_by_id(pid_t sleeper)
 	free(tree);
 	is_int(proc_tree(&other, 1, &tree, &n), 0, "a root under another start time");
 	ok(n == 0 && !tree, "has no tree");
-	_stop(child);
+	kids_reap(child);
 }
 
 static void test_sample(pid_t sleeper)
 {
-	pid_t spinner = _spawn(_body_spin, NULL);
+	pid_t spinner = kids_spawn(_body_spin, NULL);
 	struct proc_sample a, b, s;
 	struct proc_id id, sid;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 	proc_identify(spinner, &id);
 	is_int(proc_sample(&id, &a), 0, "sample the spinner");
-	_sleep_ms(300);
+	kids_sleep_ms(300);
 	is_int(proc_sample(&id, &b), 0, "sample it again 300 ms later");
 	ok(b.state == 'R', "spinner is running (state %c)", b.state);
 	ok(b.cpu >= 0 && b.cpu < ncpu, "on a CPU of this machine (%d)", b.cpu);
@@ -412,7 +313,7 @@ static void test_sample(pid_t sleeper)
 	   b.age_ns - a.age_ns <= 5000000000ULL,
 	   "its age grew by about 300 ms (%llu ns)",
 	   (unsigned long long)(b.age_ns - a.age_ns));
-	_stop(spinner);
+	kids_reap(spinner);
 	is_int(proc_sample(&id, &s), -1, "sample of a reaped process fails");
 
 	proc_identify(sleeper, &sid);
@@ -479,7 +380,7 @@ static bool _wait_unread(int fd, int want)
 
 		if (!ioctl(fd, FIONREAD, &n) && n >= want)
 			return true;
-		_sleep_ms(2);
+		kids_sleep_ms(2);
 	}
 	return false;
 }
@@ -530,7 +431,7 @@ static void test_sockets(pid_t sleeper)
 		if (extra < 0 ||
 		    connect(extra, (struct sockaddr *)&in, sizeof(in)))
 			diag("  second connect failed");
-		_sleep_ms(20);
+		kids_sleep_ms(20);
 		proc_socket_rx_bytes(getpid(), &with_backlog);
 		is_int(with_backlog, bytes,
 		       "a connection not yet accepted adds no bytes");
@@ -543,7 +444,7 @@ static void test_sockets(pid_t sleeper)
 	bytes = 1;
 	ok(!proc_socket_rx_bytes(sleeper, &bytes) && bytes == 0,
 	   "a child without sockets has 0");
-	ok(proc_socket_rx_bytes(_dead_pid(), &bytes) == -1,
+	ok(proc_socket_rx_bytes(kids_dead_pid(), &bytes) == -1,
 	   "a gone pid fails");
 }
 
@@ -579,7 +480,7 @@ static int _stop_at_first(pid_t tid, void *arg)
 
 static void test_threads(pid_t sleeper)
 {
-	pid_t threaded = _spawn(_body_threads, NULL);
+	pid_t threaded = kids_spawn(_body_threads, NULL);
 	struct thread_seen seen = { .pid = threaded, .all_exist = true };
 
 	is_int(proc_for_each_thread(threaded, _see_thread, &seen),
@@ -589,11 +490,11 @@ static void test_threads(pid_t sleeper)
 	   "each was visited once, the main thread among them");
 	is_int(proc_for_each_thread(threaded, _stop_at_first, NULL), 1,
 	       "fn returning nonzero stops the walk");
-	_stop(threaded);
+	kids_reap(threaded);
 	seen = (struct thread_seen){ .pid = sleeper, .all_exist = true };
 	is_int(proc_for_each_thread(sleeper, _see_thread, &seen), 1,
 	       "a single-threaded child has 1");
-	is_int(proc_for_each_thread(_dead_pid(), _see_thread, &seen), -1,
+	is_int(proc_for_each_thread(kids_dead_pid(), _see_thread, &seen), -1,
 	       "a gone pid gives -1");
 }
 
@@ -628,7 +529,7 @@ static void test_running(void)
 
 int main(void)
 {
-	pid_t sleeper = _spawn(_body_sleep, NULL);
+	pid_t sleeper = kids_spawn(kids_body_sleep, NULL);
 
 	if (sleeper <= 0) {
 		printf("Bail out! cannot fork\n");
@@ -644,6 +545,6 @@ int main(void)
 	test_sockets(sleeper);
 	test_threads(sleeper);
 	test_running();
-	_stop(sleeper);
+	kids_reap(sleeper);
 	return done_testing();
 }

@@ -36,6 +36,7 @@
 
 #include "agent_harness.h"
 #include "cosched_proto/client.h"
+#include "kids.h"
 #include "tap.h"
 
 #define JOB 51
@@ -175,22 +176,6 @@ static bool log_has_within(const char *text, int ms)
 	return false;
 }
 
-static unsigned long long cpu_ns(pid_t pid)
-{
-	char path[64];
-	unsigned long long ns = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%llu", &ns) != 1)
-			ns = 0;
-		fclose(f);
-	}
-	return ns;
-}
-
 static pid_t start_agent(void)
 {
 	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
@@ -261,11 +246,11 @@ static void test_boosted(pid_t agent, pid_t spinner, pid_t plain)
 	   rt_priority(spinner) == 1,
 	   "a PB spinner pinned to CPU %d becomes SCHED_RR 1 (reset on fork)",
 	   cpu);
-	p0 = cpu_ns(plain);
-	r0 = cpu_ns(spinner);
+	p0 = kids_cpu_ns(plain);
+	r0 = kids_cpu_ns(spinner);
 	harness_sleep_ms(SHARE_WINDOW_MS);
-	share = (double)(cpu_ns(plain) - p0) / (SHARE_WINDOW_MS * 1e6);
-	rt_share = (double)(cpu_ns(spinner) - r0) / (SHARE_WINDOW_MS * 1e6);
+	share = (double)(kids_cpu_ns(plain) - p0) / (SHARE_WINDOW_MS * 1e6);
+	rt_share = (double)(kids_cpu_ns(spinner) - r0) / (SHARE_WINDOW_MS * 1e6);
 	diag("over %d ms the boosted spinner got %.1f %% of CPU %d, the SCHED_OTHER one %.2f %%",
 	     SHARE_WINDOW_MS, rt_share * 100, cpu, share * 100);
 	ok(share >= MIN_SHARE && rt_share <= MAX_RT_SHARE,
@@ -315,19 +300,6 @@ static void test_restarts(pid_t spinner)
 	   "SIGTERM: the agent exits 0 and the spinner is SCHED_OTHER");
 }
 
-static int last_cpu(void)
-{
-	cpu_set_t set;
-	int last = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set))
-			last = c;
-	return last;
-}
-
 static bool throttling_on(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/sched_rt_runtime_us", "r");
@@ -357,7 +329,7 @@ int main(int argc, char **argv)
 	snprintf(node, sizeof(node), "rt%d", (int)getpid());
 	if (cosched_socket_path(run_dir, node, sock, sizeof(sock)))
 		harness_bail_out("socket path too long");
-	cpu = last_cpu();
+	cpu = kids_last_cpu();
 	plan(15);
 
 	test_refused();

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -215,6 +216,49 @@ pid_t harness_start_agent_as_given(char *const argv[], const char *sock,
 pid_t harness_start_agent(char *const argv[], const char *sock)
 {
 	return harness_start_agent_prepared(argv, sock, NULL, NULL);
+}
+
+bool harness_log_has(const char *run_dir, const char *node, const char *text)
+{
+	char path[PATH_MAX + 64], line[1024];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.log", run_dir, node);
+	f = fopen(path, "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, text) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+pid_t harness_guardian_of(pid_t agent)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		char path[300], buf[256], comm[32], state;
+		int pid, ppid;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) &&
+		    sscanf(buf, "%d (%31[^)]) %c %d", &pid, comm, &state,
+			   &ppid) == 4 &&
+		    ppid == agent && !strcmp(comm, "coschedd-guard") &&
+		    state != 'Z')
+			found = pid;
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 /* A child that loops until killed, on a CPU (spin) or asleep. */

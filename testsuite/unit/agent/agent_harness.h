@@ -1,10 +1,11 @@
 /*
  * agent_harness.h - what the tests that run the real coschedd share
  * (test_coschedd, test_guardian, test_membus_peers, test_pages,
- * test_state): finding the built agent, starting it and talking to it
- * over its socket, busy children to register, a process's cgroups, a free
- * UDP port for membus, and the small waits and file writes around them.
- * (A private munged is in fixture.h.)
+ * test_state, test_rt_agent): finding the built agent, starting it and
+ * talking to it over its socket, its log and its guardian, busy children
+ * to register, a process's cgroups, a free UDP port for membus, and the
+ * small waits and file writes around them.  (A private munged is in
+ * fixture.h.)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -70,6 +71,14 @@ pid_t harness_start_agent_prepared(char *const argv[], const char *sock,
 /* The same with argv as given: no --log added (test_syslog). */
 pid_t harness_start_agent_as_given(char *const argv[], const char *sock,
 				   int (*prepare)(void *arg), void *arg);
+
+/* The log of the agent of node under run_dir (RUN_DIR/NODE.log, where
+ * harness_start_agent has it log) has a line containing text. */
+bool harness_log_has(const char *run_dir, const char *node, const char *text);
+
+/* The running (not a zombie) child of agent named coschedd-guard, its
+ * guardian, or 0. */
+pid_t harness_guardian_of(pid_t agent);
 
 /* SIGTERM to the agent, a child of ours, and wait ms for it to exit:
  * true with its wait status in *status; false (then it is killed and

@@ -62,39 +62,11 @@ static bool alive(pid_t pid)
 	return state != 'Z' && state != 'X' && state != '?';
 }
 
-/* The running child of parent named coschedd-guard, or 0. */
-static pid_t guardian_of(pid_t parent)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	pid_t found = 0;
-
-	while (d && !found && (e = readdir(d))) {
-		char path[300], buf[256], comm[32];
-		int pid, ppid;
-		char state;
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) &&
-		    sscanf(buf, "%d (%31[^)]) %c %d", &pid, comm, &state, &ppid) == 4 &&
-		    ppid == parent && !strcmp(comm, "coschedd-guard") && state != 'Z')
-			found = pid;
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
 /* A guardian of agent other than not, waited for. */
 static pid_t wait_guardian(pid_t agent, pid_t not)
 {
 	for (int ms = 0; ms < WAIT_MS; ms += 20) {
-		pid_t g = guardian_of(agent);
+		pid_t g = harness_guardian_of(agent);
 
 		if (g > 0 && g != not)
 			return g;
@@ -167,21 +139,6 @@ static bool cpu_group_is(pid_t pid, const char *want, bool is)
 		harness_sleep_ms(20);
 	}
 	return false;
-}
-
-static bool log_has(const char *node, const char *text)
-{
-	char path[PATH_MAX + 64], line[1024];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.log", run_dir, node);
-	f = fopen(path, "r");
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, text) != NULL;
-	if (f)
-		fclose(f);
-	return found;
 }
 
 /* SIGKILL to every process of a group: proctrack/cgroup at a step's end. */
@@ -260,7 +217,8 @@ static void test_replaced(const char *node)
 	second = wait_guardian(agent, first);
 	ok(second > 0, "SIGKILL of the guardian: the agent starts a new one (pid %d)",
 	   (int)second);
-	ok(log_has(node, "started a new guardian"), "and says so in its log");
+	ok(harness_log_has(run_dir, node, "started a new guardian"),
+	   "and says so in its log");
 	ok(second > 0 && strncmp(harness_cgroup(second, "freezer"), step_group,
 				 strlen(step_group)),
 	   "the new guardian is out of the step's group too (%s)",
@@ -310,7 +268,7 @@ static void test_no_fork(const char *node)
 	}
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "SIGKILL of its guardian: the agent stops, as it cannot start another");
-	ok(log_has(node, "no new one starts"), "it logs why");
+	ok(harness_log_has(run_dir, node, "no new one starts"), "it logs why");
 	ok(cpu_group_is(child, orig_cpu, true), "after restoring its process (%s)",
 	   harness_cgroup(child, "cpu"));
 	harness_reap(child);

@@ -18,7 +18,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -123,53 +122,10 @@ static int rt_priority(pid_t pid)
 	return sched_getparam(pid, &p) ? -1 : p.sched_priority;
 }
 
-/* The child of parent named coschedd-guard, or 0. */
-static pid_t guardian_of(pid_t parent)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	pid_t found = 0;
-
-	while (d && !found && (e = readdir(d))) {
-		char path[300], buf[256], comm[32], state;
-		int pid, ppid;
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) &&
-		    sscanf(buf, "%d (%31[^)]) %c %d", &pid, comm, &state,
-			   &ppid) == 4 &&
-		    ppid == parent && !strcmp(comm, "coschedd-guard"))
-			found = pid;
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
-static bool log_has(const char *text)
-{
-	char path[PATH_MAX + 64], line[1024];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.log", run_dir, node);
-	f = fopen(path, "r");
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, text) != NULL;
-	if (f)
-		fclose(f);
-	return found;
-}
-
 static bool log_has_within(const char *text, int ms)
 {
 	for (int waited = 0; waited < ms; waited += 20) {
-		if (log_has(text))
+		if (harness_log_has(run_dir, node, text))
 			return true;
 		harness_sleep_ms(20);
 	}
@@ -223,7 +179,8 @@ static void test_refused(void)
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 1,
 	   "--boost rt where sched_rt_runtime_us is -1: the agent stops (status %d)",
 	   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	ok(log_has("error: boost=rt: kernel.sched_rt_runtime_us is -1"),
+	ok(harness_log_has(run_dir, node,
+			   "error: boost=rt: kernel.sched_rt_runtime_us is -1"),
 	   "and logs why, naming the setting");
 }
 
@@ -237,10 +194,10 @@ static void test_boosted(pid_t agent, pid_t spinner, pid_t plain)
 	ok(sched_getscheduler(agent) == (SCHED_FIFO | SCHED_RESET_ON_FORK) &&
 	   rt_priority(agent) == 2,
 	   "the agent runs at SCHED_FIFO 2, above the boosted processes");
-	ok(sched_getscheduler(guardian_of(agent)) ==
+	ok(sched_getscheduler(harness_guardian_of(agent)) ==
 	   (SCHED_FIFO | SCHED_RESET_ON_FORK) &&
-	   rt_priority(guardian_of(agent)) == 2,
-	   "so does its guardian (pid %d)", (int)guardian_of(agent));
+	   rt_priority(harness_guardian_of(agent)) == 2,
+	   "so does its guardian (pid %d)", (int)harness_guardian_of(agent));
 	ok(register_pb(spinner) && policy_becomes(spinner, RR_BOOSTED,
 						  WAIT_MS, NULL) &&
 	   rt_priority(spinner) == 1,

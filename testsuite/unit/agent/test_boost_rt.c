@@ -328,8 +328,8 @@ static int _throttling_off(void)
 		return -1;
 	close(fd);
 	rc = unshare(CLONE_NEWNS) ||
-	     mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	     mount(file, "/proc/sys/kernel/sched_rt_runtime_us", NULL,
+	     mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
+	     mount(file, "/proc/sys/kernel/sched_rt_runtime_us", "none",
 		   MS_BIND, NULL) ? -1 : 0;
 	unlink(file);
 	return rc;

@@ -154,8 +154,8 @@ static int throttling_off(void)
 		return -1;
 	close(fd);
 	return unshare(CLONE_NEWNS) ||
-	       mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	       mount(file, "/proc/sys/kernel/sched_rt_runtime_us", NULL,
+	       mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
+	       mount(file, "/proc/sys/kernel/sched_rt_runtime_us", "none",
 		     MS_BIND, NULL) ? -1 : 0;
 }
 

@@ -13,6 +13,42 @@
 #include "coalloc/limits.h"
 #include "coalloc/placement.h"
 
+/* The unused site with the most idle processors (ties: lowest index). */
+static int _emptiest_unused(const uint32_t *idle, unsigned nsites,
+			    const bool *used)
+{
+	int best = -1;
+
+	for (unsigned s = 0; s < nsites; s++)
+		if (!used[s] && (best < 0 || idle[s] > idle[best]))
+			best = (int)s;
+	return best;
+}
+
+/*
+ * The components that name no site (named NULL: all of them), largest
+ * first, each on the emptiest site not used yet.
+ */
+static bool _worst_fit_free(const uint32_t *idle, unsigned nsites,
+			    bool *used, const uint32_t *sizes,
+			    const int16_t *named, unsigned ncomp,
+			    uint16_t *sites)
+{
+	for (unsigned c = 0; c < ncomp; c++) {
+		int best;
+
+		if (named && named[c] != COALLOC_SITE_ANY)
+			continue;
+		best = _emptiest_unused(idle, nsites, used);
+		/* the emptiest unused site is the only candidate worth trying */
+		if (best < 0 || idle[best] < sizes[c])
+			return false;
+		used[best] = true;
+		sites[c] = (uint16_t)best;
+	}
+	return true;
+}
+
 bool coalloc_worst_fit(const uint32_t *idle, unsigned nsites,
 		       const uint32_t *sizes, unsigned ncomp, int only_site,
 		       uint16_t *sites)
@@ -28,22 +64,7 @@ bool coalloc_worst_fit(const uint32_t *idle, unsigned nsites,
 		sites[0] = (uint16_t)only_site;
 		return true;
 	}
-	for (unsigned c = 0; c < ncomp; c++) {
-		int best = -1;
-
-		for (unsigned s = 0; s < nsites; s++) {
-			if (used[s])
-				continue;
-			if (best < 0 || idle[s] > idle[best])
-				best = (int)s;
-		}
-		/* the emptiest unused site is the only candidate worth trying */
-		if (idle[best] < sizes[c])
-			return false;
-		used[best] = true;
-		sites[c] = (uint16_t)best;
-	}
-	return true;
+	return _worst_fit_free(idle, nsites, used, sizes, NULL, ncomp, sites);
 }
 
 void coalloc_sort_largest_first(uint32_t *size, int16_t *site, unsigned n)
@@ -62,18 +83,6 @@ void coalloc_sort_largest_first(uint32_t *size, int16_t *site, unsigned n)
 		if (site)
 			site[k] = st;
 	}
-}
-
-/* The unused site with the most idle processors (ties: lowest index). */
-static int _emptiest_unused(const uint32_t *idle, unsigned nsites,
-			    const bool *used)
-{
-	int best = -1;
-
-	for (unsigned s = 0; s < nsites; s++)
-		if (!used[s] && (best < 0 || idle[s] > idle[best]))
-			best = (int)s;
-	return best;
 }
 
 /*
@@ -98,18 +107,8 @@ static bool _ordered_fit(const uint32_t *idle, unsigned nsites,
 		used[s] = true;
 		fit->site[c] = (uint16_t)s;
 	}
-	for (unsigned c = 0; c < shape->ncomp; c++) {
-		int best;
-
-		if (shape->site[c] != COALLOC_SITE_ANY)
-			continue;
-		best = _emptiest_unused(idle, nsites, used);
-		if (best < 0 || idle[best] < shape->size[c])
-			return false;
-		used[best] = true;
-		fit->site[c] = (uint16_t)best;
-	}
-	return true;
+	return _worst_fit_free(idle, nsites, used, shape->size, shape->site,
+			       shape->ncomp, fit->site);
 }
 
 /*

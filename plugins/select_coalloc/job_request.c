@@ -63,8 +63,11 @@ int coalloc_job_shape(job_record_t *job_ptr, struct coalloc_shape *shape,
 	if (coalloc_parse_sizes(text, &sizes, err, err_len))
 		return -1;
 	coalloc_sites_list(&sites);
-	/* a flexible job's total is its node count: -N, or its CPUs' */
-	if (coalloc_shape_resolve(&sizes, &sites, _single_size(job_ptr), shape,
+	/* a flexible job's total is its node count: -N, or its CPUs' (the
+	 * CPU count scans the node table: only a flexible job needs it) */
+	if (coalloc_shape_resolve(&sizes, &sites,
+				  sizes.type == COALLOC_REQ_FLEXIBLE ?
+				  _single_size(job_ptr) : 0, shape,
 				  err, err_len))
 		return -1;
 	return 1;

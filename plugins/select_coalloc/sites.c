@@ -37,6 +37,9 @@ struct sites {
 	int *node_site;		/* site index per node index, -1: none */
 	int node_count;
 	bool implicit;		/* no coalloc.conf: one site of every node */
+	/* names and node counts, counted once per load: placements read
+	 * them for every job they test */
+	struct coalloc_site_list list;
 };
 
 static pthread_mutex_t sites_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -321,6 +324,20 @@ static void _log_sites(const struct sites *s)
 			 c->sites[i].local_partition : "(none)");
 }
 
+static void _build_list(struct sites *s)
+{
+	struct coalloc_site_list *l = &s->list;
+
+	memset(l, 0, sizeof(*l));
+	l->count = s->conf.nsites;	/* the parser keeps it <= MAX_SITES */
+	for (unsigned i = 0; i < l->count; i++)
+		snprintf(l->name[i], sizeof(l->name[i]), "%s",
+			 s->conf.sites[i].name);
+	for (int i = 0; i < s->node_count; i++)
+		if (s->node_site[i] >= 0 && (unsigned)s->node_site[i] < l->count)
+			l->nodes[s->node_site[i]]++;
+}
+
 int coalloc_sites_load(bool at_startup)
 {
 	char err[COALLOC_CONF_ERR_LEN] = "";
@@ -344,6 +361,7 @@ int coalloc_sites_load(bool at_startup)
 	if (!kept)
 		_keep_running_copy(text);
 	free(text);
+	_build_list(s);
 	_log_sites(s);
 	slurm_mutex_lock(&sites_mutex);
 	_sites_free(current);
@@ -470,29 +488,19 @@ uint32_t coalloc_site_nodes(int site)
 	uint32_t n = 0;
 
 	slurm_mutex_lock(&sites_mutex);
-	for (int i = 0; current && i < current->node_count; i++)
-		if (current->node_site[i] == site)
-			n++;
+	if (current && site >= 0 && (unsigned)site < current->list.count)
+		n = current->list.nodes[site];
 	slurm_mutex_unlock(&sites_mutex);
 	return n;
 }
 
 void coalloc_sites_list(struct coalloc_site_list *out)
 {
-	memset(out, 0, sizeof(*out));
 	slurm_mutex_lock(&sites_mutex);
-	if (current && current->conf.nsites <= COALLOC_MAX_SITES) {
-		out->count = current->conf.nsites;
-		for (unsigned s = 0; s < out->count; s++)
-			snprintf(out->name[s], sizeof(out->name[s]), "%s",
-				 current->conf.sites[s].name);
-		for (int i = 0; i < current->node_count; i++) {
-			int s = current->node_site[i];
-
-			if (s >= 0 && (unsigned)s < out->count)
-				out->nodes[s]++;
-		}
-	}
+	if (current)
+		*out = current->list;
+	else
+		memset(out, 0, sizeof(*out));
 	slurm_mutex_unlock(&sites_mutex);
 }
 

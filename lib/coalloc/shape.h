@@ -42,6 +42,9 @@ int coalloc_shape_resolve(const struct coalloc_sizes *sizes,
  * "name=nodes,name=nodes", and its strict parser.  Return 0 or -1.
  */
 #define COALLOC_SITES_KEY "CoallocSites"
+/* Room for the text of any site list: name, '=', 10 digits, ','. */
+#define COALLOC_SITE_LIST_TEXT_LEN \
+	(COALLOC_MAX_SITES * (COALLOC_SITE_NAME_MAX + 12))
 int coalloc_site_list_format(const struct coalloc_site_list *sites,
 			     char *buf, size_t len);
 int coalloc_site_list_parse(const char *text, struct coalloc_site_list *sites);

@@ -234,7 +234,7 @@ static config_key_pair_t *_sites_pair(void)
 {
 	config_key_pair_t *pair = xmalloc(sizeof(*pair));
 	struct coalloc_site_list sites;
-	char text[COALLOC_MAX_SITES * (COALLOC_SITE_NAME_MAX + 12)];
+	char text[COALLOC_SITE_LIST_TEXT_LEN];
 
 	coalloc_sites_list(&sites);
 	if (coalloc_site_list_format(&sites, text, sizeof(text)))

@@ -89,7 +89,7 @@ static void _sizes(const char *text)
 static void _site_list(const char *text)
 {
 	struct coalloc_site_list sites;
-	char buf[COALLOC_MAX_SITES * (COALLOC_SITE_NAME_MAX + 12)];
+	char buf[COALLOC_SITE_LIST_TEXT_LEN];
 
 	if (coalloc_site_list_parse(text, &sites))
 		return;

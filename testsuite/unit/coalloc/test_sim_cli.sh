@@ -11,17 +11,7 @@ SIM=${COALLOC_SIM:-${COALLOC_BUILD:-build/release}/bin/coalloc-sim}
 source testsuite/unit/lib/tap.sh
 
 # fails_with "description" "pattern" args...: non-zero exit, stderr matches
-fails_with() {
-	local desc=$1 pat=$2 rc
-	shift 2
-	"$SIM" "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	[ $rc -ne 0 ]
-	ok $? "$desc: non-zero exit ($rc)"
-	grep -q -- "$pat" "$TMP/err"
-	ok $? "$desc: error names the problem"
-	[ -s "$TMP/err" ] && sed 's/^/# /' "$TMP/err" >&2
-}
+fails_with() { command_fails "$1" "$2" "$SIM" "${@:3}"; }
 
 plan 34
 fails_with "unknown policy" "unknown policy 'XY-Z'" --policy XY-Z --jobs 100

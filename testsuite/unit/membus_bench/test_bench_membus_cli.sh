@@ -13,17 +13,7 @@ BENCH=contribs/membus-bench/bench-membus
 source testsuite/unit/lib/tap.sh
 
 # fails_with "description" "pattern" args...: non-zero exit, stderr matches
-fails_with() {
-	local desc=$1 pat=$2 rc
-	shift 2
-	"$BENCH" --plan "$@" > "$TMP/out" 2> "$TMP/err"
-	rc=$?
-	[ $rc -ne 0 ]
-	ok $? "$desc: non-zero exit ($rc)"
-	grep -q -- "$pat" "$TMP/err"
-	ok $? "$desc: the error names the problem"
-	[ -s "$TMP/err" ] && sed 's/^/# /' "$TMP/err" >&2
-}
+fails_with() { command_fails "$1" "$2" "$BENCH" --plan "${@:3}"; }
 
 # plans "description" "pattern" args...: exit 0, stdout matches (grep -E)
 plans() {

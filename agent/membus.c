@@ -18,9 +18,12 @@
  * in MISSES_DEAD quanta in a row is passed over for DEAD_QUANTA quanta,
  * which elects the next one (one miss is not enough: the nodes of a new
  * step register it with their agents up to a few quanta apart, and a
- * candidate that has not yet heard of the step drops its votes); an
+ * candidate that has not yet heard of the step drops its votes); it is
+ * then retried for one quantum at a time, ever more rarely.  An
  * application some of whose nodes did not vote runs everywhere that
- * quantum (membus_tally_decide): a dead agent never leaves a job stopped.
+ * quantum (membus_tally_decide), unless the coordinator counts them gone:
+ * a dead agent never leaves a job stopped, and the survivors keep
+ * pairing the steps it spanned.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -242,6 +245,7 @@ static void _add_candidate(struct agent_membus *m, const struct peer_addr *p)
 	m->cand[m->ncand].addr = *p;
 	m->cand[m->ncand].dead_until = 0;
 	m->cand[m->ncand].misses = 0;
+	m->cand[m->ncand].deaths = 0;
 	m->ncand++;
 }
 
@@ -613,10 +617,17 @@ static void _enforce(struct agent_step **steps, size_t n, const uint8_t *run)
 
 /* Quantum q had no decision from the candidate voted for: it runs
  * everything; a candidate silent MISSES_DEAD quanta in a row is passed
- * over (never this agent itself, whose decision cannot go missing). */
+ * over (never this agent itself, whose decision cannot go missing).  One
+ * passed over before is tried again for a single quantum, and passed
+ * over twice as long each time it stays silent (DEAD_QUANTA, doubled up
+ * to DEAD_DOUBLINGS times): retrying a dead coordinator costs one
+ * unpaired quantum, not MISSES_DEAD, and ever more rarely. */
 static void _missed(struct agent_membus *m, uint64_t q)
 {
 	struct candidate *c = &m->cand[m->voted_cand];
+	unsigned misses_dead = c->deaths ? 1 : MISSES_DEAD;
+	unsigned doublings = c->deaths < DEAD_DOUBLINGS ? c->deaths :
+							  DEAD_DOUBLINGS;
 
 	m->fallbacks++;
 	if (!m->in_fallback)
@@ -624,12 +635,13 @@ static void _missed(struct agent_membus *m, uint64_t q)
 			  (unsigned long long)q, c->addr.name);
 	m->in_fallback = true;
 	m->coordinator[0] = '\0';
-	if (coord_is_self(m, m->voted_cand) || ++c->misses < MISSES_DEAD)
+	if (coord_is_self(m, m->voted_cand) || ++c->misses < misses_dead)
 		return;
 	c->misses = 0;
-	c->dead_until = q + DEAD_QUANTA;
-	agent_log("membus: quantum %llu: no decision from %s in %d quanta: electing another coordinator",
-		  (unsigned long long)q, c->addr.name, MISSES_DEAD);
+	c->dead_until = q + ((uint64_t)DEAD_QUANTA << doublings);
+	if (!c->deaths++)
+		agent_log("membus: quantum %llu: no decision from %s in %d quanta: electing another coordinator",
+			  (unsigned long long)q, c->addr.name, MISSES_DEAD);
 }
 
 static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
@@ -653,8 +665,10 @@ static void _switch(struct agent *a, struct agent_membus *m, uint64_t q)
 			agent_log("membus: quantum %llu: decisions from %s again",
 				  (unsigned long long)q, from);
 		m->in_fallback = false;
-		if (m->voted_cand >= 0)
+		if (m->voted_cand >= 0) {
 			m->cand[m->voted_cand].misses = 0;
+			m->cand[m->voted_cand].deaths = 0;
+		}
 		snprintf(m->coordinator, sizeof(m->coordinator), "%s", from);
 	} else {
 		memset(run, 1, n);

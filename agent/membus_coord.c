@@ -58,6 +58,54 @@ static bool _known_voter(const struct agent_membus *m, const char *name)
 	return false;
 }
 
+/* Note that name voted for quantum q; a full table forgets the node
+ * that has been silent longest. */
+static void _seen(struct agent_membus *m, const char *name, uint64_t q)
+{
+	struct seen_voter *slot = NULL;
+
+	for (size_t i = 0; i < m->nseen && !slot; i++)
+		if (!strcmp(m->seen[i].name, name))
+			slot = &m->seen[i];
+	if (!slot && m->nseen < VOTERS_MAX)
+		slot = &m->seen[m->nseen++];
+	if (!slot) {
+		slot = &m->seen[0];
+		for (size_t i = 1; i < m->nseen; i++)
+			if (m->seen[i].last_q < slot->last_q)
+				slot = &m->seen[i];
+	}
+	snprintf(slot->name, sizeof(slot->name), "%s", name);
+	slot->last_q = q;
+}
+
+static bool _dead_candidate(const struct agent_membus *m, const char *name,
+			    uint64_t q)
+{
+	for (size_t i = 0; i < m->ncand; i++)
+		if (m->cand[i].dead_until > q && !strcmp(m->cand[i].addr.name, name))
+			return true;
+	return false;
+}
+
+/*
+ * The nodes gone at quantum q: the candidates passed over as dead (a
+ * dead coordinator voted to itself, so it was never seen here) and the
+ * nodes that voted here once and then stayed silent MISSES_DEAD quanta
+ * in a row, the silence that passes a coordinator over.
+ */
+uint32_t coord_gone(const struct agent_membus *m, uint64_t q)
+{
+	uint32_t gone = 0;
+
+	for (size_t i = 0; i < m->ncand; i++)
+		gone += m->cand[i].dead_until > q;
+	for (size_t i = 0; i < m->nseen; i++)
+		gone += m->seen[i].last_q + MISSES_DEAD <= q &&
+			!_dead_candidate(m, m->seen[i].name, q);
+	return gone;
+}
+
 /* Add one node's vote to the tally; from is where to send the decision. */
 void coord_tally_vote(struct agent_membus *m, const struct mbmsg *vote,
 		      const struct sockaddr_storage *from, socklen_t len,
@@ -71,6 +119,7 @@ void coord_tally_vote(struct agent_membus *m, const struct mbmsg *vote,
 	}
 	memcpy(m->voter_name[m->nvoters], vote->from, sizeof(vote->from));
 	m->voter_self[m->nvoters++] = self;
+	_seen(m, vote->from, vote->q);
 	/* equal totals keep the order steps entered the tally in: the first
 	 * voter's selection first, a set that fits, then the rest */
 	for (int pass = 0; pass < 2; pass++)
@@ -81,10 +130,16 @@ void coord_tally_vote(struct agent_membus *m, const struct mbmsg *vote,
 						       vote->apps[i].nodes);
 }
 
+/* A node voting now and then changes the count: its news is bounded */
+static struct agent_log_limit gone_log =
+	AGENT_LOG_LIMIT_WINDOW("membus nodes gone", 60);
+
 /* The tally's order and its incomplete steps (as many as a message
  * holds: a step the decision does not name runs, so none is stopped). */
-static void _decision_of_tally(const struct agent_membus *m, struct mbmsg *d)
+static void _decision_of_tally(struct agent_membus *m, struct mbmsg *d)
 {
+	uint32_t gone = coord_gone(m, m->tally_q);
+
 	size_t *idx = calloc(m->tally.n + 1, sizeof(*idx));
 	uint8_t *complete = calloc(m->tally.n + 1, 1);
 
@@ -93,7 +148,7 @@ static void _decision_of_tally(const struct agent_membus *m, struct mbmsg *d)
 	d->q = m->tally_q;
 	memcpy(d->from, m->self.name, sizeof(d->from));
 	if (idx && complete) {
-		membus_tally_decide(&m->tally, idx, complete);
+		membus_tally_decide(&m->tally, gone, idx, complete);
 		for (size_t k = 0; k < m->tally.n && d->norder < MBMSG_APPS_MAX; k++) {
 			const struct membus_tally_app *app = &m->tally.apps[idx[k]];
 
@@ -105,6 +160,10 @@ static void _decision_of_tally(const struct agent_membus *m, struct mbmsg *d)
 	}
 	free(idx);
 	free(complete);
+	if (gone != m->gone && agent_log_allow(&gone_log))
+		agent_log("membus: quantum %llu: %u node(s) gone (a dead coordinator candidate, or no vote in %d quanta): the steps they span stay paired on the nodes that vote",
+			  (unsigned long long)m->tally_q, gone, MISSES_DEAD);
+	m->gone = gone;
 }
 
 static void _hold_decision(struct agent_membus *m, const struct mbmsg *d)

@@ -16,7 +16,8 @@
 
 #define CANDIDATES_MAX 16
 #define MISSES_DEAD 4		/* quanta in a row without a decision */
-#define DEAD_QUANTA 10		/* a silent coordinator is skipped so long */
+#define DEAD_QUANTA 10		/* a silent coordinator is skipped so long, */
+#define DEAD_DOUBLINGS 4	/* doubled each time its retry fails, to 160 */
 #define HISTORY 64		/* quanta kept for status */
 #define VOTERS_MAX 256
 #define SPANS_MAX 64		/* steps announced, not yet registered */
@@ -33,6 +34,13 @@ struct candidate {
 	struct peer_addr addr;
 	uint64_t dead_until;	/* quantum from which it is tried again */
 	unsigned misses;	/* our votes it left unanswered, in a row */
+	unsigned deaths;	/* times passed over since its last decision */
+};
+
+/* A node that voted to this coordinator, and when it last did. */
+struct seen_voter {
+	char name[COSCHED_NODE_NAME_LEN];
+	uint64_t last_q;
 };
 
 /* One quantum as status shows it. */
@@ -80,6 +88,9 @@ struct agent_membus {
 	char voter_name[VOTERS_MAX][COSCHED_NODE_NAME_LEN];
 	bool voter_self[VOTERS_MAX];
 	size_t nvoters;
+	struct seen_voter seen[VOTERS_MAX];	/* for the nodes gone */
+	size_t nseen;
+	uint32_t gone;			/* at the last decision */
 	/* counters and history */
 	uint64_t quanta, fallbacks, coordinated, late, refused, out_of_window;
 	struct quantum_record hist[HISTORY];
@@ -99,5 +110,6 @@ void coord_tally_start(struct agent_membus *m, uint64_t q);
 void coord_tally_vote(struct agent_membus *m, const struct mbmsg *vote,
 		      const struct sockaddr_storage *from, socklen_t len,
 		      bool self);
+uint32_t coord_gone(const struct agent_membus *m, uint64_t q);
 
 #endif /* COSCHED_AGENT_MEMBUS_INTERNAL_H */

@@ -80,6 +80,7 @@ json_object *agent_membus_status(const struct agent *a)
 	json_object_object_add(o, "fallbacks", json_object_new_int64((int64_t)m->fallbacks));
 	json_object_object_add(o, "coordinated",
 			       json_object_new_int64((int64_t)m->coordinated));
+	json_object_object_add(o, "gone", json_object_new_int64(m->gone));
 	json_object_object_add(o, "late", json_object_new_int64((int64_t)m->late));
 	json_object_object_add(o, "refused", json_object_new_int64((int64_t)m->refused));
 	json_object_object_add(o, "out_of_window",

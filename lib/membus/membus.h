@@ -121,12 +121,20 @@ int membus_tally_add(struct membus_tally *t, const char *id, bool selected,
 /*
  * The decision: order[0..t->n) the applications by S_total decreasing
  * (ties: first reported first), and complete[i] whether every node the
- * application spans reported it.  An incomplete one cannot be switched
- * in step on all its nodes (an agent is missing): it runs everywhere
- * this quantum, so a missing agent never leaves a job stopped.
+ * application spans reported it, or is gone.  An incomplete one cannot
+ * be switched in step on all its nodes (an agent is missing, perhaps
+ * only late): it runs everywhere this quantum, so a missing agent never
+ * leaves a job stopped.  gone counts the nodes the coordinator knows to
+ * have lost their agent (silent for quanta in a row): a gone node runs
+ * its steps unmanaged (its guardian thawed them), so waiting for its
+ * vote would only stop the pairing on the nodes that still vote.  The
+ * coordinator cannot tell which applications a gone node spanned, so it
+ * counts for all; one wrongly counted leaves a late node's step paired
+ * on the other nodes while the late node runs it throughout, which
+ * stops nothing either.
  */
-void membus_tally_decide(const struct membus_tally *t, size_t *order,
-			 uint8_t *complete);
+void membus_tally_decide(const struct membus_tally *t, uint32_t gone,
+			 size_t *order, uint8_t *complete);
 
 /*
  * A node's share of a decision.  rank[i] is local application i's place

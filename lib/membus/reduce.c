@@ -68,13 +68,15 @@ int membus_tally_add(struct membus_tally *t, const char *id, bool selected,
 	return 0;
 }
 
-void membus_tally_decide(const struct membus_tally *t, size_t *order,
-			 uint8_t *complete)
+void membus_tally_decide(const struct membus_tally *t, uint32_t gone,
+			 size_t *order, uint8_t *complete)
 {
 	uint32_t *totals = t->n ? malloc(t->n * sizeof(*totals)) : NULL;
 
 	for (size_t i = 0; i < t->n; i++) {
-		complete[i] = t->apps[i].voters >= t->apps[i].nnodes;
+		/* 64 bits: voters + gone never wraps past nnodes */
+		complete[i] = (uint64_t)t->apps[i].voters + gone >=
+			      t->apps[i].nnodes;
 		if (totals)
 			totals[i] = t->apps[i].total;
 	}

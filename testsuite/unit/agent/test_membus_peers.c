@@ -20,6 +20,9 @@
  * orders: their lists agree, so they run the same set, a heavy step
  * beside a light one, in every quantum (with lists in registration
  * order the votes tied and both heavy steps ran together).
+ * Three agents whose coordinator is killed: the next candidate takes
+ * over and keeps pairing the steps that span the dead node on the two
+ * left, and retrying the dead one costs a quantum, not four.
  * Needs root (the agent and munged).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -269,19 +272,25 @@ static int log_lines(const char *node, const char *what)
 	return n;
 }
 
-static bool join_bw(const char *node, int job, const char *self,
-		    const char *coord, pid_t task, const char *bw_mem)
+static bool join_span(const char *node, int job, int nnodes, const char *self,
+		      const char *coord, pid_t task, const char *bw_mem)
 {
 	char line[512];
 
-	snprintf(line, sizeof(line), "membus job=%d step=0 nnodes=2 self=%s coord=%s",
-		 job, self, coord);
+	snprintf(line, sizeof(line), "membus job=%d step=0 nnodes=%d self=%s coord=%s",
+		 job, nnodes, self, coord);
 	if (request(node, line, 3000) || strncmp(reply, "ok membus", 9))
 		return false;
 	snprintf(line, sizeof(line),
 		 "register job=%d step=0 uid=0 mode=membus pid=%d rank=0 bw_mem=%s",
 		 job, (int)task, bw_mem);
 	return !request(node, line, 3000) && !strncmp(reply, "ok registered", 13);
+}
+
+static bool join_bw(const char *node, int job, const char *self,
+		    const char *coord, pid_t task, const char *bw_mem)
+{
+	return join_span(node, job, 2, self, coord, task, bw_mem);
 }
 
 static bool join(const char *node, int job, const char *self,
@@ -651,15 +660,125 @@ static void test_two_lists(void)
 	}
 }
 
+/* ---- the coordinator killed: the next candidate takes over ---- */
+
+/* Quanta without a decision on node since it was killed, and how many
+ * quanta node switched: fallbacks, quanta (-1 each when unreadable). */
+static void node_counts(const char *node, long long *fallbacks,
+			long long *quanta)
+{
+	*fallbacks = counter(node, "fallbacks");
+	*quanta = counter(node, "quanta");
+}
+
+/* The quantum at which node first applied a decision of coord's, 0 if
+ * none within ms. */
+static uint64_t first_decided_by(const char *node, const char *coord, int ms)
+{
+	for (uint64_t until = now_ms() + (uint64_t)ms; now_ms() < until;
+	     harness_sleep_ms(QUANTUM_MS / 2)) {
+		json_object *m = membus_status(node), *hist;
+		uint64_t first = 0;
+
+		hist = m ? json_object_object_get(m, "history") : NULL;
+		for (size_t i = 0; json_object_is_type(hist, json_type_array) &&
+				   i < json_object_array_length(hist) && !first; i++) {
+			json_object *r = json_object_array_get_idx(hist, i);
+			const char *who = json_object_get_string(
+				json_object_object_get(r, "coordinator"));
+
+			if (who && !strcmp(who, coord))
+				first = (uint64_t)json_object_get_int64(
+					json_object_object_get(r, "q"));
+		}
+		json_object_put(m);
+		if (first)
+			return first;
+	}
+	return 0;
+}
+
+/*
+ * Agents a, b and c, candidates a then b, with the four steps of
+ * test_two_lists spanning all three nodes.  a pairs them; a is killed;
+ * b takes over and, counting a gone, keeps pairing them on b and c
+ * (before, a step whose node did not vote ran everywhere, so b paired
+ * nothing).  Retrying the dead a costs b one quantum each time, not 4.
+ */
+static void test_takeover(void)
+{
+	char names[3][32], coord[2 * PEER_ADDR_TEXT_LEN + 2];
+	struct peer_addr addr[3];
+	pid_t agents[3], tasks[12];
+	struct pairing before = { 0, 0, 0 }, after = { 0, 0, 0 };
+	long long fb0, q0, fb1, q1;
+	bool joined = true;
+	uint64_t from_q, took;
+
+	for (int n = 0; n < 3; n++) {
+		snprintf(names[n], sizeof(names[n]), "%c%d", 'a' + n, (int)getpid());
+		if (agent_addr(names[n], &addr[n])) {
+			skip(5, "no UDP sockets on loopback");
+			return;
+		}
+	}
+	snprintf(coord, sizeof(coord), "%s,%s", addr[0].text, addr[1].text);
+	for (int n = 0; n < 3; n++)
+		agents[n] = start_agent_cpus(names[n], QUANTUM_MS, "2");
+	for (int n = 0; n < 3; n++)
+		for (int j = 0; j < 4; j++) {
+			tasks[4 * n + j] = harness_sleeper();
+			joined &= join_span(names[n], 90 + j, 3, addr[n].text, coord,
+					    tasks[4 * n + j],
+					    j < 2 ? "800000000" : "50000000");
+		}
+	from_q = wall_quantum() + 2;
+	for (uint64_t until = now_ms() + 20 * QUANTUM_MS;
+	     joined && now_ms() < until && before.common < 6; harness_sleep_ms(QUANTUM_MS))
+		before = compare_quanta(names[1], names[2], names[0], from_q, false);
+	ok(agents[0] > 0 && agents[1] > 0 && agents[2] > 0 && joined &&
+	   before.common >= 6 && before.paired == before.common,
+	   "takeover: a pairs the steps of three nodes on b and c (%d of %d quanta)",
+	   before.paired, before.common);
+
+	kill(agents[0], SIGKILL);
+	waitpid(agents[0], NULL, 0);
+	took = first_decided_by(names[1], names[1], 20 * QUANTUM_MS);
+	ok(took > 0, "takeover: a killed, b decides from quantum %llu on",
+	   (unsigned long long)took);
+	node_counts(names[1], &fb0, &q0);
+	for (uint64_t until = now_ms() + 30 * QUANTUM_MS;
+	     took && now_ms() < until; harness_sleep_ms(QUANTUM_MS))
+		after = compare_quanta(names[1], names[2], names[1], took + 1, false);
+	node_counts(names[1], &fb1, &q1);
+	after = compare_quanta(names[1], names[2], names[1], took + 1, true);
+	ok(after.common >= 10 && after.same == after.common,
+	   "takeover: b and c run the same set in every quantum b decided (%d of %d)",
+	   after.same, after.common);
+	ok(after.common >= 10 && after.paired == after.common,
+	   "takeover: ... a heavy step beside a light one: a, gone, does not stop the pairing (%d of %d)",
+	   after.paired, after.common);
+	ok(q1 - q0 >= 25 && fb1 - fb0 <= 2,
+	   "takeover: retrying the dead a cost b %lld of %lld quanta (one each retry, 10 then 20 quanta apart)",
+	   fb1 - fb0, q1 - q0);
+	for (int n = 1; n < 3; n++)
+		stop_agent(agents[n]);
+	for (int i = 0; i < 12; i++) {
+		kill(tasks[i], SIGKILL);
+		waitpid(tasks[i], NULL, 0);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	if (peer_fixture_begin(argv[0], "test_membus_peers", &fx))
 		return 0;
-	plan(21);
+	plan(26);
 	test_voter();
 	test_coordinator();
 	test_two_lists();
+	test_takeover();
 	peer_fixture_end(&fx);
 	return done_testing();
 }

@@ -1,7 +1,7 @@
 /*
  * test_reduce.c - the reduction of MemBUS (Algorithm 1, second phase):
  * the coordinator's tally and order, completeness when an agent is
- * missing, and each node's share of the decision.
+ * missing or gone, and each node's share of the decision.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -28,7 +28,7 @@ static void test_tally_order(void)
 	   !membus_tally_add(&t, "3.0", false, 2) &&
 	   !membus_tally_add(&t, "4.0", true, 2), "node 2 voted");
 	is_int((int)t.n, 4, "four applications");
-	membus_tally_decide(&t, order, complete);
+	membus_tally_decide(&t, 0, order, complete);
 	is_str(t.apps[order[0]].id, "1.0", "most popular first (2 votes)");
 	is_str(t.apps[order[1]].id, "3.0", "ties in order first reported");
 	is_str(t.apps[order[2]].id, "4.0", "then the other 1-vote one");
@@ -43,25 +43,35 @@ static void test_tally_order(void)
 static void test_incomplete(void)
 {
 	struct membus_tally t;
-	size_t order[2];
-	uint8_t complete[2];
+	size_t order[3];
+	uint8_t complete[3];
 	char long_id[MEMBUS_ID_LEN + 4];
 
 	membus_tally_init(&t);
 	(void)membus_tally_add(&t, "7.0", true, 2);	/* only one of 2 */
 	(void)membus_tally_add(&t, "8.0", true, 1);	/* a 1-node job */
-	membus_tally_decide(&t, order, complete);
+	membus_tally_decide(&t, 0, order, complete);
 	ok(!complete[0], "a job whose second node did not vote is incomplete");
 	ok(complete[1], "a one-node job with its vote is complete");
 	(void)membus_tally_add(&t, "8.0", false, 3);
-	membus_tally_decide(&t, order, complete);
+	membus_tally_decide(&t, 0, order, complete);
 	ok(!complete[1], "voters disagreeing on the span: the larger counts");
+	(void)membus_tally_add(&t, "9.0", true, 3);	/* one of 3 */
+	membus_tally_decide(&t, 1, order, complete);
+	ok(complete[0] && complete[1],
+	   "one node gone: a 2-node job with one vote and a 3-node job with two are complete");
+	ok(!complete[2], "... a 3-node job with one vote is not");
+	membus_tally_decide(&t, 2, order, complete);
+	ok(complete[2], "... with two gone it is");
+	membus_tally_decide(&t, UINT32_MAX, order, complete);
+	ok(complete[0] && complete[1] && complete[2],
+	   "... and any count of gone nodes never wraps");
 	memset(long_id, 'x', sizeof(long_id) - 1);
 	long_id[sizeof(long_id) - 1] = '\0';
 	ok(membus_tally_add(&t, long_id, true, 1), "an over-long id is refused");
 	membus_tally_free(&t);
 	membus_tally_init(&t);
-	membus_tally_decide(&t, order, complete);
+	membus_tally_decide(&t, 0, order, complete);
 	ok(1, "an empty tally decides nothing without crashing");
 }
 
@@ -106,7 +116,7 @@ static void test_apply(void)
 
 int main(void)
 {
-	plan(23);
+	plan(27);
 	test_tally_order();
 	test_incomplete();
 	test_apply();

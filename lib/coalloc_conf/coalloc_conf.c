@@ -110,12 +110,12 @@ static int _set_matrix(struct parser *p, const struct pair *kv)
 
 enum scalar {
 	KEY_POLICY, KEY_AGING, KEY_MATRIX, KEY_MPL, KEY_TIMESLICE, KEY_GLOBAL,
-	KEY_PREEMPT, KEY_GANG_PORT, KEY_COUNT
+	KEY_PREEMPT, KEY_PREEMPT_HOLD, KEY_GANG_PORT, KEY_COUNT
 };
 
 static const char *scalar_keys[KEY_COUNT] = {
 	"Policy", "AgingTime", "Matrix", "MPL", "TimeSlice", "GlobalPartition",
-	"PreemptPartition", "GangPortOffset",
+	"PreemptPartition", "PreemptHold", "GangPortOffset",
 };
 
 static int _scalar_index(const char *key)
@@ -174,6 +174,10 @@ static int _set_scalar(struct parser *p, const struct pair *kv, int k)
 	case KEY_PREEMPT:
 		c->preempt_line = p->line;
 		return _set_string(p, kv, &c->preempt_partition);
+	case KEY_PREEMPT_HOLD:
+		c->preempt_hold_line = p->line;
+		return _parse_uint(p, kv, 0, COALLOC_CONF_MAX_PREEMPT_HOLD,
+				   &c->preempt_hold);
 	default:
 		c->global_line = p->line;
 		return _set_string(p, kv, &c->global_partition);
@@ -187,7 +191,7 @@ static int _scalar_line(struct parser *p, struct pair *kv, int n)
 
 		if (k < 0)
 			return _fail(p, kv[i].key, "unknown key%s", i ?
-				     " (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition or GangPortOffset takes only those)" : "");
+				     " (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition, PreemptHold or GangPortOffset takes only those)" : "");
 		if (_set_scalar(p, &kv[i], k))
 			return -1;
 	}
@@ -459,6 +463,10 @@ static int _check_preempt(struct parser *p)
 	struct coalloc_conf *c = p->conf;
 	const char *part = c->preempt_partition;
 
+	if (!part && c->preempt_hold_line) {
+		p->line = c->preempt_hold_line;
+		return _fail(p, "PreemptHold", "no PreemptPartition whose jobs would hold the others");
+	}
 	if (!part)
 		return 0;
 	p->line = c->preempt_line;
@@ -494,6 +502,7 @@ static void _defaults(struct coalloc_conf *c)
 	memset(c, 0, sizeof(*c));
 	c->policy = COALLOC_CONF_DEFAULT_POLICY;
 	c->aging_time = COALLOC_CONF_DEFAULT_AGING;
+	c->preempt_hold = COALLOC_CONF_DEFAULT_PREEMPT_HOLD;
 	c->matrix = COALLOC_CONF_MATRIX_OFF;
 	c->mpl = COALLOC_CONF_DEFAULT_MPL;
 	c->time_slice = COALLOC_CONF_DEFAULT_TIMESLICE;

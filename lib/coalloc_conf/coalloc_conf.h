@@ -8,7 +8,7 @@
  *
  *   Policy=LS-DO AgingTime=3600 Matrix=gang MPL=2 TimeSlice=30
  *   Matrix=gang MPL=4 TimeSlice=200ms GangPortOffset=1001
- *   PreemptPartition=urgent
+ *   PreemptPartition=urgent PreemptHold=10
  *   GlobalPartition=grid
  *   Site=siteA Nodes=n[1-16]
  *   LocalPartition=siteA Site=siteA
@@ -42,6 +42,9 @@ enum coalloc_conf_matrix {
 #define COALLOC_CONF_DEFAULT_AGING 3600u	/* seconds; 0 turns aging off */
 #define COALLOC_CONF_DEFAULT_MPL 1u
 #define COALLOC_CONF_DEFAULT_TIMESLICE 30u	/* seconds */
+/* seconds a waiting PreemptPartition job holds the others back (hold.h) */
+#define COALLOC_CONF_DEFAULT_PREEMPT_HOLD 10u
+#define COALLOC_CONF_MAX_PREEMPT_HOLD 3600u
 
 struct coalloc_conf_site {
 	char *name;
@@ -64,6 +67,8 @@ struct coalloc_conf {
 	int global_line;
 	char *preempt_partition;	/* its jobs preempt: NULL when none */
 	int preempt_line;
+	unsigned preempt_hold;		/* seconds; 0: others never wait */
+	int preempt_hold_line;		/* 0 when not given */
 	struct coalloc_conf_site *sites;
 	size_t nsites;
 };

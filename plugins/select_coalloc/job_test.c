@@ -708,6 +708,7 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		     list_t *preemptee_candidates, list_t **preemptee_job_list)
 {
 	uint64_t t0;
+	bool preempting;
 	int rc;
 
 	if (!job_ptr->details || (uint32_t) bit_set_count(bitmap) < min_nodes)
@@ -715,6 +716,9 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 
 	node_usage_lock();
 	t0 = coalloc_timer_now();
+	preempting = _preempting(job_ptr);
+	if (preempting)
+		preempt_hold_note(job_ptr);
 	switch (mode) {
 	case SELECT_MODE_TEST_ONLY:
 		if (_request_refused(job_ptr))
@@ -726,8 +730,12 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				   req_nodes);
 		break;
 	case SELECT_MODE_RUN_NOW:
-		rc = _run_now(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
-			      preemptee_candidates, preemptee_job_list);
+		if (!preempting && preempt_hold_blocks(job_ptr, bitmap))
+			rc = EINVAL;
+		else
+			rc = _run_now(job_ptr, bitmap, min_nodes, max_nodes,
+				      req_nodes, preemptee_candidates,
+				      preemptee_job_list);
 		break;
 	case SELECT_MODE_WILL_RUN:
 		rc = _will_run(job_ptr, bitmap, min_nodes, max_nodes,

@@ -6,7 +6,8 @@
 SELECT_COALLOC_SRCS := $(addprefix plugins/select_coalloc/,\
 	select_coalloc.c slurm_conf_check.c file_replace.c job_request.c job_resources.c job_test.c node_usage.c \
 	nodeinfo.c queues.c sites.c slurm_compat.c state.c status.c \
-	timeslice.c gang_tables.c timers.c job_env.c release_order.c)
+	timeslice.c gang_tables.c timers.c job_env.c release_order.c \
+	preempt_hold.c)
 SELECT_COALLOC_OBJS := $(patsubst %.c,$(O)/%.o,$(SELECT_COALLOC_SRCS))
 SELECT_COALLOC_SO   := $(O)/plugins/select_coalloc.so
 

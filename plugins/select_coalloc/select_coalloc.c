@@ -7,6 +7,7 @@
  *   slurm_conf_check.c  the slurm.conf settings the plugin depends on
  *   sites.c             coalloc.conf and the node -> site map
  *   job_test.c          select_p_job_test's three modes
+ *   preempt_hold.c      others wait while a preempting job waits
  *   release_order.c     running jobs by end time, for start estimates
  *   queues.c            the queue-priority policy engine and its reasons
  *   job_env.c           the layout in the job's environment
@@ -192,6 +193,7 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 	bool shared;
 
 	node_usage_lock();
+	preempt_hold_forget(job_ptr);
 	node_usage_add_job(job_ptr);
 	engine_row = node_usage_engine_row(job_ptr->job_id);
 	shared = node_usage_rows() > 1;

@@ -66,6 +66,8 @@ struct coalloc_matrix_conf {
 };
 void coalloc_sites_matrix(struct coalloc_matrix_conf *out);
 bool coalloc_is_preempt_partition(const char *partition);
+/* PreemptHold's seconds; 0 without a PreemptPartition. */
+unsigned coalloc_preempt_hold(void);
 char *coalloc_job_layout(job_record_t *job_ptr);
 /* coalloc_layout_env() of the job's nodes: the component count, or -1. */
 int coalloc_job_layout_env(job_record_t *job_ptr,
@@ -193,6 +195,13 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t min_nodes, uint32_t max_nodes,
 		     uint32_t req_nodes, uint16_t mode,
 		     list_t *preemptee_candidates, list_t **preemptee_job_list);
+
+/* ---- preempt_hold.c: others wait while a preempting job waits ---- */
+/* Under node_usage_lock() and slurmctld's job write lock. */
+void preempt_hold_note(job_record_t *job_ptr);
+void preempt_hold_forget(job_record_t *job_ptr);
+/* Whether job_ptr, of another partition, must not start on bitmap now. */
+bool preempt_hold_blocks(job_record_t *job_ptr, bitstr_t *bitmap);
 
 /* ---- release_order.c: running jobs by end time, for start estimates ---- */
 struct release_order;

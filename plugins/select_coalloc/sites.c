@@ -309,12 +309,13 @@ static void _log_sites(const struct sites *s)
 			 c->time_slice_ms, c->gang_port_offset);
 	else
 		snprintf(slice, sizeof(slice), "%u", c->time_slice);
-	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u TimeSlice=%s PreemptPartition=%s",
+	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u TimeSlice=%s PreemptPartition=%s PreemptHold=%u",
 	     plugin_type, s->implicit ? "no coalloc.conf" : c->file, c->nsites,
 	     c->nsites == 1 ? "" : "s", coalloc_policy_name(c->policy),
 	     c->aging_time, coalloc_conf_matrix_name(c->matrix), c->mpl,
 	     slice,
-	     c->preempt_partition ? c->preempt_partition : "(none)");
+	     c->preempt_partition ? c->preempt_partition : "(none)",
+	     c->preempt_partition ? c->preempt_hold : 0);
 	_check_sharing(c);
 	coalloc_check_partitions(c);
 	for (size_t i = 0; i < c->nsites; i++)
@@ -481,6 +482,17 @@ bool coalloc_is_preempt_partition(const char *partition)
 		preempt = !strcmp(current->conf.preempt_partition, partition);
 	slurm_mutex_unlock(&sites_mutex);
 	return preempt;
+}
+
+unsigned coalloc_preempt_hold(void)
+{
+	unsigned hold = 0;
+
+	slurm_mutex_lock(&sites_mutex);
+	if (current && current->conf.preempt_partition)
+		hold = current->conf.preempt_hold;
+	slurm_mutex_unlock(&sites_mutex);
+	return hold;
 }
 
 uint32_t coalloc_site_nodes(int site)

@@ -7,13 +7,15 @@
 #    the other row is replicated there and never suspended; the rows
 #    survive a slurmctld restart;
 #  - PreemptPartition: a job of the partition preempt starts at once in
-#    the priority row, suspending the jobs under it until it ends;
+#    the priority row, suspending the jobs under it until it ends; while
+#    it waits for a COMPLETING node, a job of another partition does not
+#    start before it (PreemptHold), which it does with PreemptHold=0;
 #  - Matrix=local MPL=2: two jobs per node, none suspended, a third waits.
 # Job states are sampled from squeue once a second (R, S, PD, ...).
 source "$(dirname "$0")/lib/tap.sh"
 source "$(dirname "$0")/lib/overlap.sh"
 
-plan 43
+plan 48
 
 BASE=$TEST_DIR
 rm -rf "$BASE"
@@ -196,6 +198,55 @@ ok $? "  the suspended job RESUMES ($(job_state "$a"))"
 wait_until 30 job_done "$a"
 is "$(job_state "$a")" COMPLETED "  and completes"
 section_failed && diag "samples (P A):" "$(paste -sd, preempt.samples)"
+
+# --- PreemptHold: a preempting job that waits for a COMPLETING node.
+# A cancelled job whose processes ignore SIGTERM keeps n16 COMPLETING
+# until KillWait (5 s) ends with SIGKILL: Slurm starts no job there
+# meanwhile, so the 16-node preempting job waits; a 1-node job wanting
+# n1 is submitted behind it.  Slurm's main pass keeps the waiting job's
+# partition nodes from lower jobs, but backfill without a reservation
+# for it (bf_min_age_reserve, as ESP runs; a pass a second here) starts
+# the small job: what failed ESP's first Z rule in a CI run.
+# hold_round LABEL: the states of the two, sampled every 0.5 s until the
+# preempting job starts, into LABEL.hold.
+hold_round() {
+	local k p s end=$((SECONDS + 25))
+	k=$(submit -p debug -w n16 -o /dev/null --wrap 'trap "" TERM; sleep 120')
+	wait_until 20 running "$k" || diag "$1: the TERM-ignoring job did not start"
+	scancel "$k"
+	wait_until 5 eval '[[ $(squeue -h -j '"$k"' -o %T) == COMPLETING ]]'
+	p=$(submit -p preempt -N 16 -o /dev/null --wrap 'sleep 2')
+	s=$(submit -p debug -w n1 -o /dev/null --wrap 'sleep 4')
+	: > "$1.hold"
+	while ((SECONDS < end)); do
+		echo "$(job_state "$p") $(job_state "$s")" >> "$1.hold"
+		[[ $(job_state "$p") == PENDING ]] || break
+		sleep 0.5
+	done
+	wait_until 40 all_done "$p" "$s"
+}
+section
+sed -i 's/^SchedulerParameters=.*/&,bf_interval=1,bf_min_age_reserve=2592000/' \
+	"$TEST_DIR/cluster/etc/slurm.conf"
+scontrol reconfigure
+wait_until 10 eval '[[ $(scontrol show config | grep -c "bf_interval=1,") == 1 ]]' ||
+	diag "backfill's interval not reconfigured"
+hold_round default
+ok $(( $(grep -c '^PENDING' default.hold) >= 2 ? 0 : 1 )) \
+   "PreemptHold: the preempting job waits while n16 is COMPLETING ($(grep -c '^PENDING' default.hold) samples)"
+is "$(grep -c '^PENDING RUNNING' default.hold)" 0 \
+   "  a job of another partition wanting n1 does not start before it (PreemptHold=10)"
+[[ $(tail -n 1 default.hold) != PENDING* ]]
+ok $? "  the preempting job starts once n16 is free"
+sed -i 's/PreemptPartition=preempt/& PreemptHold=0/' "$TEST_DIR/cluster/etc/coalloc.conf"
+scontrol reconfigure
+wait_until 20 grep -q 'PreemptHold=0$' "$TEST_DIR/cluster/log/slurmctld.log"
+ok $? "PreemptHold=0 read at reconfigure"
+hold_round off
+ok $(( $(grep -c '^PENDING RUNNING' off.hold) > 0 ? 0 : 1 )) \
+   "  without the hold, the 1-node job starts while the preempting one waits (the race the hold closes)"
+section_failed && diag "samples (P S), default: $(paste -sd, default.hold)" \
+	"off: $(paste -sd, off.hold)"
 
 # ================================================= local, MPL=2
 phase local --matrix local --mpl 2

@@ -87,7 +87,7 @@ static void test_bad_syntax(void)
 	refused("Policy=GS\nFoo=1\n" TWO_SITES,
 		"coalloc.conf line 2: key 'Foo': unknown key", "unknown key");
 	refused("Policy=GS Nodes=n1\n" TWO_SITES,
-		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition or GangPortOffset takes only those)",
+		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition, PreemptHold or GangPortOffset takes only those)",
 		"site key on a scalar line");
 	refused("Site=a Nodes=n1 Weight=2\n",
 		"coalloc.conf line 1: key 'Weight': unknown key (a Site line takes only Nodes)",
@@ -192,6 +192,12 @@ static void test_bad_structure(void)
 	refused("PreemptPartition=pb\n" TWO_SITES LOCALS,
 		"coalloc.conf line 1: key 'PreemptPartition': 'pb' is also the local partition of site 'b' (line 5)",
 		"preempting partition is not a local queue");
+	refused("PreemptHold=5\n" TWO_SITES,
+		"coalloc.conf line 1: key 'PreemptHold': no PreemptPartition whose jobs would hold the others",
+		"PreemptHold needs a PreemptPartition");
+	refused("Matrix=gang MPL=2\nPreemptPartition=u PreemptHold=3601\n" TWO_SITES,
+		"coalloc.conf line 2: key 'PreemptHold': '3601' is not a whole number from 0 to 3600",
+		"PreemptHold at most an hour");
 }
 
 static void test_preempt(void)
@@ -202,6 +208,11 @@ static void test_preempt(void)
 		     &c), 0, "gang with a preempting partition");
 	is_str(c.preempt_partition, "urgent", "preempting partition kept");
 	is_int(c.preempt_line, 2, "and its line");
+	is_int((int)c.preempt_hold, 10, "PreemptHold: 10 s by default");
+	coalloc_conf_free(&c);
+	is_int(parse("Matrix=gang MPL=2\nPreemptPartition=urgent PreemptHold=0\n" TWO_SITES,
+		     &c), 0, "PreemptHold=0 (others never wait)");
+	is_int((int)c.preempt_hold, 0, "... kept");
 	coalloc_conf_free(&c);
 	is_int(parse(TWO_SITES, &c), 0, "no preempting partition");
 	ok(c.preempt_partition == NULL, "by default");

@@ -18,7 +18,7 @@ use List::Util qw(min);
 
 our @EXPORT_OK = qw(mean gain parse_log_lines at common_window window_delta
 		    fair_divisor normalized quantum_class takeover_gap
-		    coordination_after longest_frozen);
+		    coordination_after longest_frozen longest_unrun);
 
 sub mean {
 	my $s = 0;
@@ -207,6 +207,33 @@ sub longest_frozen {
 		$longest = $span if $span > $longest;
 	}
 	return ($longest, $still);
+}
+
+# longest_unrun(HIST, ID, FROM_Q): HIST the quantum records of one agent
+# (q => {run, estimates_mbs}); the most quanta in a row from FROM_Q on in
+# which step ID was on the node (in the estimates) but did not run.  A
+# quantum missing from the records ends a streak.  With pairing, a step
+# sits out a quantum or two at a time; a step left stopped would sit out
+# every one.  (A step's freezer sampled once a second cannot tell: with
+# 500 ms quanta and four steps in pairs, a step runs every other quantum
+# and the samples may always fall in its frozen half.)
+sub longest_unrun {
+	my ($hist, $id, $from) = @_;
+	my ($longest, $streak, $prev) = (0, 0, undef);
+	for my $q (sort { $a <=> $b } grep { $_ >= $from } keys %$hist) {
+		my $r = $hist->{$q};
+		my %on = map { (split /=/)[0] => 1 } split ' ', $r->{estimates_mbs} // "";
+		my %ran = map { $_ => 1 } split ' ', $r->{run} // "";
+		$streak = 0 if defined $prev && $q != $prev + 1;
+		$prev = $q;
+		if ($on{$id} && !$ran{$id}) {
+			$streak++;
+			$longest = $streak if $streak > $longest;
+		} else {
+			$streak = 0;
+		}
+	}
+	return $longest;
 }
 
 1;

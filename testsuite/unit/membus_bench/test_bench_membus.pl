@@ -14,7 +14,7 @@ use warnings;
 use Test::More;
 use MembusBench qw(mean gain parse_log_lines at common_window window_delta
 		   fair_divisor normalized quantum_class takeover_gap
-		   coordination_after longest_frozen);
+		   coordination_after longest_frozen longest_unrun);
 
 sub near { my ($x, $y) = @_; return defined $x && abs($x - $y) < 1e-9 }
 
@@ -119,5 +119,18 @@ is_deeply([longest_frozen(reverse @fz)], [2, 0], 'samples in any order');
 is_deeply([longest_frozen([1, 0], [2, 1], [7, 1])], [5, 1], 'frozen to the last sample: 5 s, still frozen');
 is_deeply([longest_frozen([1, 0], [2, 0])], [0, 0], 'never frozen: 0');
 is_deeply([longest_frozen()], [0, 0], 'no samples: 0');
+
+my %uh = (
+	10 => { run => "1.0 3.0", estimates_mbs => "1.0=1/0 2.0=1/0 3.0=1/0" },
+	11 => { run => "3.0", estimates_mbs => "1.0=1/0 2.0=1/0 3.0=1/0" },
+	12 => { run => "1.0 3.0", estimates_mbs => "1.0=1/0 2.0=1/0 3.0=1/0" },
+	14 => { run => "3.0", estimates_mbs => "2.0=1/0 3.0=1/0" },
+	15 => { run => "3.0", estimates_mbs => "2.0=1/0 3.0=1/0" },
+);
+is(longest_unrun(\%uh, "2.0", 0), 3, 'unrun 10-12, then 14-15 after a missing quantum: 3');
+is(longest_unrun(\%uh, "1.0", 0), 1, 'sat out one quantum, ran, then left the node: 1');
+is(longest_unrun(\%uh, "2.0", 14), 2, 'from quantum 14 on: 2');
+is(longest_unrun(\%uh, "3.0", 0), 0, 'ran every quantum: 0');
+is(longest_unrun({}, "1.0", 0), 0, 'no records: 0');
 
 done_testing();

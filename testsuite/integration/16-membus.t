@@ -7,8 +7,9 @@
 # every quantum, each heavy job beside a light one in most quanta, every
 # job runs at least once in every 4 quanta, the jobs that do not run are
 # frozen (cgroup freezer).  A message a user forges is refused.  Killing
-# any agent (here n2) and then the coordinator (n1) thaws everything and
-# the jobs finish normally.  Each node is a host of its own
+# an agent (here n2) thaws its node's steps, and the coordinator counts
+# it gone and keeps pairing on its own node; killing the coordinator (n1)
+# too thaws everything, and the jobs finish normally.  Each node is a host of its own
 # (slurm-cluster --hosts): the agents talk over the nodes' addresses.
 source "$(dirname "$0")/lib/tap.sh"
 
@@ -51,7 +52,7 @@ RUN_DIR=$TEST_DIR/cluster/run/cosched
 
 ctl() { "$CTL" --run-dir "$RUN_DIR" --node "$1" status --json; }
 # py NODE CODE: run python on the agent's status as d
-py() { ctl "$1" | python3 -c "import json, sys; d = json.load(sys.stdin); $2"; }
+py() { ctl "$1" | python3 -c "import json, sys; d = json.load(sys.stdin); $2" "${@:3}"; }
 
 # --- four jobs, two heavy and two light, on both nodes -----------------
 declare -A KIND
@@ -164,15 +165,31 @@ all_thawed() {
 		[[ $(cat "$f") == THAWED ]] || return 1
 	done
 }
+n2_thawed() {
+	local f
+	for f in "$FREEZER"/n2/*/freezer.state; do
+		[[ -e $f ]] || continue
+		[[ $(cat "$f") == THAWED ]] || return 1
+	done
+}
 kill -KILL "$(cat "$RUN_DIR/n2.pid")"
 sleep 1
-wait_until 5 all_thawed
-ok $? "n2's agent killed: every step on both nodes is thawed"
-# the survivor forces the jobs n2 no longer votes for: they run every quantum
-steady() { sleep 1; all_thawed; }
-ok "$(steady; echo $?)" "... and stays thawed for the next quanta"
-like "$(py n1 'print(d["membus"]["history"][-1]["run"])')" \
-     "^([0-9]+\\.0 ?){4}\$" "n1 now runs all four jobs"
+wait_until 5 n2_thawed
+ok $? "n2's agent killed: its guardian thaws every step on n2"
+steady() { sleep 1; n2_thawed; }
+ok "$(steady; echo $?)" "... and they stay thawed: n2 runs them unmanaged"
+# the coordinator n1 counts n2 gone once it missed 4 votes, and pairs its
+# own CPUs again: each of its last 4 quanta a heavy job beside a light one
+HEAVY=$(for j in "${!KIND[@]}"; do [[ ${KIND[$j]} == heavy ]] && echo "$j.0"; done | paste -sd,)
+paired_again() {
+	py n1 'm = d["membus"]; heavy = set(sys.argv[1].split(","))
+h = [r for r in m["history"] if r["coordinator"] == "n1"][-4:]
+ok = len(h) == 4 and all(len(r["run"].split()) == 2 and
+	len(heavy & set(r["run"].split())) == 1 for r in h)
+print(m["gone"], "paired" if ok else "not paired")' "$HEAVY"
+}
+wait_until 10 eval '[[ $(paired_again) == "1 paired" ]]'
+ok $? "n1 counts n2 gone and keeps pairing a heavy job with a light one ($(paired_again))"
 kill -KILL "$(cat "$RUN_DIR/n1.pid")"
 sleep 1
 wait_until 5 all_thawed

@@ -57,10 +57,14 @@ static bool _wants_any(const job_record_t *p, bitstr_t *bitmap)
 
 bool preempt_hold_blocks(job_record_t *job_ptr, bitstr_t *bitmap)
 {
-	unsigned limit = coalloc_preempt_hold();
-	time_t now = time(NULL);
+	unsigned limit;
+	time_t now;
 	size_t i = 0;
 
+	if (!waiting.n)		/* every RUN_NOW asks: no lock when none waits */
+		return false;
+	limit = coalloc_preempt_hold();
+	now = time(NULL);
 	while (i < waiting.n) {
 		uint32_t id = waiting.jobs[i].job;
 		job_record_t *p = find_job_record(id);

@@ -18,7 +18,7 @@ use List::Util qw(min);
 
 our @EXPORT_OK = qw(mean gain parse_log_lines at common_window window_delta
 		    fair_divisor normalized quantum_class takeover_gap
-		    coordination_after longest_frozen longest_unrun);
+		    coordination_after longest_unrun);
 
 sub mean {
 	my $s = 0;
@@ -181,32 +181,6 @@ sub coordination_after {
 		$r{by}{$c}++;
 	}
 	return \%r;
-}
-
-# longest_frozen(SAMPLES): samples [t, frozen] of one step's freezer
-# group in time order; (seconds, still): the longest time it was seen
-# frozen, from the first frozen sample of a run to the first sample after
-# it that was not (the last sample when none came, still then 1).  A
-# step seen frozen once and thawed at the next sample counts that
-# interval: the samples bound it from above.
-sub longest_frozen {
-	my @s = sort { $a->[0] <=> $b->[0] } @_;
-	my ($longest, $still, $since) = (0, 0, undef);
-	for my $x (@s) {
-		if ($x->[1]) {
-			$since //= $x->[0];
-			next;
-		}
-		next unless defined $since;
-		$longest = $x->[0] - $since if $x->[0] - $since > $longest;
-		$since = undef;
-	}
-	if (defined $since) {
-		$still = 1;
-		my $span = $s[-1][0] - $since;
-		$longest = $span if $span > $longest;
-	}
-	return ($longest, $still);
 }
 
 # longest_unrun(HIST, ID, FROM_Q): HIST the quantum records of one agent

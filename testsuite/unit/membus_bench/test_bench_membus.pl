@@ -14,7 +14,7 @@ use warnings;
 use Test::More;
 use MembusBench qw(mean gain parse_log_lines at common_window window_delta
 		   fair_divisor normalized quantum_class takeover_gap
-		   coordination_after longest_frozen longest_unrun);
+		   coordination_after longest_unrun);
 
 sub near { my ($x, $y) = @_; return defined $x && abs($x - $y) < 1e-9 }
 
@@ -112,14 +112,7 @@ is($after->{fallback}, 3, '... without a decision');
 is($after->{episodes}, 2, '... in two runs');
 is($after->{dead}, 1, '... one decided by the dead one');
 
-# frozen ----------------------------------------------------------------------------
-my @fz = ([1, 0], [2, 1], [3, 1], [4, 0], [5, 1], [6, 0]);
-is_deeply([longest_frozen(@fz)], [2, 0], 'frozen 2 to 4 (thawed at 4), 5 to 6: the longest 2 s');
-is_deeply([longest_frozen(reverse @fz)], [2, 0], 'samples in any order');
-is_deeply([longest_frozen([1, 0], [2, 1], [7, 1])], [5, 1], 'frozen to the last sample: 5 s, still frozen');
-is_deeply([longest_frozen([1, 0], [2, 0])], [0, 0], 'never frozen: 0');
-is_deeply([longest_frozen()], [0, 0], 'no samples: 0');
-
+# sat out -------------------------------------------------------------------------
 my %uh = (
 	10 => { run => "1.0 3.0", estimates_mbs => "1.0=1/0 2.0=1/0 3.0=1/0" },
 	11 => { run => "3.0", estimates_mbs => "1.0=1/0 2.0=1/0 3.0=1/0" },

@@ -19,11 +19,12 @@
  *   bw.c, freeze.c   bandwidth sources and step freezing (bw.h, freeze.h)
  *   cgroup.c    cgroup v1 helpers of boost.c and freeze.c (cgroup.h)
  *   arrivals.c  arrivals from other hosts: sockets watched by epoll
+ *   closer.c    closing what was taken from a user's processes (closer.h)
  *
  * The agent is single-threaded: the socket, the tick timer, membus's
  * quantum timer and peer socket and the arrivals' epoll are served by one
- * poll loop, so nothing here needs a lock.  (arrivals.c has one helper
- * thread that only close()s the socket duplicates handed to it.)
+ * poll loop, so nothing here needs a lock.  (closer.c has one thread
+ * per user that only close()s the socket duplicates handed to it.)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -248,10 +249,13 @@ void agent_usage(FILE *to);
 /* server.c */
 #define AGENT_CONN_MAX 64		/* connections served at once */
 #define AGENT_REQUEST_MS 500		/* from accept to the whole line */
+#define AGENT_ACCEPT_BACKOFF_MS 100	/* the listener rests after EMFILE */
 #define AGENT_REPLY_MS 2000		/* to send the reply */
 struct pollfd;
 int agent_listen(struct agent *a, char *err, size_t err_len);
 void agent_accept(struct agent *a);
+/* The listener's fd for poll, -1 while it rests after EMFILE. */
+int agent_listen_pollfd(const struct agent *a);
 void agent_unlisten(struct agent *a);
 /* (agent_unlisten also closes the connections) */
 /* The connections' fds to poll into fds (AGENT_CONN_MAX of them); how many. */

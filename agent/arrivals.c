@@ -20,16 +20,26 @@
  * that can no longer be removed that way (the process moved or passed
  * the socket on) is cleared by rebuilding the process's epoll.
  *
- * Closing a duplicate can block, and the process decides how long: when
- * it closed its own descriptor meanwhile, ours is the last one, and a
- * socket it gave SO_LINGER waits in close() up to the linger time; when
- * it swapped another file in under the descriptor number between our
- * reading /proc and pidfd_getfd (a FUSE file, say), close() waits for
- * that file system's answer.  So the agent's thread only ever closes a
- * duplicate that another of its descriptors still holds (the slot, while
- * the duplicate itself is open); the duplicates themselves go to a
- * closer thread, which does nothing but close() them.  If it is stuck
- * (its queue full), no new socket is watched (logged).
+ * A taken descriptor is the user's file, not necessarily the socket
+ * /proc named: the process may swap another file in under the number
+ * between our reading /proc and pidfd_getfd, a FUSE file of its own
+ * whose every operation its program may leave unanswered (and a task in
+ * such a wait cannot even be killed).  So the rule: nothing that can
+ * reach a file system is done on a taken descriptor until it is known to
+ * be a socket, and that is asked with getsockopt(SO_TYPE), which any
+ * other file answers ENOTSOCK without calling its file system; only then
+ * is its inode compared (fstat of a socket stays in sockfs), and only a
+ * socket ever reaches epoll_ctl (whose poll a FUSE file would answer).
+ *
+ * Closing a duplicate can block too, and the process decides how long:
+ * when it closed its own descriptor meanwhile, ours is the last one, and
+ * a socket it gave SO_LINGER waits in close() up to the linger time; a
+ * swapped-in FUSE file waits for its FLUSH.  So the agent's thread only
+ * ever closes a duplicate that another of its descriptors still holds
+ * (the slot, while the duplicate itself is open); the duplicates
+ * themselves go to the closer thread of the process's user (closer.h),
+ * and while one of that user's closes does not return, nothing is taken
+ * from that user's processes (their sockets counted as unwatched).
  *
  * Only processes registered through agent_register's ancestry and
  * ownership check are watched; at most ARRIVALS_WATCH_MAX sockets each
@@ -68,8 +78,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +91,7 @@
 
 #include "agent.h"
 #include "arrivals.h"
+#include "closer.h"
 #include "cosched/sockets.h"
 
 #define SCAN_FIRST_NS 100000000ull	/* look for new sockets: 100 ms */
@@ -103,6 +112,7 @@ struct arrivals_proc {
 	struct arrivals *arr;
 	struct proc_id id;
 	struct arrivals_stats *stats;
+	struct closer *closer;		/* its user's */
 	bool react;
 	int pidfd;
 	int epfd;			/* the sockets; -1: broken */
@@ -110,6 +120,7 @@ struct arrivals_proc {
 	uint32_t nsocks, watched, unwatched;
 	bool pending;
 	bool rebuild;			/* a stray item: make epfd anew */
+	bool paused;			/* epfd emptied: its user's close hangs */
 	bool bound_logged;
 	uint64_t next_scan_ns, scan_period_ns;
 };
@@ -119,8 +130,7 @@ struct arrivals {
 	int slot;			/* the reserved number items go through */
 	int null_fd;			/* what the slot holds between uses */
 	int schedstat_fd;		/* /proc/thread-self/schedstat */
-	int closer_fd;			/* the closer thread's queue, -1: none */
-	bool closer_stuck;
+	struct closers *closers;	/* one closer thread per user */
 	uint32_t nwatch;		/* processes watched */
 	/* the poll being measured */
 	bool measured;
@@ -134,61 +144,6 @@ static struct agent_log_limit over_bound = AGENT_LOG_LIMIT("arrival watch bound"
 
 /* ---------------------------------------------------------- the agent */
 
-/* The closer thread: close what comes through the pipe, until it ends. */
-static void *_closer(void *arg)
-{
-	int queue = (int)(intptr_t)arg, fd;
-
-	while (read(queue, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))
-		close(fd);
-	close(queue);
-	return NULL;
-}
-
-/* Start it, every signal blocked in it (they are the agent's thread's);
- * returns the write end of its queue, or -1. */
-static int _closer_start(void)
-{
-	sigset_t all, old;
-	pthread_attr_t attr;
-	pthread_t t;
-	int p[2], rc;
-
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	if (fcntl(p[1], F_SETFL, O_NONBLOCK)) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
-	rc = pthread_create(&t, &attr, _closer, (void *)(intptr_t)p[0]);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc) {
-		close(p[0]);
-		close(p[1]);
-		errno = rc;
-		return -1;
-	}
-	return p[1];
-}
-
-/* Hand a duplicate to the closer thread (kept, never closed here, when
- * it is stuck: then no new socket is taken). */
-static void _let_go(struct arrivals *arr, int fd)
-{
-	if (write(arr->closer_fd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))
-		return;
-	if (!arr->closer_stuck)
-		agent_log("the closer of socket duplicates is stuck (a process's close() blocks): no new socket is watched");
-	arr->closer_stuck = true;
-}
-
 struct arrivals *arrivals_open(void)
 {
 	struct arrivals *arr = calloc(1, sizeof(*arr));
@@ -200,9 +155,9 @@ struct arrivals *arrivals_open(void)
 	arr->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	arr->schedstat_fd = open("/proc/thread-self/schedstat",
 				 O_RDONLY | O_CLOEXEC);
-	arr->closer_fd = -1;
+	arr->closers = closers_open();
 	if (arr->master >= 0 && arr->slot >= 0 && arr->null_fd >= 0 &&
-	    (arr->closer_fd = _closer_start()) >= 0)
+	    arr->closers)
 		return arr;
 	agent_log("arrivals from other hosts not watched: %s", strerror(errno));
 	arrivals_close(arr);
@@ -212,10 +167,11 @@ struct arrivals *arrivals_open(void)
 void arrivals_close(struct arrivals *arr)
 {
 	int *fds[] = { &arr->master, &arr->slot, &arr->null_fd,
-		       &arr->schedstat_fd, &arr->closer_fd };
+		       &arr->schedstat_fd };
 
 	if (!arr)
 		return;
+	closers_close(arr->closers);
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		if (*fds[i] >= 0)
 			close(*fds[i]);
@@ -344,6 +300,23 @@ static int _getfd(const struct arrivals_proc *w, int fd)
 #endif
 }
 
+/* Whether fd is a socket, asked of the socket layer only: any other
+ * file (a FUSE file) answers ENOTSOCK without its file system. */
+static bool _is_socket(int fd)
+{
+	int type;
+	socklen_t len = sizeof(type);
+
+	return !getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len);
+}
+
+/* Whether descriptors may be taken from w's process now: not while a
+ * close of one taken from its user does not return. */
+static bool _may_take(const struct arrivals_proc *w)
+{
+	return !closer_stuck(w->closer, agent_now_ns());
+}
+
 /* The process's fd as a duplicate of ours, if it is still socket ino. */
 static int _dup_of(const struct arrivals_proc *w, int fd, uint64_t ino)
 {
@@ -352,9 +325,10 @@ static int _dup_of(const struct arrivals_proc *w, int fd, uint64_t ino)
 
 	if (got < 0)
 		return -1;
-	if (!fstat(got, &st) && S_ISSOCK(st.st_mode) && st.st_ino == ino)
+	/* a socket first: fstat of anything else may wait on its owner */
+	if (_is_socket(got) && !fstat(got, &st) && st.st_ino == ino)
 		return got;
-	_let_go(w->arr, got);	/* maybe not a socket at all */
+	closer_give(w->closer, got);	/* maybe not a socket at all */
 	errno = ESTALE;
 	return -1;
 }
@@ -422,7 +396,7 @@ static void _meet(struct arrivals_proc *w, int fd, uint64_t ino)
 	int got;
 
 	if (w->nsocks == ARRIVALS_TRACK_MAX ||
-	    w->watched == ARRIVALS_WATCH_MAX || w->arr->closer_stuck) {
+	    w->watched == ARRIVALS_WATCH_MAX || !_may_take(w)) {
 		w->unwatched++;
 		return;
 	}
@@ -435,7 +409,7 @@ static void _meet(struct arrivals_proc *w, int fd, uint64_t ino)
 	v = _judge(got);
 	if (v == WATCH && _ctl(w, EPOLL_CTL_ADD, got, ino))
 		v = errno == EEXIST ? WATCH : LATER;
-	_let_go(w->arr, got);
+	closer_give(w->closer, got);
 	if (v == LATER)
 		return;
 	w->socks[w->nsocks++] = (struct sock){ .ino = ino, .fd = fd,
@@ -485,7 +459,11 @@ static void _forget_unseen(struct arrivals_proc *w)
 
 static void _log_bound(struct arrivals_proc *w)
 {
-	if (!w->unwatched || w->bound_logged)
+	bool at_bound = w->watched == ARRIVALS_WATCH_MAX ||
+			w->nsocks == ARRIVALS_TRACK_MAX;
+
+	/* (unwatched for a stuck close of its user: closer.c logged it) */
+	if (!w->unwatched || w->bound_logged || !at_bound)
 		return;
 	w->bound_logged = true;
 	if (agent_log_allow(&over_bound))
@@ -521,14 +499,20 @@ static void _arm(struct arrivals_proc *w)
 		(void)epoll_ctl(w->arr->master, EPOLL_CTL_MOD, w->epfd, &ev);
 }
 
-/* A fresh epoll for w, with every watched socket in it again. */
+/* A fresh epoll for w, with every watched socket in it again; while
+ * nothing may be taken from its user, an empty one (paused), filled
+ * again by a later call once that user's closes return. */
 static void _rebuild(struct arrivals_proc *w)
 {
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT,
 				  .data.ptr = w };
+	bool take = _may_take(w);
 	int old = w->epfd;
 
-	w->rebuild = false;
+	w->rebuild = !take;
+	if (!take && w->paused)
+		return;		/* emptied already */
+	w->paused = !take;
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
 	close(old);	/* its item in the master goes with it */
 	if (w->epfd < 0 ||
@@ -537,7 +521,7 @@ static void _rebuild(struct arrivals_proc *w)
 		return;
 	}
 	w->watched = 0;
-	for (uint32_t i = 0; i < w->nsocks; i++) {
+	for (uint32_t i = 0; take && i < w->nsocks; i++) {
 		struct sock *s = &w->socks[i];
 		int got;
 
@@ -549,19 +533,19 @@ static void _rebuild(struct arrivals_proc *w)
 		else
 			s->state = SOCK_IGNORED;
 		if (got >= 0)
-			_let_go(w->arr, got);
+			closer_give(w->closer, got);
 	}
 }
 
 /* Take s out of w's epoll: at EOF it would be readable for ever. */
 static void _drop(struct arrivals_proc *w, struct sock *s)
 {
-	int got = _dup_of(w, s->fd, s->ino);
+	int got = _may_take(w) ? _dup_of(w, s->fd, s->ino) : -1;
 
 	if (got < 0 || _ctl(w, EPOLL_CTL_DEL, got, s->ino))
 		w->rebuild = true;	/* moved or passed on: start afresh */
 	if (got >= 0)
-		_let_go(w->arr, got);
+		closer_give(w->closer, got);
 	s->state = SOCK_IGNORED;
 	w->watched--;
 }
@@ -589,7 +573,7 @@ static bool _readable(struct arrivals_proc *w)
 }
 
 struct arrivals_proc *arrivals_watch(struct arrivals *arr,
-				     const struct proc_id *id,
+				     const struct proc_id *id, uid_t uid,
 				     struct arrivals_stats *stats, bool react)
 {
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT };
@@ -600,11 +584,20 @@ struct arrivals_proc *arrivals_watch(struct arrivals *arr,
 	*w = (struct arrivals_proc){ .arr = arr, .id = *id, .stats = stats,
 				     .react = react, .pidfd = -1, .epfd = -1,
 				     .scan_period_ns = SCAN_FIRST_NS };
+	w->closer = closer_get(arr->closers, uid);
+	if (!w->closer) {
+		if (agent_log_allow(&watch_fail))
+			agent_log("pid %d: arrivals from other hosts not watched: no closer for uid %u: %s",
+				  (int)id->pid, (unsigned)uid, strerror(errno));
+		free(w);
+		return NULL;
+	}
 	w->pidfd = proc_pidfd(id);
 	if (w->pidfd < 0) {
 		if (agent_log_allow(&watch_fail))
 			agent_log("pid %d: arrivals from other hosts not watched: no pidfd: %s",
 				  (int)id->pid, strerror(errno));
+		closer_put(w->closer);
 		free(w);
 		return NULL;
 	}
@@ -617,6 +610,7 @@ struct arrivals_proc *arrivals_watch(struct arrivals *arr,
 		if (w->epfd >= 0)
 			close(w->epfd);
 		close(w->pidfd);
+		closer_put(w->closer);
 		free(w);
 		return NULL;
 	}
@@ -631,6 +625,7 @@ void arrivals_unwatch(struct arrivals_proc *w)
 	if (w->epfd >= 0)
 		close(w->epfd);	/* its item in the master goes with it */
 	close(w->pidfd);
+	closer_put(w->closer);	/* after every duplicate was handed over */
 	w->arr->nwatch--;
 	free(w);
 }
@@ -673,7 +668,11 @@ bool arrivals_sample(struct arrivals_proc *w, uint64_t now)
 	if (!w || w->epfd < 0)
 		return false;
 	if (now >= w->next_scan_ns) {
-		bool met, added = _scan(w, &met) > 0;
+		bool met, added;
+
+		if (w->rebuild)
+			_rebuild(w);	/* paused: its user's closes returned? */
+		added = _scan(w, &met) > 0;
 
 		/* while sockets come (Open MPI connects lazily), look often */
 		w->scan_period_ns = met ? SCAN_FIRST_NS :
@@ -695,7 +694,8 @@ bool arrivals_sample(struct arrivals_proc *w, uint64_t now)
 
 bool arrivals_complete(const struct arrivals_proc *w)
 {
-	return w && w->epfd >= 0 && w->next_scan_ns && !w->unwatched;
+	return w && w->epfd >= 0 && w->next_scan_ns && !w->unwatched &&
+	       !w->rebuild;
 }
 
 uint32_t arrivals_watched(const struct arrivals_proc *w)

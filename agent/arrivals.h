@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "proc.h"
 
@@ -60,14 +61,16 @@ void arrivals_poll_end(struct arrivals *arr, bool ready);
 bool arrivals_wake(struct arrivals *arr);
 
 /*
- * Watch id (a registered process: proved the job's by the caller),
- * counting into stats (which must outlive the watch); react: its step
- * reacts to an arrival at once (DCS; PB, ECM and EDM see it at their
- * next tick, as they see a same-host arrival).  NULL when it cannot be watched (logged, rate
- * limited).  The sockets are found at the first arrivals_sample().
+ * Watch id (a registered process of a step of uid: proved the job's by
+ * the caller), counting into stats (which must outlive the watch);
+ * react: its step reacts to an arrival at once (DCS; PB, ECM and EDM see
+ * it at their next tick, as they see a same-host arrival).  What is
+ * taken from it is closed by uid's closer (closer.h).  NULL when it
+ * cannot be watched (logged, rate limited).  The sockets are found at
+ * the first arrivals_sample().
  */
 struct arrivals_proc *arrivals_watch(struct arrivals *arr,
-				     const struct proc_id *id,
+				     const struct proc_id *id, uid_t uid,
 				     struct arrivals_stats *stats, bool react);
 void arrivals_unwatch(struct arrivals_proc *w);	/* NULL: nothing */
 

@@ -320,7 +320,8 @@ static int _add(struct agent *a, const struct cosched_register *r,
 	/* membus steps are switched by quanta, not by arrivals; DCS reacts
 	 * to an arrival at once, the periodic reactions at their tick */
 	if (!s->mb)
-		p->arrivals = arrivals_watch(a->arr, &p->id, &s->count.arrivals,
+		p->arrivals = arrivals_watch(a->arr, &p->id, s->uid,
+					     &s->count.arrivals,
 					     s->parts.react == COSCHED_REACT_DCS);
 	return 0;
 undo:

@@ -11,7 +11,7 @@ COSCHEDD_SRCS := $(addprefix agent/,coschedd.c log.c conf.c server.c jobs.c \
 	state.c sched.c status.c guardian.c proc.c boost.c boost_rt.c membus.c \
 	membus_coord.c membus_status.c mbmsg.c bw.c bw_util.c bw_perf.c \
 	bw_resctrl.c bw_tcp.c bw_probe.c freeze.c freeze_util.c \
-	freeze_signal.c freeze_cgroup.c cgroup.c arrivals.c gang.c switch.c \
+	freeze_signal.c freeze_cgroup.c cgroup.c arrivals.c closer.c gang.c switch.c \
 	metrics.c)
 # The libraries by path: lib/cosched_opts/module.mk may come later.
 COSCHEDD_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
@@ -74,6 +74,22 @@ CFLAGS_testsuite/unit/agent += $(JSONC_CFLAGS)
 # watched by epoll, counted, never kept open (needs root; runs coschedd).
 $(eval $(call unit_test,agent/test_arrivals,testsuite/unit/agent/test_arrivals.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
 $(O)/tests/agent/test_arrivals.t: | $(COSCHEDD)
+
+# The same under attack from a job's owner with a FUSE mount of its own
+# (stallfs, a file system that leaves its requests unanswered, mounted
+# through fusermount3 as an ordinary user): the agent keeps answering and
+# one user's stuck close holds no other user's (needs root; runs coschedd).
+FUSE3_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
+FUSE3_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3)
+$(O)/testsuite/unit/agent/stallfs.o: ALL_CFLAGS += $(FUSE3_CFLAGS)
+$(eval $(call program,$(O)/tests/agent/stallfs,testsuite/unit/agent/stallfs.c,,$(FUSE3_LIBS)))
+$(eval $(call unit_test,agent/test_arrivals_fuse,testsuite/unit/agent/test_arrivals_fuse.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
+$(O)/tests/agent/test_arrivals_fuse.t: | $(COSCHEDD) $(O)/tests/agent/stallfs
+
+# Out of descriptors (a small RLIMIT_NOFILE and idle clients), the agent
+# rests its listener instead of spinning (needs root; runs coschedd).
+$(eval $(call unit_test,agent/test_emfile,testsuite/unit/agent/test_emfile.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),))
+$(O)/tests/agent/test_emfile.t: | $(COSCHEDD)
 
 # The MemBUS messages' parser and formatter, alone: for the unit test and
 # a fuzz harness.  Link $(MBMSG_LIBS) $(MBMSG_LDLIBS) and call

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -408,4 +409,16 @@ int harness_mkdir_p(const char *path)
 		*p = '/';
 	}
 	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+bool harness_closed_within(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char c;
+	ssize_t n;
+
+	if (poll(&p, 1, ms) != 1)
+		return false;
+	n = recv(fd, &c, 1, MSG_DONTWAIT);
+	return n == 0 || (n < 0 && errno == ECONNRESET);
 }

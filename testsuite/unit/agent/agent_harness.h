@@ -117,4 +117,8 @@ int harness_write_file(const char *path, const char *text);
 /* mkdir -p path (mode 0755); 0 or -1. */
 int harness_mkdir_p(const char *path);
 
+/* Whether the connected socket fd sees its peer close within ms: EOF,
+ * or a reset (a socket closed with unread data in it sends RST). */
+bool harness_closed_within(int fd, int ms);
+
 #endif /* AGENT_HARNESS_H */

@@ -370,19 +370,6 @@ static bool fds_become(int want)
 	return false;
 }
 
-/* Whether fd sees the connection closed within ms: EOF, or a reset
- * (a socket closed with unread data in it sends RST, not FIN). */
-static bool closed_within(int fd, int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	char c;
-	ssize_t n;
-
-	if (poll(&p, 1, ms) != 1)
-		return false;
-	n = recv(fd, &c, 1, MSG_DONTWAIT);
-	return n == 0 || (n < 0 && errno == ECONNRESET);
-}
 
 /* ----------------------------------------------------------- the tests */
 
@@ -428,7 +415,7 @@ static void test_counted(void)
 	   median < 100000 && max >= median,
 	   "the reported detection delay is under 100 ms (generous: the figure is bench-cosched's)");
 	ok(stat_of(j, "arrivals/local") == 0, "no same-host arrival was counted");
-	ok(command(&ch, 'c') && closed_within(ch.peers[0], 1000),
+	ok(command(&ch, 'c') && harness_closed_within(ch.peers[0], 1000),
 	   "the process closes its watched socket: the peer sees it closed within 1 s");
 	ok(becomes(j, "proc/sockets_watched", 0), "the closed socket is no longer watched");
 	release(&ch);
@@ -467,7 +454,7 @@ static void test_end(int baseline)
 	ok(send_byte(ch.peers[0]), "data arrives after the end");
 	harness_sleep_ms(300);
 	ok(stat_of(j, "arrivals/remote") == 0, "it is not counted: the watch went with the step");
-	ok(command(&ch, 'c') && closed_within(ch.peers[0], 1000),
+	ok(command(&ch, 'c') && harness_closed_within(ch.peers[0], 1000),
 	   "its socket closed: the peer sees it closed within 1 s");
 	release(&ch);
 }
@@ -597,7 +584,7 @@ static void test_stop(void)
 	ok(stopped && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "SIGTERM stops the agent (status 0x%x)", status);
 	is_int(groups_left(), 0, "it leaves no cgroup of its own behind");
-	ok(command(&ch, 'c') && closed_within(ch.peers[0], 1000),
+	ok(command(&ch, 'c') && harness_closed_within(ch.peers[0], 1000),
 	   "the process's socket closed: the peer sees it within 1 s");
 	release(&ch);
 }

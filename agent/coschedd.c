@@ -177,7 +177,7 @@ static void _loop(struct agent *a, int sig_fd)
 	while (!a->stop) {
 		/* membus's timer and socket come with its first step */
 		struct pollfd fds[FD_CONN + AGENT_CONN_MAX] = {
-			[FD_LISTEN] = { .fd = a->listen_fd, .events = POLLIN },
+			[FD_LISTEN] = { .fd = agent_listen_pollfd(a), .events = POLLIN },
 			[FD_TIMER] = { .fd = a->timer_fd, .events = POLLIN },
 			[FD_SIGNAL] = { .fd = sig_fd, .events = POLLIN },
 			[FD_MB_TIMER] = { .fd = agent_membus_timer_fd(a), .events = POLLIN },

@@ -52,10 +52,12 @@ struct agent_server {
 	struct agent_conn conn[AGENT_CONN_MAX];
 	int polled[AGENT_CONN_MAX];	/* slot of each fd handed to poll */
 	size_t npolled;
+	uint64_t accept_resume_ns;	/* out of descriptors: not before */
 };
 
 static struct agent_log_limit refused_log = AGENT_LOG_LIMIT("refused requests");
 static struct agent_log_limit dropped_log = AGENT_LOG_LIMIT("dropped connections");
+static struct agent_log_limit accept_log = AGENT_LOG_LIMIT("accept failures");
 
 int agent_listen(struct agent *a, char *err, size_t err_len)
 {
@@ -297,6 +299,22 @@ static void _conn_open(struct agent *a, int fd)
 	_conn_read(a, c);	/* callers send their line right away */
 }
 
+/* accept() failed for want of a resource (descriptors, memory): the
+ * connection stays queued and the listener readable, so poll would
+ * return at once for ever (a SCHED_FIFO agent spinning): the listener
+ * rests for AGENT_ACCEPT_BACKOFF_MS. */
+static bool _accept_backoff(struct agent *a, int err)
+{
+	if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM)
+		return false;
+	a->server->accept_resume_ns = agent_now_ns() +
+				      AGENT_ACCEPT_BACKOFF_MS * 1000000ull;
+	if (agent_log_allow(&accept_log))
+		agent_log("accept: %s: new connections wait %d ms",
+			  strerror(err), AGENT_ACCEPT_BACKOFF_MS);
+	return true;
+}
+
 void agent_accept(struct agent *a)
 {
 	/* a bounded batch: a flood of connects must leave time for the tick */
@@ -304,10 +322,18 @@ void agent_accept(struct agent *a)
 		int fd = accept4(a->listen_fd, NULL, NULL,
 				 SOCK_CLOEXEC | SOCK_NONBLOCK);
 
-		if (fd < 0)
+		if (fd < 0) {
+			(void)_accept_backoff(a, errno);
 			return;	/* EAGAIN: served them all */
+		}
 		_conn_open(a, fd);
 	}
+}
+
+int agent_listen_pollfd(const struct agent *a)
+{
+	return agent_now_ns() < a->server->accept_resume_ns ? -1 :
+	       a->listen_fd;
 }
 
 size_t agent_conn_pollfds(struct agent *a, struct pollfd *fds)
@@ -368,6 +394,9 @@ int agent_conn_timeout_ms(const struct agent *a, int max_ms)
 	uint64_t now = agent_now_ns();
 	int ms = max_ms;
 
+	if (now < a->server->accept_resume_ns &&	/* wake to listen again */
+	    (a->server->accept_resume_ns - now + 999999) / 1000000 < (uint64_t)ms)
+		ms = (int)((a->server->accept_resume_ns - now + 999999) / 1000000);
 	for (size_t i = 0; i < AGENT_CONN_MAX; i++) {
 		const struct agent_conn *c = &a->server->conn[i];
 		uint64_t left;

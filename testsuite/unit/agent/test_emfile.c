@@ -1,0 +1,149 @@
+/*
+ * test_emfile.c - an agent out of descriptors does not spin: clients
+ * that connect and send nothing until accept() fails with EMFILE leave
+ * the listener readable; the agent (SCHED_FIFO) must rest it, not poll
+ * it again at once (agent/server.c).  A private coschedd with a small
+ * RLIMIT_NOFILE; its CPU time over a second of the flood is measured
+ * from /proc, then it must answer ping once the clients are gone.
+ * Needs root.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "agent_harness.h"
+#include "cosched_proto/client.h"
+#include "tap.h"
+
+#define SPARE_FDS 3		/* above what the agent holds idle */
+#define CLIENTS 60
+#define CPU_BOUND 0.25		/* of one CPU, over the measured second */
+
+static char coschedd[PATH_MAX], run_dir[256], node[32], sock[PATH_MAX + 64];
+static rlim_t fd_limit;
+
+static int _open_fds(pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	if (!(d = opendir(path)))
+		return -1;
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* utime + stime of pid, in seconds. */
+static double _cpu_s(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static int _limit_fds(void *arg)
+{
+	struct rlimit rl = { .rlim_cur = fd_limit, .rlim_max = fd_limit };
+
+	(void)arg;
+	return setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+static int _connect(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (strlen(sock) >= sizeof(addr.sun_path))
+		harness_bail_out("socket path too long: %s", sock);
+	memcpy(addr.sun_path, sock, strlen(sock) + 1);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The agent, with fd_limit descriptors at most. */
+static pid_t _start(void)
+{
+	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir, NULL };
+
+	return harness_keep(harness_start_agent_prepared(argv, sock,
+							 _limit_fds, NULL));
+}
+
+int main(int argc, char **argv)
+{
+	char tmpl[] = "/tmp/test_emfile.XXXXXX", reply[256];
+	int clients[CLIENTS], idle_fds, connected = 0, status;
+	double cpu0, cpu1;
+	pid_t agent;
+
+	(void)argc;
+	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
+	if (harness_private_run_dir(tmpl, run_dir, sizeof(run_dir)))
+		return 1;
+	snprintf(node, sizeof(node), "e%d", (int)getpid());
+	cosched_socket_path(run_dir, node, sock, sizeof(sock));
+	/* how many descriptors an idle agent holds, then one that has few more */
+	fd_limit = 1024;
+	agent = _start();
+	if (agent < 0)
+		harness_bail_out("no agent");
+	harness_sleep_ms(200);
+	idle_fds = _open_fds(agent);
+	harness_stop_agent(agent, 5000, &status);
+	fd_limit = (rlim_t)idle_fds + SPARE_FDS;
+	agent = _start();
+	if (agent < 0)
+		harness_bail_out("no agent with %llu descriptors",
+				 (unsigned long long)fd_limit);
+	diag("the idle agent holds %d descriptors; limit now %llu", idle_fds,
+	     (unsigned long long)fd_limit);
+	for (int i = 0; i < CLIENTS; i++)
+		connected += (clients[i] = _connect()) >= 0;
+	ok(connected == CLIENTS, "%d clients connect and send nothing", connected);
+	harness_sleep_ms(100);
+	cpu0 = _cpu_s(agent);
+	harness_sleep_ms(1000);
+	cpu1 = _cpu_s(agent);
+	diag("the agent used %.2f s of CPU in that second", cpu1 - cpu0);
+	ok(cpu0 >= 0 && cpu1 - cpu0 < CPU_BOUND,
+	   "out of descriptors, the agent does not spin (under %.0f %% of a CPU)",
+	   CPU_BOUND * 100);
+	ok(harness_log_has(run_dir, node, "new connections wait"),
+	   "the failure is logged");
+	for (int i = 0; i < CLIENTS; i++)
+		if (clients[i] >= 0)
+			close(clients[i]);
+	ok(!harness_request_within(sock, "ping", reply, sizeof(reply), 3000),
+	   "once they are gone it answers ping (%s)", reply);
+	ok(harness_stop_agent(agent, 5000, &status), "SIGTERM stops it");
+	return done_testing();
+}

@@ -21,8 +21,8 @@
 
 #include <slurm/slurm.h>
 
+#include "coalloc_status/status_json.h"
 #include "prometheus.h"
-#include "status_json.h"
 #include "version/version.h"
 
 #define STATUS_FILE "coalloc_status.json"
@@ -165,20 +165,23 @@ static void _print_queues(json_object *root)
 	       (long long)status_int(root, "running"));
 }
 
-/* A cell: the job id, "+" for a replica, "-" when free. */
+/* A cell: the job id ("busy" when the ids are private), "+" for a
+ * replica, "-" when free. */
 static void _print_cell(json_object *cell)
 {
 	json_object *rep;
 	char buf[32];
-	int64_t job = status_int(cell, "job");
+	int64_t job = status_int(cell, COALLOC_STATUS_JOB);
 	bool replica = json_object_object_get_ex(cell, "replica", &rep) &&
 		       json_object_get_boolean(rep);
 
-	if (job)
+	if (!status_busy(cell))
+		snprintf(buf, sizeof(buf), "-");
+	else if (job)
 		snprintf(buf, sizeof(buf), "%lld%s", (long long)job,
 			 replica ? "+" : "");
 	else
-		snprintf(buf, sizeof(buf), "-");
+		snprintf(buf, sizeof(buf), "busy%s", replica ? "+" : "");
 	printf(" %-9s", buf);
 }
 
@@ -211,6 +214,8 @@ static void _print_matrix(json_object *root)
 		printf("(the nodes' rows: too many to send; on slurmctld's host, coalloc-status --file StateSaveLocation/" STATUS_FILE ")\n");
 		return;
 	}
+	if (status_jobs_private(root))
+		printf("(job ids hidden: PrivateData=jobs; with them, on slurmctld's host as SlurmUser or root: coalloc-status --file StateSaveLocation/" STATUS_FILE ")\n");
 	printf("%-12s %-12s", "NODE", "SITE");
 	for (int64_t r = 0; r < rows; r++) {
 		char head[32];

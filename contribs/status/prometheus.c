@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "coalloc_status/status_json.h"
 #include "openmetrics/openmetrics.h"
 #include "prometheus.h"
-#include "status_json.h"
 
 static void _info(json_object *root)
 {
@@ -110,7 +110,7 @@ static int _rows_in_use(json_object *root, int64_t rows)
 				json_object_array_get_idx(nodes, i), "cells");
 
 			any = cells && (size_t)r < json_object_array_length(cells) &&
-			      status_int(json_object_array_get_idx(cells, r), "job");
+			      status_busy(json_object_array_get_idx(cells, r));
 		}
 		used += any;
 	}

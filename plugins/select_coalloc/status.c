@@ -19,6 +19,14 @@
  * is kept ready here.  Past REMOTE_STATUS_MAX the per-node table is left
  * out of it (sites keep their busy counts).
  *
+ * slurmctld serves that list to any user and does not tell the plugin
+ * who asks (_fill_ctld_conf() calls select_g_get_info_from_plugin()
+ * without the request), so under PrivateData=jobs (or all) the public
+ * form carries no job id at all: its nodes and cells say only "busy"
+ * (lib/coalloc_status).  The full table then stays in the file, which
+ * only SlurmUser (and root) may read: coalloc-status --file on
+ * slurmctld's host, as one of them.
+ *
  * The same thread gives waiting jobs their pending reason back after
  * slurmctld replaced it (coalloc_queues_restore_reasons): under the job
  * write lock, so right after the scheduling pass that replaced it.
@@ -26,6 +34,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -34,6 +43,7 @@
 #include <unistd.h>
 
 #include "coalloc_conf/coalloc_conf.h"
+#include "coalloc_status/status_json.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
 #include "src/common/read_config.h"
@@ -55,7 +65,15 @@ static pthread_mutex_t status_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t status_cond = PTHREAD_COND_INITIALIZER;
 static pthread_t writer;
 static bool writer_running, stop_writer, dirty, reasons_due;
-static char *remote_status;	/* compact JSON of the last status */
+static char *remote_status;	/* the public form of the last status */
+static bool remote_private;	/* ... built without job ids */
+
+/* PrivateData=jobs, or all (every bit): job ids only for those who may
+ * see the job.  Read under slurmctld's config read lock. */
+static bool _jobs_private(void)
+{
+	return slurm_conf.private_data & PRIVATE_DATA_JOBS;
+}
 
 void coalloc_status_changed(void)
 {
@@ -96,22 +114,17 @@ static void _sync_queues(void)
 }
 
 /* One node's column: per row the job id (0: free) and whether it is a
- * replica, as [{"job": 12, "replica": false}, ...]; *held is set when a
- * job holds the node in some row. */
+ * replica; *held is set when a job holds the node in some row. */
 static json_object *_cells_json(int node_inx, bool *held)
 {
 	json_object *cells = json_object_new_array();
 
 	for (int r = 0; r < node_usage_rows(); r++) {
-		json_object *c = json_object_new_object();
 		bool replica = false;
 		uint32_t id = node_usage_cell(r, node_inx, &replica);
 
 		*held = *held || id;
-		json_object_object_add(c, "job", json_object_new_int64(id));
-		json_object_object_add(c, "replica",
-				       json_object_new_boolean(replica));
-		json_object_array_add(cells, c);
+		json_object_array_add(cells, coalloc_status_cell(id, replica));
 	}
 	return cells;
 }
@@ -124,22 +137,16 @@ static json_object *_nodes_json(int *busy, int nsites)
 
 	node_usage_lock();
 	for (int i = 0; (node = next_node(&i)); i++) {
-		json_object *n = json_object_new_object();
 		int s = coalloc_site_of_node(i);
 		bool held = false;
 		char site[128];
+		json_object *cells = _cells_json(i, &held);
 
 		coalloc_site_name_copy(s, site, sizeof(site));
-		json_object_object_add(n, "name",
-				       json_object_new_string(node->name));
-		json_object_object_add(n, "site", site[0] ?
-				       json_object_new_string(site) : NULL);
-		json_object_object_add(n, "job",
-				       json_object_new_int64(node_usage_holder(i)));
-		json_object_object_add(n, "cells", _cells_json(i, &held));
+		json_object_array_add(nodes, coalloc_status_node(
+			node->name, site, node_usage_holder(i), cells));
 		if (held && s >= 0 && s < nsites)
 			busy[s]++;
-		json_object_array_add(nodes, n);
 	}
 	node_usage_unlock();
 	return nodes;
@@ -192,8 +199,9 @@ static json_object *_status_json(void)
 	return root;
 }
 
-/* The status and the file's path, built under slurmctld's read locks. */
-static json_object *_snapshot(char **path)
+/* The status, the file's path and whether job ids are private, built
+ * under slurmctld's read locks. */
+static json_object *_snapshot(char **path, bool *private_jobs)
 {
 	slurmctld_lock_t lock = { .conf = READ_LOCK, .node = READ_LOCK };
 	json_object *root;
@@ -202,27 +210,22 @@ static json_object *_snapshot(char **path)
 	root = _status_json();
 	*path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
 			       STATUS_FILE);
+	*private_jobs = _jobs_private();
 	unlock_slurmctld(lock);
 	return root;
 }
 
 /* The status as slurm_load_ctl_conf() will return it (root changes). */
-static void _keep_remote(json_object *root)
+static void _keep_remote(json_object *root, bool private_jobs)
 {
-	int flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
-	const char *text = json_object_to_json_string_ext(root, flags);
-	char *copy;
+	char *text = coalloc_status_public(root, private_jobs, REMOTE_STATUS_MAX);
+	char *copy = text ? xstrdup(text) : NULL;
 
-	if (strlen(text) > REMOTE_STATUS_MAX) {
-		json_object_object_del(root, "nodes");
-		json_object_object_add(root, "nodes_omitted",
-				       json_object_new_boolean(true));
-		text = json_object_to_json_string_ext(root, flags);
-	}
-	copy = xstrdup(text);
+	free(text);
 	slurm_mutex_lock(&status_mutex);
 	xfree(remote_status);
 	remote_status = copy;
+	remote_private = private_jobs;
 	slurm_mutex_unlock(&status_mutex);
 }
 
@@ -250,25 +253,55 @@ void coalloc_status_key_pairs(list_t **pairs)
 
 	pair->name = xstrdup(REMOTE_STATUS_KEY);
 	slurm_mutex_lock(&status_mutex);
-	pair->value = xstrdup(remote_status ? remote_status : "null");
+	/* PrivateData=jobs set by a reconfiguration after the last status
+	 * was kept: nothing until the next one (within STATUS_PERIOD) rather
+	 * than its job ids */
+	if (remote_status && (remote_private || !_jobs_private()))
+		pair->value = xstrdup(remote_status);
+	else
+		pair->value = xstrdup("null");
 	slurm_mutex_unlock(&status_mutex);
 	*pairs = list_create(destroy_config_key_pair);
 	list_append(*pairs, pair);
 	list_append(*pairs, _sites_pair());
 }
 
+/*
+ * The full status, for coalloc-status --file on this host.  Under
+ * PrivateData=jobs only SlurmUser (and root) may read it: it holds the
+ * job ids the public form leaves out.  A new file each time (a leftover
+ * .new would keep its mode), renamed over the last.
+ */
+static int _write_file(const char *path, json_object *root, bool private_jobs)
+{
+	int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE;
+	char *tmp = xstrdup_printf("%s.new", path);
+	int fd, rc = -1;
+
+	(void) unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  private_jobs ? 0600 : 0644);
+	if (fd >= 0) {
+		rc = json_object_to_fd(fd, root, flags);
+		if (close(fd))
+			rc = -1;
+		if (!rc)
+			rc = rename(tmp, path);
+	}
+	xfree(tmp);
+	return rc;
+}
+
 static void _write_status(void)
 {
 	char *path = NULL;
-	json_object *root = _snapshot(&path);
-	char *tmp = xstrdup_printf("%s.new", path);
+	bool private_jobs = false;
+	json_object *root = _snapshot(&path, &private_jobs);
 
-	if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) ||
-	    rename(tmp, path))
+	if (_write_file(path, root, private_jobs))
 		error("%s: cannot write %s: %m", plugin_type, path);
-	_keep_remote(root);
+	_keep_remote(root, private_jobs);
 	json_object_put(root);
-	xfree(tmp);
 	xfree(path);
 }
 

@@ -1,6 +1,8 @@
 #!/bin/bash
 # coalloc-status shows what select/coalloc sees: sites with busy/idle
 # nodes, queues with length and state, the job on each node; --json.
+# Under PrivateData=jobs scontrol show config's CoallocStatus, which any
+# user may read, holds no job id; the status file, SlurmUser's, does.
 source "$(dirname "$0")/lib/tap.sh"
 cluster_start --select coalloc --policy LS-DO --sites 2 --nodes-per-site 3
 STATUS=$BUILD_DIR/bin/coalloc-status
@@ -56,6 +58,24 @@ out=$("$STATUS" 2>&1)
 ok $? "without the status file: asked of slurmctld (slurm_load_ctl_conf)"
 like "$out" "site2 +n\[4-6\] +3 +1 +2 +site2" "  the same sites"
 like "$(scontrol show config)" "CoallocStatus += \{" "  scontrol show config shows it (CoallocStatus)"
+
+# CoallocStatus as scontrol show config prints it (its section's
+# heading on the same line), then decoded: "private" when it says so,
+# each key "job" found anywhere and its value, n1's busy flag in row 0.
+coalloc_status_text() { scontrol show config | sed -n 's/.*CoallocStatus *= *//p'; }
+coalloc_status_pair() {
+	coalloc_status_text | perl -MJSON::PP -e '
+		my $s = decode_json(join "", <STDIN>); my @jobs;
+		sub walk { my $v = shift;
+			if (ref $v eq "HASH") { for (sort keys %$v) {
+				push @jobs, "job=$v->{$_}" if $_ eq "job"; walk($v->{$_}) } }
+			elsif (ref $v eq "ARRAY") { walk($_) for @$v } }
+		walk($s);
+		my ($n1) = grep { $_->{name} eq "n1" } @{$s->{nodes}};
+		print join(" ", ($s->{private_jobs} ? "private" : ()), @jobs,
+			   "n1-busy=" . ($n1->{cells}[0]{busy} ? 1 : 0)), "\n"'
+}
+like "$(coalloc_status_pair)" "^job=$a job=$a " "without PrivateData CoallocStatus names the job on n1 ($a)"
 # a large cluster's status comes without its nodes: busy counts stay
 perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); delete $j->{nodes};
 	$j->{nodes_omitted} = JSON::PP::true; print encode_json($j)' \
@@ -64,6 +84,27 @@ mv "$STATE/away.json" "$STATE/coalloc_status.json" 2>/dev/null
 out=$("$STATUS" --file "$TEST_DIR/no-nodes.json" 2>&1)
 like "$out" "site2 +n\[4-6\] +3 +1 +2 +site2" "without the node table: the sites' busy counts"
 like "$out" "too many to send" "  and a note instead of the matrix"
+
+# PrivateData=jobs: slurmctld cannot tell the plugin who asks for
+# CoallocStatus, so it carries no job id for anyone.
+echo "PrivateData=jobs" >> "$TEST_DIR/cluster/etc/slurm.conf"
+scontrol reconfigure
+ok $? "scontrol reconfigure with PrivateData=jobs"
+pair_private() { [[ $(coalloc_status_pair 2>/dev/null) == private* ]]; }
+wait_until 30 pair_private
+got=$(coalloc_status_pair)
+is "$got" "private n1-busy=1" "PrivateData=jobs: CoallocStatus says private, holds no job key, n1 still busy"
+text=$(coalloc_status_text)
+ok $(( ${#text} > 100 ? 0 : 1 )) "  scontrol show config shows CoallocStatus (${#text} bytes) ..."
+unlike "$text" '"job"' "  ... has no \"job\""
+out=$("$STATUS" 2>&1)
+like "$out" "site1 +n\[1-3\] +3 +3 +0 +site1" "  coalloc-status: site1 still 3 busy"
+like "$out" "n1 +site1 +busy" "  the matrix says busy, not the job id"
+unlike "$out" "n1 +site1 +$a" "  ... and not $a"
+like "$out" "job ids hidden: PrivateData=jobs" "  and says why, and where the ids are"
+is "$(stat -c %a "$STATE/coalloc_status.json")" 600 "  the status file is SlurmUser's only (mode 600)"
+like "$("$STATUS" --file "$STATE/coalloc_status.json" 2>&1)" "n1 +site1 +$a" \
+	"  coalloc-status --file on slurmctld's host shows job $a"
 
 scancel "$a" "$b" "$c"
 wait_until 30 queue_empty

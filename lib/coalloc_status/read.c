@@ -1,6 +1,6 @@
 /*
- * status_json.c - reading select/coalloc's status file (the JSON the
- * plugin writes, see status_json.h), shared by coalloc-status's outputs.
+ * read.c - reading select/coalloc's status (the JSON the plugin writes,
+ * full or public, see status_json.h), shared by coalloc-status's outputs.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -34,15 +34,32 @@ json_object *status_array(json_object *o, const char *key)
 	return v;
 }
 
+bool status_busy(json_object *o)
+{
+	json_object *busy;
+
+	if (json_object_object_get_ex(o, COALLOC_STATUS_BUSY, &busy))
+		return json_object_get_boolean(busy);
+	return status_int(o, COALLOC_STATUS_JOB) != 0;
+}
+
+bool status_jobs_private(json_object *root)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(root, COALLOC_STATUS_PRIVATE_JOBS, &v) &&
+	       json_object_get_boolean(v);
+}
+
 /* Does any job hold the node, in any row? */
 static bool _node_busy(json_object *n)
 {
 	json_object *cells = status_array(n, "cells");
 
-	if (status_int(n, "job"))
+	if (status_busy(n))
 		return true;
 	for (size_t r = 0; cells && r < json_object_array_length(cells); r++)
-		if (status_int(json_object_array_get_idx(cells, r), "job"))
+		if (status_busy(json_object_array_get_idx(cells, r)))
 			return true;
 	return false;
 }

@@ -422,3 +422,23 @@ bool harness_closed_within(int fd, int ms)
 	n = recv(fd, &c, 1, MSG_DONTWAIT);
 	return n == 0 || (n < 0 && errno == ECONNRESET);
 }
+
+uint64_t harness_cpu_ticks(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long utime = 0, stime = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	p = strrchr(buf, ')');
+	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			&utime, &stime) == 2)
+		return utime + stime;
+	return 0;
+}

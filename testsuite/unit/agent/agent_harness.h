@@ -121,4 +121,7 @@ int harness_mkdir_p(const char *path);
  * or a reset (a socket closed with unread data in it sends RST). */
 bool harness_closed_within(int fd, int ms);
 
+/* utime + stime of pid in clock ticks (all its threads), 0 when gone. */
+uint64_t harness_cpu_ticks(pid_t pid);
+
 #endif /* AGENT_HARNESS_H */

@@ -14,7 +14,9 @@
  *   getattr  F's GETATTR is never answered: the agent asks nothing of F's
  *            file system (before the fix its fstat() sat in FUSE,
  *            unkillable): it answers ping within 2 s all along, keeps
- *            ticking, and stops on SIGTERM.
+ *            ticking, keeps switching two membus steps of root's on one
+ *            CPU (each frozen and thawed on time: both progress), and
+ *            stops on SIGTERM.
  *   flush    F's FLUSH is never answered, so closing the agent's
  *            duplicate blocks: that is logged, the agent keeps
  *            answering, and another user's process, watched after, still
@@ -80,6 +82,56 @@ struct task {
 static int request(const char *line)
 {
 	return harness_request(sock, line, reply, sizeof(reply));
+}
+
+/* ---------------------------------------- two membus steps on one CPU */
+
+#define MB_JOB 930000000u
+static pid_t mb_pids[2];
+
+/* Root's two membus steps of one process each, announced with this
+ * agent as their coordinator: with P = 1 they take turns by quanta. */
+static bool membus_pair_start(void)
+{
+	static const char *const hint[2] = { "800000000", "50000000" };
+	char line[512], self[96];
+	int port = harness_free_udp_port();
+	bool all = port > 0;
+
+	snprintf(self, sizeof(self), "%s@127.0.0.1:%d", node, port);
+	for (unsigned i = 0; i < 2 && all; i++) {
+		mb_pids[i] = harness_keep(harness_spinner());
+		snprintf(line, sizeof(line), "membus job=%u step=0 nnodes=1 self=%s coord=%s",
+			 MB_JOB + i, self, self);
+		all &= !request(line) && !strncmp(reply, "ok membus", 9);
+		snprintf(line, sizeof(line), "register job=%u step=0 uid=0 mode=membus pid=%d rank=0 bw_mem=%s",
+			 MB_JOB + i, (int)mb_pids[i], hint[i]);
+		all &= !request(line) && !strncmp(reply, "ok registered", 13);
+	}
+	return all;
+}
+
+/* Both membus steps ran during the last 1.5 s (15 quanta). */
+static bool membus_both_progress(void)
+{
+	uint64_t before[2];
+
+	for (unsigned i = 0; i < 2; i++)
+		before[i] = harness_cpu_ticks(mb_pids[i]);
+	harness_sleep_ms(1500);
+	return harness_cpu_ticks(mb_pids[0]) > before[0] &&
+	       harness_cpu_ticks(mb_pids[1]) > before[1];
+}
+
+static void membus_pair_end(void)
+{
+	char line[128];
+
+	for (unsigned i = 0; i < 2; i++) {
+		harness_reap(mb_pids[i]);
+		snprintf(line, sizeof(line), "end job=%u step=0", MB_JOB + i);
+		(void)request(line);
+	}
 }
 
 /* ------------------------------------------------------ the job side */
@@ -334,6 +386,11 @@ static void test_getattr(uint32_t j)
 	   (long long)ticks);
 	ok(becomes(j, "sockets_watched", 0),
 	   "getattr: the socket that went away is no longer watched");
+	if (mb_pids[0] > 0)
+		ok(membus_both_progress(),
+		   "getattr: two membus steps on one CPU are still frozen and thawed by quanta: both progress");
+	else
+		skip(1, "no writable cgroup v1 freezer: no membus steps");
 	release(&t);
 }
 
@@ -378,7 +435,9 @@ static void test_stop(void)
 static void start(void)
 {
 	char *argv[] = { coschedd, "--node", node, "--run-dir", run_dir,
-			 "--tick-us", "1000", NULL };
+			 "--tick-us", "1000", "--membus-quantum-ms", "100",
+			 "--cpus", "1", "--membus-mem", "1G", "--membus-net", "1G",
+			 NULL };
 	socklen_t len = sizeof(listen_addr);
 
 	listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -447,7 +506,11 @@ int main(int argc, char **argv)
 	job = 920000000u + (uint32_t)getpid() % 1000000u * 10u;
 	prepare_mounts();
 	start();
+	if (!access("/sys/fs/cgroup/freezer", W_OK))
+		ok(membus_pair_start(), "two membus steps of root's take turns on one CPU");
 	test_getattr(job);
+	if (mb_pids[0] > 0)
+		membus_pair_end();
 	test_flush(job + 2);
 	test_stop();
 	return done_testing();

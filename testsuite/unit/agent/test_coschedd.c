@@ -333,26 +333,6 @@ static const char *freezer_state(int job)
 	return state;
 }
 
-static uint64_t cpu_ticks(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long utime = 0, stime = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	p = strrchr(buf, ')');
-	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			&utime, &stime) == 2)
-		return utime + stime;
-	return 0;
-}
-
 /* One frozen, the other thawed, seen within a second (switches race). */
 static bool one_runs(void)
 {
@@ -424,10 +404,10 @@ static void test_membus(void)
 	ok(!strncmp(reply, "ok registered", 13), "membus: a light step registers");
 	ok(one_runs(), "membus: with one CPU one step runs while the other is frozen (%s, %s)",
 	   freezer_state(50), freezer_state(51));
-	ta = cpu_ticks(a);
-	tb = cpu_ticks(b);
+	ta = harness_cpu_ticks(a);
+	tb = harness_cpu_ticks(b);
 	harness_sleep_ms(1500);
-	ok(cpu_ticks(a) > ta && cpu_ticks(b) > tb,
+	ok(harness_cpu_ticks(a) > ta && harness_cpu_ticks(b) > tb,
 	   "membus: both steps progress over 15 quanta (taking turns)");
 	request("status");
 	ok(strstr(reply, "coordinator ") && strstr(reply, "quantum ") &&

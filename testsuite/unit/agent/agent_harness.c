@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -421,4 +422,20 @@ bool harness_closed_within(int fd, int ms)
 		return false;
 	n = recv(fd, &c, 1, MSG_DONTWAIT);
 	return n == 0 || (n < 0 && errno == ECONNRESET);
+}
+
+void harness_need_fuse(const char *argv0, char *stallfs, size_t len)
+{
+	char self[PATH_MAX];
+
+	if (access("/dev/fuse", F_OK) || access(HARNESS_FUSERMOUNT, X_OK) ||
+	    access("/etc/fuse.conf", F_OK)) {
+		printf("1..0 # SKIP no /dev/fuse, %s or /etc/fuse.conf\n",
+		       HARNESS_FUSERMOUNT);
+		exit(0);
+	}
+	snprintf(self, sizeof(self), "%s", argv0);
+	snprintf(stallfs, len, "%s/stallfs", dirname(self));
+	if (access(stallfs, X_OK))
+		harness_bail_out("%s: %s", stallfs, strerror(errno));
 }

@@ -121,4 +121,11 @@ int harness_mkdir_p(const char *path);
  * or a reset (a socket closed with unread data in it sends RST). */
 bool harness_closed_within(int fd, int ms);
 
+#define HARNESS_FUSERMOUNT "/usr/bin/fusermount3"
+
+/* The stallfs built beside the test into stallfs; skips the whole test
+ * (a TAP plan of 0) where /dev/fuse, fusermount3 or /etc/fuse.conf is
+ * missing. */
+void harness_need_fuse(const char *argv0, char *stallfs, size_t len);
+
 #endif /* AGENT_HARNESS_H */

@@ -60,7 +60,6 @@
 #define FUSE_UID 65534		/* nobody: the hostile user */
 #define OTHER_UID 65533		/* an unrelated user */
 #define WAIT_MS 5000
-#define FUSERMOUNT "/usr/bin/fusermount3"
 
 static char coschedd[PATH_MAX], stallfs[PATH_MAX];
 static char fuse_dev[300];	/* /dev/fuse as a stock Debian node has it */
@@ -416,22 +415,6 @@ static void prepare_mounts(void)
 		harness_bail_out("%s: %s", conf, strerror(errno));
 }
 
-static void need_fuse(const char *argv0)
-{
-	char self[PATH_MAX];
-
-	if (access("/dev/fuse", F_OK) || access(FUSERMOUNT, X_OK) ||
-	    access("/etc/fuse.conf", F_OK)) {
-		printf("1..0 # SKIP no /dev/fuse, %s or /etc/fuse.conf\n",
-		       FUSERMOUNT);
-		exit(0);
-	}
-	snprintf(self, sizeof(self), "%s", argv0);
-	snprintf(stallfs, sizeof(stallfs), "%s/stallfs", dirname(self));
-	if (access(stallfs, X_OK))
-		harness_bail_out("%s: %s", stallfs, strerror(errno));
-}
-
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/test_arrivals_fuse.XXXXXX";
@@ -439,7 +422,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
-	need_fuse(argv[0]);
+	harness_need_fuse(argv[0], stallfs, sizeof(stallfs));
 	if (harness_private_run_dir(tmpl, run_dir, sizeof(run_dir)))
 		return 1;
 	snprintf(node, sizeof(node), "f%d", (int)getpid());

@@ -49,7 +49,6 @@
 
 #define REPLY_LEN 65536
 #define NOBODY 65534		/* the job's (hostile) user */
-#define FUSERMOUNT "/usr/bin/fusermount3"
 
 static char coschedd[PATH_MAX], stallfs[PATH_MAX];
 static char run_dir[256], node[32], sock[PATH_MAX + 64];
@@ -80,17 +79,31 @@ static void _become_nobody(void)
 		_exit(11);
 }
 
-/* A rank of the job's user: sleeps until killed (or 120 s). */
+/* A rank of the job's user, returned once it is that user: sleeps
+ * until killed (or 120 s). */
 static pid_t rank_process(void)
 {
-	pid_t pid = fork();
+	int became[2];
+	pid_t pid;
+	char k = 0;
 
+	if (pipe(became))
+		harness_bail_out("pipe: %s", strerror(errno));
+	pid = fork();
 	if (pid == 0) {
+		close(became[0]);
 		_become_nobody();
+		if (write(became[1], "k", 1) != 1)
+			_exit(12);
+		close(became[1]);
 		alarm(120);
 		for (;;)
 			pause();
 	}
+	close(became[1]);
+	if (pid < 0 || read(became[0], &k, 1) != 1)
+		harness_bail_out("the rank did not become uid %d", NOBODY);
+	close(became[0]);
 	return harness_keep(pid);
 }
 
@@ -213,22 +226,6 @@ static void attack(const char *what, uint32_t j, const char *page)
 
 /* ---------------------------------------------------------- set-up */
 
-static void need_fuse(const char *argv0)
-{
-	char self[PATH_MAX];
-
-	if (access("/dev/fuse", F_OK) || access(FUSERMOUNT, X_OK) ||
-	    access("/etc/fuse.conf", F_OK)) {
-		printf("1..0 # SKIP no /dev/fuse, %s or /etc/fuse.conf\n",
-		       FUSERMOUNT);
-		exit(0);
-	}
-	snprintf(self, sizeof(self), "%s", argv0);
-	snprintf(stallfs, sizeof(stallfs), "%s/stallfs", dirname(self));
-	if (access(stallfs, X_OK))
-		harness_bail_out("%s: %s", stallfs, strerror(errno));
-}
-
 /* This process, the agent and the mounts in a mount namespace of their
  * own, where users may mount with allow_other and /dev/fuse is 0666 (as
  * udev makes it on a stock Debian node; 0600 in some containers). */
@@ -259,7 +256,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
-	need_fuse(argv[0]);
+	harness_need_fuse(argv[0], stallfs, sizeof(stallfs));
 	if (harness_private_run_dir(tmpl, run_dir, sizeof(run_dir)))
 		return 1;
 	private_namespace();

@@ -23,7 +23,7 @@
 
 #define ARRIVALS_WATCH_MAX 256	/* watched sockets per process */
 #define ARRIVALS_TRACK_MAX 512	/* sockets remembered per process */
-#define ARRIVALS_SCAN_MAX 1024	/* /proc/PID/fd entries read per scan */
+#define ARRIVALS_SCAN_MAX PROC_FD_SCAN_MAX /* /proc/PID/fd entries a scan */
 #define ARRIVALS_RING 1024	/* detection delays kept per step */
 
 /* A step's arrivals, for status (lives in its struct agent_counters). */

@@ -85,6 +85,10 @@ $(O)/testsuite/unit/agent/stallfs.o: ALL_CFLAGS += $(FUSE3_CFLAGS)
 $(eval $(call program,$(O)/tests/agent/stallfs,testsuite/unit/agent/stallfs.c,,$(FUSE3_LIBS)))
 $(eval $(call unit_test,agent/test_arrivals_fuse,testsuite/unit/agent/test_arrivals_fuse.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
 $(O)/tests/agent/test_arrivals_fuse.t: | $(COSCHEDD) $(O)/tests/agent/stallfs
+# The same user with its FUSE mount over its step's page directory or a
+# page: the agent never walks into it (needs root; runs coschedd).
+$(eval $(call unit_test,agent/test_pages_fuse,testsuite/unit/agent/test_pages_fuse.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
+$(O)/tests/agent/test_pages_fuse.t: | $(COSCHEDD) $(O)/tests/agent/stallfs
 
 # Out of descriptors (a small RLIMIT_NOFILE and idle clients), the agent
 # rests its listener instead of spinning (needs root; runs coschedd).

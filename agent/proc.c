@@ -603,10 +603,11 @@ static int _inode_of(int fd, uint64_t inode, void *arg)
 	return _inode_add(arg, inode);
 }
 
-/* The inodes of the sockets among /proc/PID/fd, sorted. */
+/* The inodes of the sockets among /proc/PID/fd, sorted: a bounded scan,
+ * since a process of the job's user chooses how many entries there are. */
 static int _socket_inodes(pid_t pid, struct inode_set *s)
 {
-	int rc = proc_for_each_socket(pid, 0, _inode_of, s);
+	int rc = proc_for_each_socket(pid, PROC_FD_SCAN_MAX, _inode_of, s);
 
 	if (s->n)
 		qsort(s->v, s->n, sizeof(*s->v), _cmp_u64);

@@ -97,6 +97,14 @@ int proc_tree(const struct proc_id *roots, size_t n, struct proc_id **ids,
 int proc_sample(const struct proc_id *id, struct proc_sample *sample);
 
 /*
+ * /proc/PID/fd entries read per scan (proc_socket_inodes, _rx_bytes,
+ * arrivals.c): a job's process may hold as many descriptors as its
+ * RLIMIT_NOFILE allows (up to fs.nr_open, a million by default), each
+ * entry a readlink; sockets past the first PROC_FD_SCAN_MAX are not seen.
+ */
+#define PROC_FD_SCAN_MAX 1024
+
+/*
  * Bytes waiting, unread, in the receive queues of the process's TCP
  * sockets (matched by inode from /proc/PID/fd against /proc/net/tcp and
  * tcp6 of its network namespace): the agent's view of messages from other
@@ -105,8 +113,8 @@ int proc_sample(const struct proc_id *id, struct proc_sample *sample);
 int proc_socket_rx_bytes(pid_t pid, uint64_t *bytes);
 
 /*
- * The inodes of pid's sockets (the "socket:[INODE]" links of
- * /proc/PID/fd), sorted ascending, in a malloc'ed array the caller frees
+ * The inodes of pid's sockets (the "socket:[INODE]" links among the
+ * first PROC_FD_SCAN_MAX entries of /proc/PID/fd), sorted ascending, in a malloc'ed array the caller frees
  * (NULL when there are none).  Returns 0, or -1 when unreadable.
  */
 int proc_socket_inodes(pid_t pid, uint64_t **inodes, size_t *n);

@@ -5,6 +5,7 @@
  * Below RUN_DIR every directory is opened relative to its parent, with
  * O_NOFOLLOW, and checked on the descriptor: a symbolic link or a
  * directory of the wrong owner is refused, never followed or trusted.
+ * Below RUN_DIR/pages no open leaves the mount it starts on (_open_below).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -15,7 +16,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cosched/pages.h"
@@ -75,6 +78,29 @@ static bool _dir_is(int fd, uid_t owner, mode_t forbidden)
 	       !(st.st_mode & forbidden);
 }
 
+/*
+ * openat(at, name, flags), refused (EXDEV) where the walk would cross
+ * into another mount.  A step's directory and its pages belong to the
+ * job's user, who may mount a FUSE file system of their own over either
+ * (fusermount3 takes a mount point its user may write to); where
+ * fuse.conf allows allow_other, root's OPENDIR, OPEN or GETATTR there
+ * would wait on the user's program for ever.  openat2's RESOLVE_NO_XDEV
+ * stops the walk before that file system is asked anything.  Kernels
+ * before 5.6 lack openat2: plain openat there, without that guard.
+ */
+static int _open_below(int at, const char *name, int flags)
+{
+#ifdef SYS_openat2
+	struct open_how how = { .flags = (uint64_t)flags,
+				.resolve = RESOLVE_NO_XDEV };
+	int fd = (int)syscall(SYS_openat2, at, name, &how, sizeof(how));
+
+	if (fd >= 0 || errno != ENOSYS)
+		return fd;
+#endif
+	return openat(at, name, flags);
+}
+
 /* RUN_DIR and RUN_DIR/pages: ours, and nobody else may write there. */
 static int _open_ours(int at, const char *name, int flags)
 {
@@ -126,7 +152,7 @@ static int _remove_in(int parent, const char *name, int depth, int *budget);
 /* Remove every entry of the directory fd; 0 when all went. */
 static int _empty(int fd, int depth, int *budget)
 {
-	int list = openat(fd, ".", DIR_FLAGS), rc = 0;
+	int list = _open_below(fd, ".", DIR_FLAGS), rc = 0;
 	struct dirent *e;
 	DIR *dir;
 
@@ -163,7 +189,7 @@ static int _remove_in(int parent, const char *name, int depth, int *budget)
 		return 0;
 	if (errno != EISDIR || depth <= 0)
 		return -1;
-	fd = openat(parent, name, DIR_FLAGS);
+	fd = _open_below(parent, name, DIR_FLAGS);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
 	rc = fchown(fd, geteuid(), (gid_t)-1) ? -1 : _empty(fd, depth - 1, budget);
@@ -194,7 +220,7 @@ static int _make_step_dir(int pages, const char *name, uid_t uid)
 	(void)_remove_tree(pages, tmp);	/* our own leftover */
 	if (mkdirat(pages, tmp, STEP_MODE))
 		return -1;
-	fd = openat(pages, tmp, DIR_FLAGS);
+	fd = _open_below(pages, tmp, DIR_FLAGS);
 	if (fd >= 0 && !fchown(fd, uid, (gid_t)-1) && !fchmod(fd, STEP_MODE) &&
 	    !renameat2(pages, tmp, pages, name, RENAME_NOREPLACE)) {
 		close(fd);
@@ -211,7 +237,7 @@ static int _make_step_dir(int pages, const char *name, uid_t uid)
 /* pages/name is a directory of uid (made by us or a sibling slurmstepd). */
 static bool _step_dir_is(int pages, const char *name, uid_t uid)
 {
-	int fd = openat(pages, name, DIR_FLAGS);
+	int fd = _open_below(pages, name, DIR_FLAGS);
 	bool is = fd >= 0 && _dir_is(fd, uid, 0);
 
 	if (fd >= 0)
@@ -286,7 +312,7 @@ int cosched_pages_open(const char *run_dir, uint32_t job, uint32_t step,
 	if (pages < 0)
 		return -1;
 	_step_name(job, step, name);
-	fd = openat(pages, name, DIR_FLAGS);
+	fd = _open_below(pages, name, DIR_FLAGS);
 	close(pages);
 	if (fd >= 0 && !_dir_is(fd, uid, 0)) {
 		close(fd);
@@ -298,9 +324,12 @@ int cosched_pages_open(const char *run_dir, uint32_t job, uint32_t step,
 
 int cosched_page_open(int dir_fd, const char *name, int access, uid_t uid)
 {
+	const int flags = access | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+			  O_CLOEXEC;
 	struct stat st;
-	int fd = openat(dir_fd, name,
-			access | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	/* a path (the shim's, as the user) crosses mounts to reach RUN_DIR */
+	int fd = dir_fd == AT_FDCWD ? openat(dir_fd, name, flags)
+				    : _open_below(dir_fd, name, flags);
 
 	if (fd < 0)
 		return -1;

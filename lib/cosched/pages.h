@@ -57,14 +57,17 @@ int cosched_pages_remove(const char *run_dir, uint32_t job, uint32_t step,
 
 /*
  * The agent: the step's directory, O_DIRECTORY, after checking that
- * RUN_DIR/pages is ours and the step's directory uid's; -1 otherwise.
+ * RUN_DIR/pages is ours and the step's directory uid's; -1 otherwise
+ * (EXDEV, asking nothing of it, when a file system is mounted over it).
  */
 int cosched_pages_open(const char *run_dir, uint32_t job, uint32_t step,
 		       uid_t uid);
 
 /*
  * Open the page name relative to dir_fd (AT_FDCWD: a path) with access
- * (O_RDONLY or O_RDWR), never blocking, following no link, close-on-exec;
+ * (O_RDONLY or O_RDWR), never blocking, following no link, close-on-exec,
+ * and, relative to a directory, never into another mount (a FUSE file
+ * system of the user's mounted over the page: EXDEV);
  * kept only when it is a regular file of uid with one link and exactly
  * the size of struct cosched_shm.  The fd, or -1.
  */

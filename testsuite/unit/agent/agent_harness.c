@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -441,4 +442,50 @@ uint64_t harness_cpu_ticks(pid_t pid)
 			&utime, &stime) == 2)
 		return utime + stime;
 	return 0;
+}
+
+void harness_need_fuse(const char *argv0, char *stallfs, size_t len)
+{
+	char self[PATH_MAX];
+
+	if (access("/dev/fuse", F_OK) || access(HARNESS_FUSERMOUNT, X_OK) ||
+	    access("/etc/fuse.conf", F_OK)) {
+		printf("1..0 # SKIP no /dev/fuse, %s or /etc/fuse.conf\n",
+		       HARNESS_FUSERMOUNT);
+		exit(0);
+	}
+	snprintf(self, sizeof(self), "%s", argv0);
+	snprintf(stallfs, len, "%s/stallfs", dirname(self));
+	if (access(stallfs, X_OK))
+		harness_bail_out("%s: %s", stallfs, strerror(errno));
+}
+
+int64_t harness_agent_ticks(const char *sock)
+{
+	static char reply[65536];
+	const char *at;
+	long long n;
+
+	if (harness_request(sock, "status json", reply, sizeof(reply)) ||
+	    !(at = strstr(reply, "\"ticks\":")) ||
+	    sscanf(at + strlen("\"ticks\":"), " %lld", &n) != 1)
+		return -1;
+	return n;
+}
+
+bool harness_responsive_for(const char *sock, int ms, int64_t *ticks_gained)
+{
+	int64_t before = harness_agent_ticks(sock);
+	char reply[256];
+
+	for (int waited = 0; waited < ms; waited += 250) {
+		if (harness_request_within(sock, "ping", reply, sizeof(reply),
+					   2000)) {
+			printf("# ping unanswered within 2 s after %d ms\n", waited);
+			return false;
+		}
+		harness_sleep_ms(250);
+	}
+	*ticks_gained = harness_agent_ticks(sock) - before;
+	return before >= 0 && *ticks_gained > 0;
 }

@@ -124,4 +124,18 @@ bool harness_closed_within(int fd, int ms);
 /* utime + stime of pid in clock ticks (all its threads), 0 when gone. */
 uint64_t harness_cpu_ticks(pid_t pid);
 
+/* The agent's tick count ("ticks" of status json), -1 when unanswered. */
+int64_t harness_agent_ticks(const char *sock);
+
+/* The agent at sock answers ping within 2 s, every 250 ms for ms, and
+ * ticks meanwhile (how many in *ticks_gained): it is not stalled. */
+bool harness_responsive_for(const char *sock, int ms, int64_t *ticks_gained);
+
+#define HARNESS_FUSERMOUNT "/usr/bin/fusermount3"
+
+/* The stallfs built beside the test into stallfs; skips the whole test
+ * (a TAP plan of 0) where /dev/fuse, fusermount3 or /etc/fuse.conf is
+ * missing. */
+void harness_need_fuse(const char *argv0, char *stallfs, size_t len);
+
 #endif /* AGENT_HARNESS_H */

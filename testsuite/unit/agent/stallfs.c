@@ -3,11 +3,14 @@
  * empty regular file "f" whose operations, once it has been opened,
  * are left unanswered as a user's program may leave them.
  *
- *   stallfs MOUNTPOINT getattr|flush READY_FD [allow_other]
+ *   stallfs MOUNTPOINT getattr|flush|open READY_FD [allow_other]
  *
  * getattr: GETATTR of f never answered (its attributes expire at once,
  * so every stat asks); flush: FLUSH of f never answered (every close()
- * of a descriptor of it waits).  Mounted the way an ordinary user
+ * of a descriptor of it waits); open: OPEN and OPENDIR of anything never
+ * answered, the root being a directory or a regular file as the mount
+ * point is (test_pages_fuse mounts over a step's page directory and
+ * over a page).  Mounted the way an ordinary user
  * mounts (through the setuid fusermount3 when not root); "k" is written
  * to READY_FD once mounted.  Ends by a signal, or after 120 s: its death
  * aborts the connection and with it every request left waiting.
@@ -27,7 +30,8 @@
 #define FILE_INO 2
 #define FILE_NAME "f"
 
-static bool stall_getattr, stall_flush;
+static bool stall_getattr, stall_flush, stall_open;
+static mode_t root_type = S_IFDIR;	/* the mount point's */
 static bool opened;		/* f was opened: the stalls begin */
 
 static void _attr(fuse_ino_t ino, struct stat *st)
@@ -36,8 +40,8 @@ static void _attr(fuse_ino_t ino, struct stat *st)
 	st->st_ino = ino;
 	st->st_uid = getuid();
 	st->st_gid = getgid();
-	st->st_mode = ino == FUSE_ROOT_ID ? S_IFDIR | 0755 : S_IFREG | 0644;
-	st->st_nlink = ino == FUSE_ROOT_ID ? 2 : 1;
+	st->st_mode = ino == FUSE_ROOT_ID ? root_type | 0755 : S_IFREG | 0644;
+	st->st_nlink = ino == FUSE_ROOT_ID && root_type == S_IFDIR ? 2 : 1;
 }
 
 static void _lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -70,11 +74,26 @@ static void _getattr(fuse_req_t req, fuse_ino_t ino,
 
 static void _open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	if (stall_open)
+		return;		/* never answered */
+	if (ino == FUSE_ROOT_ID && root_type == S_IFREG) {
+		fuse_reply_open(req, fi);
+		return;
+	}
 	if (ino != FILE_INO) {
 		fuse_reply_err(req, EISDIR);
 		return;
 	}
 	opened = true;
+	fuse_reply_open(req, fi);
+}
+
+static void _opendir(fuse_req_t req, fuse_ino_t ino,
+		     struct fuse_file_info *fi)
+{
+	(void)ino;
+	if (stall_open)
+		return;		/* never answered */
 	fuse_reply_open(req, fi);
 }
 
@@ -99,6 +118,7 @@ static const struct fuse_lowlevel_ops ops = {
 	.lookup = _lookup,
 	.getattr = _getattr,
 	.open = _open,
+	.opendir = _opendir,
 	.flush = _flush,
 	.release = _release,
 };
@@ -108,14 +128,18 @@ int main(int argc, char **argv)
 	char *fargv[] = { argv[0], "-o", "allow_other", NULL };
 	struct fuse_args args = FUSE_ARGS_INIT(1, fargv);
 	struct fuse_session *se;
+	struct stat mp;
 	int ready;
 
-	if (argc < 4 || (strcmp(argv[2], "getattr") && strcmp(argv[2], "flush"))) {
-		fprintf(stderr, "usage: stallfs MOUNTPOINT getattr|flush READY_FD [allow_other]\n");
+	if (argc < 4 || (strcmp(argv[2], "getattr") && strcmp(argv[2], "flush") &&
+			 strcmp(argv[2], "open")) || stat(argv[1], &mp)) {
+		fprintf(stderr, "usage: stallfs MOUNTPOINT getattr|flush|open READY_FD [allow_other]\n");
 		return 2;
 	}
 	stall_getattr = !strcmp(argv[2], "getattr");
 	stall_flush = !strcmp(argv[2], "flush");
+	stall_open = !strcmp(argv[2], "open");
+	root_type = mp.st_mode & S_IFMT;
 	ready = atoi(argv[3]);
 	if (argc > 4 && !strcmp(argv[4], "allow_other"))
 		args.argc = 3;

@@ -62,7 +62,6 @@
 #define FUSE_UID 65534		/* nobody: the hostile user */
 #define OTHER_UID 65533		/* an unrelated user */
 #define WAIT_MS 5000
-#define FUSERMOUNT "/usr/bin/fusermount3"
 
 static char coschedd[PATH_MAX], stallfs[PATH_MAX];
 static char fuse_dev[300];	/* /dev/fuse as a stock Debian node has it */
@@ -291,8 +290,8 @@ static bool register_task(const struct task *t, uint32_t j, uid_t uid)
 
 /* ---------------------------------------------------------- the agent */
 
-/* A number in the status: "ticks" (the agent's), or KEY of the first
- * process of step j; -1 when absent. */
+/* A number in the status: KEY of the first process of step j; -1 when
+ * absent. */
 static int64_t status_of(uint32_t j, const char *key)
 {
 	json_object *o = NULL, *v = NULL, *jobs, *s, *procs;
@@ -300,10 +299,7 @@ static int64_t status_of(uint32_t j, const char *key)
 
 	if (!request("status json"))
 		o = json_tokener_parse(reply);
-	if (!strcmp(key, "ticks")) {
-		if (o && json_object_object_get_ex(o, "overhead", &v))
-			json_object_object_get_ex(v, "ticks", &v);
-	} else if (o && json_object_object_get_ex(o, "jobs", &jobs)) {
+	if (o && json_object_object_get_ex(o, "jobs", &jobs)) {
 		for (size_t i = 0; i < json_object_array_length(jobs); i++) {
 			s = json_object_array_get_idx(jobs, i);
 			if (json_object_object_get_ex(s, "job", &v) &&
@@ -331,23 +327,6 @@ static bool becomes(uint32_t j, const char *key, int64_t want)
 		harness_sleep_ms(20);
 	}
 	return false;
-}
-
-/* The agent answers ping within 2 s every 250 ms for ms, and ticks. */
-static bool responsive_for(int ms, int64_t *ticks_gained)
-{
-	int64_t before = status_of(0, "ticks");
-
-	for (int waited = 0; waited < ms; waited += 250) {
-		if (harness_request_within(sock, "ping", reply, sizeof(reply),
-					   2000)) {
-			diag("ping unanswered within 2 s after %d ms", waited);
-			return false;
-		}
-		harness_sleep_ms(250);
-	}
-	*ticks_gained = status_of(0, "ticks") - before;
-	return before >= 0 && *ticks_gained > 0;
 }
 
 static bool log_shows(const char *text)
@@ -381,7 +360,7 @@ static void test_getattr(uint32_t j)
 
 	spawn(&t, FUSE_UID, "getattr", mnt_getattr, conf);
 	ok(attack(&t, j), "getattr: the task's socket is watched, F swapped in under it, FIN sent");
-	alive = responsive_for(3000, &ticks);
+	alive = harness_responsive_for(sock, 3000, &ticks);
 	ok(alive, "getattr: the agent answers ping within 2 s for 3 s and keeps ticking (%lld ticks)",
 	   (long long)ticks);
 	ok(becomes(j, "sockets_watched", 0),
@@ -403,7 +382,7 @@ static void test_flush(uint32_t j)
 
 	spawn(&t, FUSE_UID, "flush", mnt_flush, NULL);
 	ok(attack(&t, j), "flush: the task's socket is watched, F swapped in under it, FIN sent");
-	alive = responsive_for(1000, &ticks);
+	alive = harness_responsive_for(sock, 1000, &ticks);
 	ok(alive, "flush: the agent answers ping and keeps ticking (%lld ticks)",
 	   (long long)ticks);
 	ok(command(&t, 'n') && (extra = accept_one()) >= 0 &&
@@ -475,22 +454,6 @@ static void prepare_mounts(void)
 		harness_bail_out("%s: %s", conf, strerror(errno));
 }
 
-static void need_fuse(const char *argv0)
-{
-	char self[PATH_MAX];
-
-	if (access("/dev/fuse", F_OK) || access(FUSERMOUNT, X_OK) ||
-	    access("/etc/fuse.conf", F_OK)) {
-		printf("1..0 # SKIP no /dev/fuse, %s or /etc/fuse.conf\n",
-		       FUSERMOUNT);
-		exit(0);
-	}
-	snprintf(self, sizeof(self), "%s", argv0);
-	snprintf(stallfs, sizeof(stallfs), "%s/stallfs", dirname(self));
-	if (access(stallfs, X_OK))
-		harness_bail_out("%s: %s", stallfs, strerror(errno));
-}
-
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/test_arrivals_fuse.XXXXXX";
@@ -498,7 +461,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	harness_need_coschedd(argv[0], coschedd, sizeof(coschedd));
-	need_fuse(argv[0]);
+	harness_need_fuse(argv[0], stallfs, sizeof(stallfs));
 	if (harness_private_run_dir(tmpl, run_dir, sizeof(run_dir)))
 		return 1;
 	snprintf(node, sizeof(node), "f%d", (int)getpid());

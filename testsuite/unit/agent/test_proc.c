@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -448,6 +449,42 @@ static void test_sockets(pid_t sleeper)
 	   "a gone pid fails");
 }
 
+/*
+ * A process with many more descriptors than PROC_FD_SCAN_MAX (a job's
+ * user may raise RLIMIT_NOFILE to fs.nr_open): the socket scans read the
+ * first PROC_FD_SCAN_MAX entries of /proc/PID/fd, not all of them.
+ */
+static void test_socket_scan_bound(void)
+{
+	const int many = 3 * PROC_FD_SCAN_MAX;
+	struct rlimit was, more = { .rlim_cur = 4 * PROC_FD_SCAN_MAX,
+				    .rlim_max = 4 * PROC_FD_SCAN_MAX };
+	int *fds = calloc((size_t)many, sizeof(*fds)), opened = 0, read;
+	uint64_t *inodes = NULL, bytes;
+	size_t n = 0;
+
+	if (!fds || getrlimit(RLIMIT_NOFILE, &was) ||
+	    (was.rlim_cur < more.rlim_cur && setrlimit(RLIMIT_NOFILE, &more))) {
+		skip(2, "cannot hold that many descriptors");
+		free(fds);
+		return;
+	}
+	while (opened < many &&
+	       (fds[opened] = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) >= 0)
+		opened++;
+	read = proc_socket_inodes(getpid(), &inodes, &n);
+	ok(!read && n > 0 && n <= PROC_FD_SCAN_MAX,
+	   "%d sockets: a scan reads at most %d entries of /proc/PID/fd (%zu sockets seen)",
+	   opened, PROC_FD_SCAN_MAX, n);
+	ok(!proc_socket_rx_bytes(getpid(), &bytes),
+	   "  and the receive queues are summed over those");
+	free(inodes);
+	while (opened > 0)
+		close(fds[--opened]);
+	free(fds);
+	setrlimit(RLIMIT_NOFILE, &was);
+}
+
 struct thread_seen {
 	pid_t pid;
 	int n;
@@ -543,6 +580,7 @@ int main(void)
 	test_by_id(sleeper);
 	test_sample(sleeper);
 	test_sockets(sleeper);
+	test_socket_scan_bound();
 	test_threads(sleeper);
 	test_running();
 	kids_reap(sleeper);

@@ -414,6 +414,12 @@ int agent_membus_proc_add(struct agent *a, struct agent_step *s,
 	    bw_perf_open(p->id.pid, &p->perf, err, sizeof(err)))
 		agent_log("job %u step %u: pid %d: perf: %s", s->job, s->step,
 			  (int)p->id.pid, err);
+	/* opened by pid: still the registered process (start time), not
+	 * one that got its pid meanwhile, whose counts would be lent us? */
+	if (p->perf.fd >= 0 && !proc_alive(&p->id)) {
+		bw_perf_close(&p->perf);
+		p->perf.fd = -1;
+	}
 	if (mb->mem_src == BW_SRC_RESCTRL &&
 	    bw_resctrl_add(&mb->resctrl, p->id.pid))
 		agent_log("job %u step %u: pid %d: resctrl: cannot add",

@@ -169,10 +169,8 @@ int agent_gang_request(struct agent *a, const char *request, char *reply,
 	struct cosched_gang_req r;
 	char err[AGENT_ERR_LEN];
 	struct agent_gang *g;
-	struct peer_hosts ctld;
 
 	if (cosched_gang_request_parse(request, &r, err, sizeof(err)) ||
-	    peer_hosts_parse(r.from, &ctld, err, sizeof(err)) ||
 	    !(g = _gang(a, err, sizeof(err)))) {
 		snprintf(reply, len, "error: %s\n", err);
 		return -1;
@@ -182,7 +180,7 @@ int agent_gang_request(struct agent *a, const char *request, char *reply,
 			 err);
 		return -1;
 	}
-	g->ctld = ctld;	/* the newest: slurm.conf may have changed */
+	g->ctld = r.hosts;	/* the newest: slurm.conf may have changed */
 	snprintf(reply, len, "ok gang self=%s from=%s\n", g->self.text, r.from);
 	return 0;
 }

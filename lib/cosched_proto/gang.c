@@ -328,7 +328,6 @@ int cosched_gang_request_parse(const char *line, struct cosched_gang_req *out,
 			       char *err, size_t err_len)
 {
 	struct cosched_gang_req g;
-	struct peer_hosts hosts;
 	char why[ERRBUF_LEN];
 
 	memset(&g, 0, sizeof(g));
@@ -340,7 +339,7 @@ int cosched_gang_request_parse(const char *line, struct cosched_gang_req *out,
 	if (cosched_request_word(line, "from", g.from, sizeof(g.from)) ||
 	    !g.from[0])
 		return errbuf_fail(err, err_len, "gang needs from (slurmctld's addresses, ADDR[,ADDR...])");
-	if (peer_hosts_parse(g.from, &hosts, why, sizeof(why)))
+	if (peer_hosts_parse(g.from, &g.hosts, why, sizeof(why)))
 		return errbuf_fail(err, err_len, "gang from=: %s", why);
 	*out = g;
 	return 0;

@@ -113,6 +113,7 @@ int gang_table_parse(const char *text, size_t len, const char *self,
 struct cosched_gang_req {
 	char self[COSCHED_PEER_LEN];
 	char from[PEER_HOSTS_TEXT_LEN];
+	struct peer_hosts hosts;	/* from, parsed (the parser fills it) */
 };
 
 int cosched_gang_request_format(const struct cosched_gang_req *g, char *buf,

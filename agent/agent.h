@@ -79,6 +79,9 @@ struct agent_conf {
 	uint32_t cpus;			/* P, 0: our affinity mask */
 	enum freeze_kind freeze;
 	char munge_socket[AGENT_PATH_LEN];	/* "": munge's default */
+	/* gang rows: NAME@HOST:PORT bound at start, "": at the first gang
+	 * request (the plugin passes what its gang request would say) */
+	char gang_self[COSCHED_PEER_LEN];
 };
 
 /* The shim's page of a process (sched.c reads it): the open file and this
@@ -350,6 +353,9 @@ void agent_switched_status(struct json_object *o,
 			   const struct agent_switched *sw);
 
 /* gang.c */
+/* At start, with --gang-self: bind the gang port now, before any user's
+ * step can take it (a failure turns gang rows off, logged, in status). */
+void agent_gang_open(struct agent *a);
 int agent_gang_request(struct agent *a, const char *request, char *reply,
 		       size_t len);
 /* make s a step in gang rows: its freezer group */

@@ -26,7 +26,7 @@ enum {
 	OPT_ALPHA, OPT_BETA, OPT_GAMMA, OPT_EPSILON, OPT_DETACH,
 	OPT_MB_QUANTUM, OPT_MB_WINDOW, OPT_MB_MEM, OPT_MB_NET, OPT_CPUS,
 	OPT_FREEZE, OPT_MUNGE, OPT_CGROUP2_ROOT,
-	OPT_ENERGY,
+	OPT_ENERGY, OPT_GANG_SELF,
 };
 
 static const struct option options[] = {
@@ -55,6 +55,7 @@ static const struct option options[] = {
 	{ "munge-socket", required_argument, NULL, OPT_MUNGE },
 	{ "cgroup2-root", required_argument, NULL, OPT_CGROUP2_ROOT },
 	{ "energy", required_argument, NULL, OPT_ENERGY },
+	{ "gang-self", required_argument, NULL, OPT_GANG_SELF },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -71,6 +72,7 @@ void agent_usage(FILE *to)
 		"                [--membus-net RATE] [--cpus N]\n"
 		"                [--freeze auto|cgroup|cgroup2|signal]\n"
 		"                [--munge-socket PATH] [--cgroup2-root DIR]\n"
+		"                [--gang-self NAME@HOST:PORT]\n"
 		"       coschedd --help | --version\n"
 		"See coschedd(8).\n");
 }
@@ -274,6 +276,12 @@ static int _option(int c, const char *arg, struct agent_conf *conf,
 		if (arg[0] != '/' || strlen(arg) >= sizeof(conf->munge_socket))
 			return _fail(err, len, "--munge-socket '%s': expected an absolute path", arg);
 		snprintf(conf->munge_socket, sizeof(conf->munge_socket), "%s", arg);
+		return 0;
+	case OPT_GANG_SELF:	/* resolved and bound at start (gang.c) */
+		if (strlen(arg) >= sizeof(conf->gang_self) || !strchr(arg, '@') ||
+		    !strchr(arg, ':') || strchr(arg, ' '))
+			return _fail(err, len, "--gang-self '%s': expected NAME@HOST:PORT", arg);
+		snprintf(conf->gang_self, sizeof(conf->gang_self), "%s", arg);
 		return 0;
 	case OPT_CGROUP2_ROOT:	/* the v2 hierarchy, where it is not found */
 		if (cgv2_set_root(arg))

@@ -294,6 +294,8 @@ int main(int argc, char **argv)
 	(void)agent_state_recover(&a);
 	if (freeze_sweep(a.conf.node) > 0)
 		agent_log("removed the empty freezer groups a previous agent left");
+	/* before anyone may ask us: a user cannot take the port first */
+	agent_gang_open(&a);
 	if (agent_listen(&a, err, sizeof(err)))
 		goto fail_guardian;
 	sig_fd = _signals();

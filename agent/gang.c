@@ -14,9 +14,22 @@
  * (slurmctld dead, restarting or cut off); a step that cannot be frozen
  * runs in every quantum; a step is thawed when it ends and when the agent
  * stops, and the guardian thaws what the state file lists if the agent
- * dies.  Tables come in munge credentials from root or the agent's
- * allow_user (SlurmUser), from any address: slurmctld's is not known
- * here, munge decides.
+ * dies.
+ *
+ * Tables come in munge credentials from root or the agent's allow_user
+ * (SlurmUser), and only from slurmctld's addresses (SlurmctldHost and
+ * its backups, which each gang request lists): a datagram from any other
+ * address is dropped before munge is asked, so a stranger who reaches
+ * the port costs a few compares, not a munged round trip.
+ *
+ * The port is bound at start when the agent is given --gang-self (the
+ * plugin passes the address its gang requests name, the permanent
+ * agent's unit may), else at the first gang request.  Where it cannot
+ * be bound (a user holds it: the port is above 1024), gang rows are off
+ * on this node: one log line, "bind_error" in status, and every gang
+ * request refused, so the plugin runs the steps in every row (fail open)
+ * rather than let the squatter receive the tables while nothing switches.
+ * Each later gang request tries the bind again.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -44,6 +57,8 @@ struct agent_gang {
 	struct peer_ctx peer;
 	struct peer_addr self;
 	bool bound;
+	char bind_error[AGENT_ERR_LEN];	/* "": none (or not tried yet) */
+	struct peer_hosts ctld;		/* slurmctld's addresses, n 0: none yet */
 	int timer_fd;
 	bool armed;
 	uint64_t slice_ns;		/* of the timer armed, 0: none */
@@ -83,33 +98,69 @@ static struct agent_gang *_gang(struct agent *a, char *why, size_t len)
 	return g;
 }
 
-/* Bind the UDP socket on self the first time; later ones keep it. */
-static int _bind_self(struct agent *a, struct agent_gang *g,
-		      const struct cosched_gang_req *r, char *why, size_t len)
+/* A bind that failed: one log line when it starts failing (or fails
+ * otherwise), none while it fails the same way again. */
+static void _bind_failed(struct agent_gang *g, const char *self,
+			 const char *why)
+{
+	char was[sizeof(g->bind_error)];
+
+	memcpy(was, g->bind_error, sizeof(was));
+	snprintf(g->bind_error, sizeof(g->bind_error), "%s", why);
+	if (strcmp(was, g->bind_error))
+		agent_log("gang: cannot bind the gang port (%s): gang rows are off on this node (its steps run in every row) until a gang request binds %s",
+			  g->bind_error, self);
+}
+
+/* Bind the UDP socket on self (NAME@HOST:PORT) the first time; later
+ * ones keep it.  0, or -1 with why (and bind_error when the port is
+ * taken or the address unusable). */
+static int _bind_self(struct agent *a, struct agent_gang *g, const char *text,
+		      char *why, size_t len)
 {
 	struct peer_addr self;
 
-	if (peer_parse(r->self, &self, why, len))
-		return -1;
+	if (g->bound) {
+		if (strcmp(text, g->self.text))
+			agent_log("gang: keeping %s (a step said %s)",
+				  g->self.text, text);
+		return 0;
+	}
+	if (peer_parse(text, &self, why, len))
+		goto fail;
 	if (strcmp(self.name, a->conf.node)) {
 		snprintf(why, len, "self=%s is not this agent's node %s",
 			 self.name, a->conf.node);
-		return -1;
+		goto fail;
 	}
-	if (g->bound) {
-		if (strcmp(self.text, g->self.text))
-			agent_log("gang: keeping %s (a step said %s)",
-				  g->self.text, self.text);
-	} else {
-		if (peer_open(&g->peer, &self, a->conf.munge_socket, why, len))
-			return -1;
-		g->peer.allow_set = a->conf.allow_uid_set;
-		g->peer.allow_uid = a->conf.allow_uid;
-		g->self = self;
-		g->bound = true;
-		agent_log("gang: tables reach us at %s", self.text);
-	}
+	if (peer_open(&g->peer, &self, a->conf.munge_socket, why, len))
+		goto fail;
+	g->peer.allow_set = a->conf.allow_uid_set;
+	g->peer.allow_uid = a->conf.allow_uid;
+	g->self = self;
+	g->bound = true;
+	if (g->bind_error[0])
+		agent_log("gang: bound %s at last: gang rows are on", self.text);
+	g->bind_error[0] = '\0';
+	agent_log("gang: tables reach us at %s", self.text);
 	return 0;
+fail:
+	_bind_failed(g, text, why);
+	return -1;
+}
+
+void agent_gang_open(struct agent *a)
+{
+	char err[AGENT_ERR_LEN];
+	struct agent_gang *g;
+
+	if (!a->conf.gang_self[0])
+		return;
+	g = _gang(a, err, sizeof(err));
+	if (!g)
+		agent_log("gang: %s: gang rows are off on this node", err);
+	else
+		(void)_bind_self(a, g, a->conf.gang_self, err, sizeof(err));
 }
 
 int agent_gang_request(struct agent *a, const char *request, char *reply,
@@ -120,12 +171,17 @@ int agent_gang_request(struct agent *a, const char *request, char *reply,
 	struct agent_gang *g;
 
 	if (cosched_gang_request_parse(request, &r, err, sizeof(err)) ||
-	    !(g = _gang(a, err, sizeof(err))) ||
-	    _bind_self(a, g, &r, err, sizeof(err))) {
+	    !(g = _gang(a, err, sizeof(err)))) {
 		snprintf(reply, len, "error: %s\n", err);
 		return -1;
 	}
-	snprintf(reply, len, "ok gang self=%s\n", g->self.text);
+	if (_bind_self(a, g, r.self, err, sizeof(err))) {
+		snprintf(reply, len, "error: gang rows are off on this node: %s\n",
+			 err);
+		return -1;
+	}
+	g->ctld = r.hosts;	/* the newest: slurm.conf may have changed */
+	snprintf(reply, len, "ok gang self=%s from=%s\n", g->self.text, r.from);
 	return 0;
 }
 
@@ -156,7 +212,7 @@ int agent_gang_step_init(struct agent *a, struct agent_step *s, char *why,
 	gs->runs = true;
 	s->gang = gs;
 	agent_log("job %u step %u: in gang rows%s", s->job, s->step,
-		  a->gang->bound ? "" : " (no gang request yet: it runs until tables come)");
+		  a->gang->bound ? "" : " (no gang port bound: it runs in every row)");
 	_arm(a->gang);	/* a table held already: switch from now on */
 	return 0;
 }
@@ -319,10 +375,19 @@ static void _take(struct agent *a, struct agent_gang *g,
 		_arm(g);
 }
 
+/* Before munge: only slurmctld's addresses are worth a round trip. */
+static bool _from_slurmctld(const struct sockaddr_storage *from,
+			    socklen_t len, void *arg)
+{
+	const struct agent_gang *g = arg;
+
+	return peer_hosts_has(&g->ctld, from, len);
+}
+
 void agent_gang_peer(struct agent *a)
 {
 	struct agent_gang *g = a->gang;
-	char err[ERRBUF_LEN];
+	char err[ERRBUF_LEN], host[64], why_from[ERRBUF_LEN + 64];
 	struct peer_datagram d;
 	struct gang_table t;
 	const char *why;
@@ -330,10 +395,20 @@ void agent_gang_peer(struct agent *a)
 	if (!g || !g->bound)
 		return;
 	for (int i = 0; i < BATCH_MAX; i++) {
-		int rc = peer_recv(&g->peer, NULL, NULL, &d, &why);
+		uint64_t strangers = g->peer.dropped_source;
+		int rc = peer_recv(&g->peer, _from_slurmctld, g, &d, &why);
 
 		if (!rc)
 			return;
+		if (rc < 0 && g->peer.dropped_source != strangers) {
+			snprintf(why_from, sizeof(why_from),
+				 "from %s, not one of slurmctld's addresses%s",
+				 peer_host_text(&d.from, d.from_len, host,
+						sizeof(host)),
+				 g->ctld.n ? "" : " (none known: no gang request yet)");
+			_refuse(g, why_from);
+			continue;
+		}
 		if (rc < 0) {
 			_refuse(g, why);
 			continue;
@@ -405,6 +480,7 @@ static json_object *_table_json(const struct agent_gang *g)
 json_object *agent_gang_status(const struct agent *a)
 {
 	const struct agent_gang *g = a->gang;
+	char ctld[PEER_HOSTS_TEXT_LEN];
 	json_object *o, *hist;
 
 	if (!g)
@@ -412,12 +488,19 @@ json_object *agent_gang_status(const struct agent *a)
 	o = json_object_new_object();
 	json_object_object_add(o, "self", json_object_new_string(
 		g->bound ? g->self.text : ""));
+	json_object_object_add(o, "bound", json_object_new_boolean(g->bound));
+	json_object_object_add(o, "bind_error", g->bind_error[0] ?
+			       json_object_new_string(g->bind_error) : NULL);
+	(void)peer_hosts_format(&g->ctld, ctld, sizeof(ctld));
+	json_object_object_add(o, "slurmctld", json_object_new_string(ctld));
 	json_object_object_add(o, "fresh", json_object_new_boolean(_fresh(g)));
 	json_object_object_add(o, "table", g->have_table ? _table_json(g) : NULL);
 	json_object_object_add(o, "quanta", _int(g->quanta));
 	json_object_object_add(o, "stale_quanta", _int(g->stale_quanta));
 	json_object_object_add(o, "tables", _int(g->tables));
 	json_object_object_add(o, "refused", _int(g->refused));
+	json_object_object_add(o, "refused_source",
+			       _int(g->bound ? g->peer.dropped_source : 0));
 	json_object_object_add(o, "old", _int(g->old));
 	hist = json_object_new_array();
 	for (size_t k = 0; k < g->hist_n; k++) {

@@ -89,6 +89,15 @@ $(eval $(call fuzz_target,agent_state,$(FUZZ_AGENT),$(FUZZ_AGENT_LIBS)))
 $(eval $(call fuzz_target,mbmsg,$(MBMSG_SRCS) $(FUZZ_COSCHED_PROTO),$(MBMSG_LDLIBS)))
 # The gang table slurmctld sends the agents (lib/cosched_proto/gang.c).
 $(eval $(call fuzz_target,gang_table,$(FUZZ_COSCHED_PROTO),))
+# The gang request the plugin sends the agent, and its from= list
+# (lib/cosched_proto/gang.c, peer_hosts.c; peer.c's splitter, included).
+$(eval $(call fuzz_target,gang_request,$(FUZZ_COSCHED_PROTO),-lmunge))
+# A datagram's envelope up to munge: the source filter and peer_recv
+# (lib/cosched_proto/peer.c, peer_hosts.c).
+$(eval $(call fuzz_target,peer_source,lib/cosched_proto/peer.c $(FUZZ_COSCHED_PROTO),-lmunge))
+# A job's AdminComment, which select/coalloc rewrites with its layout
+# (lib/coalloc_conf/layout_tag.c).
+$(eval $(call fuzz_target,layout_tag,lib/coalloc_conf/layout_tag.c,))
 # The select plugin's state file (lib/coalloc/statefile.c, pure).
 $(eval $(call fuzz_target,select_state,$(COALLOC_SRCS) $(FUZZ_NUM),-lm))
 

@@ -313,9 +313,10 @@ int cosched_gang_request_format(const struct cosched_gang_req *g, char *buf,
 	if (!len)
 		return -1;
 	buf[0] = '\0';
-	if (!g->self[0] || strchr(g->self, ' '))
+	if (!g->self[0] || strchr(g->self, ' ') || !g->from[0] ||
+	    strchr(g->from, ' '))
 		return -1;
-	n = snprintf(buf, len, "gang self=%s", g->self);
+	n = snprintf(buf, len, VERB " self=%s from=%s", g->self, g->from);
 	if (n < 0 || (size_t)n >= len || n > COSCHED_REQUEST_LEN) {
 		buf[0] = '\0';
 		return -1;
@@ -327,15 +328,19 @@ int cosched_gang_request_parse(const char *line, struct cosched_gang_req *out,
 			       char *err, size_t err_len)
 {
 	struct cosched_gang_req g;
+	char why[ERRBUF_LEN];
 
 	memset(&g, 0, sizeof(g));
 	if (cosched_request_check(line, VERB, err, err_len))
 		return -1;
 	if (cosched_request_word(line, "self", g.self, sizeof(g.self)) ||
-	    !g.self[0]) {
-		errbuf_set(err, err_len, "gang needs self (NAME@ADDR:PORT)");
-		return -1;
-	}
+	    !g.self[0])
+		return errbuf_fail(err, err_len, "gang needs self (NAME@ADDR:PORT)");
+	if (cosched_request_word(line, "from", g.from, sizeof(g.from)) ||
+	    !g.from[0])
+		return errbuf_fail(err, err_len, "gang needs from (slurmctld's addresses, ADDR[,ADDR...])");
+	if (peer_hosts_parse(g.from, &g.hosts, why, sizeof(why)))
+		return errbuf_fail(err, err_len, "gang from=: %s", why);
 	*out = g;
 	return 0;
 }

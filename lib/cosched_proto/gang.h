@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include "cosched_proto/client.h"
+#include "cosched_proto/peer_hosts.h"
 #include "cosched_proto/proto.h"
 
 /* Slices below a second go through the agents; the slurmctld path (job
@@ -100,18 +101,25 @@ int gang_table_parse(const char *text, size_t len, const char *self,
 		     struct gang_table *t, char *err, size_t err_len);
 
 /*
- * The request that tells a node's agent where to take gang tables: the
- * UDP PEER it binds, as for membus.  "gang self=PEER" (proto.h).  Tables
- * are taken from root and the agent's allow_user (SlurmUser, whom
+ * The request that tells a node's agent where to take gang tables and
+ * from whom: "gang self=PEER from=ADDR[,ADDR...]" (proto.h).  PEER is the
+ * UDP address it binds, as for membus (or has bound at its start,
+ * coschedd --gang-self); the ADDRs are slurmctld's, SlurmctldHost's and
+ * its backups' as the plugin resolved them (numeric, peer_hosts.h): a
+ * datagram from any other address is dropped before munge is asked.
+ * Tables are taken from root and the agent's allow_user (SlurmUser, whom
  * slurmctld runs as), as membus messages are.
  */
 struct cosched_gang_req {
 	char self[COSCHED_PEER_LEN];
+	char from[PEER_HOSTS_TEXT_LEN];
+	struct peer_hosts hosts;	/* from, parsed (the parser fills it) */
 };
 
 int cosched_gang_request_format(const struct cosched_gang_req *g, char *buf,
 				size_t len);
-/* The agent's side (self unchecked: the agent resolves it, peer.c). */
+/* The agent's side: both words there, from a list of numeric addresses
+ * (self unchecked: the agent resolves it, peer.c). */
 int cosched_gang_request_parse(const char *line, struct cosched_gang_req *g,
 			       char *err, size_t err_len);
 

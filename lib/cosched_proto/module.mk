@@ -9,7 +9,7 @@
 
 LIBCOSCHED_PROTO := $(O)/lib/libcosched_proto.a
 LIBCOSCHED_PROTO_SRCS := $(addprefix lib/cosched_proto/,client.c words.c \
-	register.c membus_req.c settings.c gang.c peer.c)
+	register.c membus_req.c settings.c gang.c peer.c peer_hosts.c)
 $(eval $(call static_lib,$(LIBCOSCHED_PROTO),$(LIBCOSCHED_PROTO_SRCS)))
 TARGETS += $(LIBCOSCHED_PROTO)
 # What it needs, after it on a link line.

@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include "cosched_proto/client.h"
+#include "cosched_proto/peer_hosts.h"
 
 #define PEER_ADDR_TEXT_LEN 320
 

@@ -98,9 +98,12 @@ int cosched_peers_request(spank_t sp, uint32_t job, uint32_t step,
 			  const char *self, char *request, size_t len,
 			  char *err, size_t err_len);
 
-/* peers.c: "gang self=PEER", where this node's agent takes select/
- * coalloc's gang tables.  0, or -1 with why in err. */
-int cosched_gang_join_request(const char *self, char *request, size_t len,
-			      char *err, size_t err_len);
+/* peers.c: this node's part of "gang self=PEER from=ADDR,...": where its
+ * agent takes select/coalloc's gang tables (the one rule of
+ * cosched_agent_peer), and slurmctld's addresses, the only ones it takes
+ * them from.  0, or -1 with why in err. */
+struct cosched_gang_req;
+int cosched_gang_join(const char *self, struct cosched_gang_req *g,
+		      char *err, size_t err_len);
 
 #endif /* COALLOC_SPANK_COSCHED_H */

@@ -17,9 +17,16 @@
  * is that pointer) and 24.11 (hostlist_t is the struct) accept.
  * The text itself is built by lib/cosched_proto (membus_req.c).
  *
+ * Gang tables are taken only from slurmctld's addresses: those of
+ * SlurmctldHost and its backups as slurmctld reports its configuration
+ * (slurm_load_ctl_conf: control_addr, else the host name), resolved here,
+ * in slurmstepd, so that the agent gets numbers and never waits on a
+ * name service.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +35,7 @@
 
 #include "cosched.h"
 #include "cosched_proto/gang.h"
+#include "cosched_proto/peer_hosts.h"
 #include "cosched_proto/proto.h"
 
 /* Large enough for the node list of any step (Slurm compresses it). */
@@ -191,18 +199,51 @@ fail:
 	return rc;
 }
 
-int cosched_gang_join_request(const char *self, char *request, size_t len,
-			      char *err, size_t err_len)
+/* Every address name resolves to, into h (those beyond its room left). */
+static void _resolve(const char *name, struct peer_hosts *h)
 {
-	struct cosched_gang_req g;
+	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM };
+	struct addrinfo *res = NULL;
 
-	if (_peer(self, cosched_config()->gang_port_offset, g.self,
-		  sizeof(g.self), err, err_len))
-		return -1;
-	if (cosched_gang_request_format(&g, request, len) < 0) {
-		snprintf(err, err_len, "the gang request for %s does not fit %zu bytes",
-			 g.self, len);
+	if (!name || !*name || getaddrinfo(name, NULL, &hints, &res))
+		return;
+	for (const struct addrinfo *ai = res; ai; ai = ai->ai_next)
+		(void)peer_hosts_add(h, ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(res);
+}
+
+/* slurmctld's addresses, primary and backups, as "A,B,..." into buf. */
+static int _slurmctld_hosts(char *buf, size_t len, char *err, size_t err_len)
+{
+	slurm_conf_t *conf = NULL;
+	struct peer_hosts h = { 0 };
+
+	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf) {
+		snprintf(err, err_len, "cannot load slurmctld's configuration: %s",
+			 slurm_strerror(errno));
 		return -1;
 	}
+	for (uint32_t i = 0; i < conf->control_cnt; i++) {
+		const char *addr = conf->control_addr ? conf->control_addr[i] : NULL;
+
+		_resolve(addr && *addr ? addr : conf->control_machine ?
+			 conf->control_machine[i] : NULL, &h);
+	}
+	slurm_free_ctl_conf(conf);
+	if (!h.n) {
+		snprintf(err, err_len, "no address of SlurmctldHost resolves");
+		return -1;
+	}
+	return peer_hosts_format(&h, buf, len);
+}
+
+int cosched_gang_join(const char *self, struct cosched_gang_req *g,
+		      char *err, size_t err_len)
+{
+	memset(g, 0, sizeof(*g));
+	if (_peer(self, cosched_config()->gang_port_offset, g->self,
+		  sizeof(g->self), err, err_len) ||
+	    _slurmctld_hosts(g->from, sizeof(g->from), err, err_len))
+		return -1;
 	return 0;
 }

@@ -43,6 +43,7 @@
 #include "cosched.h"
 #include "cosched/mode.h"
 #include "cosched/pages.h"
+#include "cosched_proto/gang.h"
 #include "cosched_proto/proto.h"
 #include "num/num.h"
 #include "num/errbuf.h"
@@ -66,6 +67,11 @@ static struct {
 	bool membus_joined, membus_failed;
 	bool gang;		/* in gang rows the agents switch */
 	bool gang_joined, gang_failed;
+	/* the gang request's words, found once per step before the agent is
+	 * asked (or started with --gang-self); gang_err: why not */
+	bool gang_found;
+	struct cosched_gang_req gang_req;
+	char gang_err[512];
 	int registered;
 } step;
 
@@ -242,12 +248,13 @@ int cosched_stepd_task_init(spank_t sp)
 /*
  * The agent's command line: AGENT_ARGS words always (its log the file
  * RUN_DIR/NODE.log: left to itself, a detached agent logs to syslog), two more for each
- * of allow_user, membus_mem, membus_net and munge_socket when set, and the
- * NULL.
+ * of allow_user, membus_mem, membus_net, munge_socket and gang_self (the
+ * gang port, bound at the agent's start: no user's process can take it
+ * between the start and the step's gang request) when set, and the NULL.
  */
 #define AGENT_ARGS 22
-#define AGENT_ARGV_MAX 32
-_Static_assert(AGENT_ARGS + 2 * 4 + 1 <= AGENT_ARGV_MAX,
+#define AGENT_ARGV_MAX 34
+_Static_assert(AGENT_ARGS + 2 * 5 + 1 <= AGENT_ARGV_MAX,
 	       "the agent's argv must hold every argument");
 
 /* Numbers of the command line, kept alive while it is used. */
@@ -308,6 +315,10 @@ static int _agent_argv(const char *node, struct agent_numbers *num,
 	if (conf->munge_socket[0]) {
 		argv[argc++] = "--munge-socket";
 		argv[argc++] = (char *)conf->munge_socket;
+	}
+	if (step.gang && !step.gang_err[0]) {
+		argv[argc++] = "--gang-self";
+		argv[argc++] = step.gang_req.self;
 	}
 	argv[argc] = NULL;
 	return argc;
@@ -401,23 +412,46 @@ static bool _membus_joined(spank_t sp)
 	return step.membus_joined;
 }
 
+/* Gang rows: the words of the gang request, once per step, before the
+ * agent is asked or started (gang_err says why there are none). */
+static void _gang_find(void)
+{
+	const char *node = getenv("SLURMD_NODENAME");
+
+	if (step.gang_found)
+		return;
+	step.gang_found = true;
+	if (!node || !cosched_node_name_ok(node))
+		snprintf(step.gang_err, sizeof(step.gang_err), "no usable node name (SLURMD_NODENAME)");
+	else if (cosched_gang_join(node, &step.gang_req, step.gang_err,
+				   sizeof(step.gang_err)) && !step.gang_err[0])
+		snprintf(step.gang_err, sizeof(step.gang_err), "internal error");
+}
+
 /*
  * Gang rows: tell the agent, once per step, where select/coalloc sends
- * this node's tables (it binds there at the first such request).  False:
- * the step runs in every row on this node.
+ * this node's tables and from which addresses (it binds there at its
+ * start, or at the first such request).  False: the step runs in every
+ * row on this node.
  */
 static bool _gang_joined(void)
 {
-	const char *node = getenv("SLURMD_NODENAME");	/* checked by _agent() */
-	char request[COSCHED_REQUEST_LEN], err[512];
+	char request[COSCHED_REQUEST_LEN];
 	bool built;
 
 	if (step.gang_joined || step.gang_failed)
 		return step.gang_joined;
-	built = !cosched_gang_join_request(node, request, sizeof(request), err,
-					   sizeof(err));
+	built = !step.gang_err[0];
+	if (built && cosched_gang_request_format(&step.gang_req, request,
+						 sizeof(request))) {
+		snprintf(step.gang_err, sizeof(step.gang_err),
+			 "the gang request for %s does not fit %zu bytes",
+			 step.gang_req.self, sizeof(request));
+		built = false;
+	}
 	step.gang_joined = _agent_accepts("gang rows", built ? request : NULL,
-					  err, "it runs in every row here");
+					  step.gang_err,
+					  "it runs in every row here");
 	step.gang_failed = !step.gang_joined;
 	return step.gang_joined;
 }
@@ -445,7 +479,11 @@ int cosched_stepd_task_post_fork(spank_t sp)
 	uint32_t rank = 0;
 	pid_t pid = 0;
 
-	if (!step.active || !_agent())
+	if (!step.active)
+		return 0;
+	if (step.gang)
+		_gang_find();	/* the agent may need its --gang-self */
+	if (!_agent())
 		return 0;
 	if (step.mode == COSCHED_MODE_MEMBUS && !_membus_joined(sp))
 		return 0;

@@ -24,6 +24,7 @@
 
 #include "../../agent/agent.h"
 #include "../../lib/cosched_proto/peer.c"
+#include "fuzz_peer_split.h"
 #include "num/errbuf.h"
 #include "cosched/mode.h"
 
@@ -93,19 +94,6 @@ static void _end(const char *line)
 	}
 }
 
-/* NAME@HOST:PORT split as peer_parse does before resolving HOST. */
-static void _peer(const char *text)
-{
-	struct peer_addr p;
-	char host[256], port[8];
-
-	memset(&p, 0, sizeof(p));
-	if (_split(text, &p, host, sizeof(host), port, sizeof(port)))
-		return;
-	FUZZ_CHECK(p.name[0] && strlen(p.name) < sizeof(p.name));
-	FUZZ_CHECK(host[0] && port[0] && !strchr(p.name, '@'));
-}
-
 static void _membus(const char *line)
 {
 	char why[ERRBUF_LEN], *save = NULL;
@@ -116,10 +104,10 @@ static void _membus(const char *line)
 		return;
 	}
 	FUZZ_CHECK(m.nnodes >= 1 && m.self[0] && m.coord[0]);
-	_peer(m.self);
+	fuzz_peer_split(m.self);
 	for (char *tok = strtok_r(m.coord, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))
-		_peer(tok);
+		fuzz_peer_split(tok);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -24,7 +24,7 @@ CTL=$BUILD_DIR/bin/coschedctl
 [[ -x $CTL && -x $BUILD_DIR/sbin/coschedd ]] || skip_all "coschedd is missing: run make"
 [[ -w /sys/fs/cgroup/freezer ]] || skip_all "no writable cgroup v1 freezer"
 
-plan 18
+plan 19
 
 SLICE_MS=200
 cluster_start --sites 2 --nodes-per-site 1 --select coalloc --matrix gang \
@@ -55,6 +55,10 @@ ok $? "two all-node jobs run, both RUNNING for Slurm ($(job_state "$a") $(job_st
 tables_on() { [[ $(py "$1" 'print(len(g["table"]["jobs"].split()) if g.get("fresh") else 0)') == 2 ]]; }
 wait_until 20 tables_on n1 && wait_until 20 tables_on n2
 ok $? "both agents hold a fresh table with the two jobs (n1: $(py n1 'print(g["table"]["jobs"])'))"
+# bound at the agents' start, tables only from slurmctld's bridge address
+from_ctld() { py "$1" 'print(g["bound"] and g["bind_error"] is None and g["refused_source"] == 0 and g["slurmctld"])'; }
+[[ $(from_ctld n1) == 10.* && $(from_ctld n2) == 10.* ]]
+ok $? "each agent holds its gang port and hears slurmctld's address only (n1: $(from_ctld n1))"
 sleep 3
 
 # quanta NODE: "q row run" lines of the agent's history

@@ -16,6 +16,15 @@
  *   - no table for GANG_TABLE_STALE_MS: everything runs;
  *   - the agent SIGKILLed while a job is frozen: its guardian thaws it;
  *   - a job's end thaws it.
+ * Where tables come from (slurmctld is 127.0.0.1 here):
+ *   - started with --gang-self, the agent holds the port before any gang
+ *     request, and refuses tables until one names slurmctld's addresses;
+ *   - a credential sent from 127.0.0.2 is refused before munge is asked:
+ *     the same credential sent next from 127.0.0.1 is taken, where munge
+ *     would have called it replayed had it seen it first;
+ *   - a squatter who holds the port before the agent starts: the agent
+ *     says so in one log line and in status, refuses gang requests (the
+ *     plugin then runs the steps in every row), and binds once it is gone.
  * Needs root (the agent, munged, SIGSTOP).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -32,6 +41,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <munge.h>
+#include <sys/socket.h>
 
 #include "agent.h"
 #include "agent_harness.h"
@@ -69,15 +81,22 @@ static int request(const char *line, int timeout_ms)
 				      timeout_ms);
 }
 
-static pid_t start_agent(void)
+/* The agent of node name, with --gang-self self unless NULL. */
+static pid_t start_agent_as(char *name, char *self)
 {
 	/* SlurmUser stands for daemon here: nobody must be refused */
-	char *argv[] = { fx.coschedd, "--node", node, "--run-dir", fx.run_dir,
+	char *argv[] = { fx.coschedd, "--node", name, "--run-dir", fx.run_dir,
 			 "--freeze", "signal", "--allow-user", "daemon",
-			 "--munge-socket", (char *)fx.munge_sock, NULL };
+			 "--munge-socket", (char *)fx.munge_sock,
+			 self ? "--gang-self" : NULL, self, NULL };
 
-	cosched_socket_path(fx.run_dir, node, sock, sizeof(sock));
+	cosched_socket_path(fx.run_dir, name, sock, sizeof(sock));
 	return harness_start_agent(argv, sock);
+}
+
+static pid_t start_agent(void)
+{
+	return start_agent_as(node, agent.text);
 }
 
 /* A socket as NAME on a free port of the loopback, munge-signing. */
@@ -175,6 +194,22 @@ static struct sampled sample(int ms, uint32_t m0, uint32_t m1, bool resend)
 	return s;
 }
 
+/* Lines of node name's log that contain text. */
+static int log_count(const char *name, const char *text)
+{
+	char path[PATH_MAX + 64], line[4096];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.log", fx.run_dir, name);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, text) != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
 static json_object *gang_status(void)
 {
 	json_object *o, *g = NULL;
@@ -222,6 +257,122 @@ static int send_as_nobody(void)
 	       !WEXITSTATUS(st) ? 0 : -1;
 }
 
+/* String key of the gang status ("" when absent or null). */
+static const char *status_text(const char *key, char *buf, size_t len)
+{
+	json_object *g = gang_status(), *v = NULL;
+
+	snprintf(buf, len, "%s", g && json_object_object_get_ex(g, key, &v) &&
+		 v ? json_object_get_string(v) : "");
+	json_object_put(g);
+	return buf;
+}
+
+/* A UDP socket on 127.0.0.2, another host of the loopback: -1 or fd. */
+static int stranger_socket(void)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	inet_pton(AF_INET, "127.0.0.2", &in.sin_addr);
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&in, sizeof(in))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Counters after a datagram has had time to be read. */
+static void settle(void)
+{
+	harness_sleep_ms(300);
+}
+
+/*
+ * One credential (the current table, signed by ctld's munge context),
+ * sent from 127.0.0.2 first, then from ctld's 127.0.0.1.  Munge refuses
+ * a credential decoded twice: the second is taken only if the first
+ * never reached munge.
+ */
+static void test_source(void)
+{
+	struct gang_table t = { .epoch = wall_ms() * 1000, .slice_ms = SLICE_MS,
+				.rows = 2, .busy = 3, .njobs = 2,
+				.jobs = { { job[0], 0x1 }, { job[1], 0x2 } } };
+	char text[COSCHED_REQUEST_LEN + 1], *cred = NULL, buf[256];
+	long long tables = counter("tables"), strangers = counter("refused_source");
+	long long refused = counter("refused");
+	int fd = stranger_socket();
+
+	snprintf(t.node, sizeof(t.node), "%s", node);
+	if (fd < 0 || gang_table_format(&t, text, sizeof(text)) < 0 ||
+	    munge_encode(&cred, ctld.munge, text, (int)strlen(text)) != EMUNGE_SUCCESS) {
+		skip(3, "no socket on 127.0.0.2 or no credential");
+		free(cred);
+		return;
+	}
+	(void)!sendto(fd, cred, strlen(cred), 0, (struct sockaddr *)&agent.sa,
+		      agent.len);
+	settle();
+	ok(counter("refused_source") == strangers + 1 &&
+	   counter("tables") == tables,
+	   "a table from 127.0.0.2, not slurmctld's address, is refused (refused_source %lld, tables %lld)",
+	   counter("refused_source") - strangers, counter("tables") - tables);
+	tables = counter("tables");
+	refused = counter("refused");
+	(void)!sendto(ctld.fd, cred, strlen(cred), 0,
+		      (struct sockaddr *)&agent.sa, agent.len);
+	settle();
+	ok(counter("tables") == tables + 1 && counter("refused") == refused,
+	   "... before munge was asked: the same credential from 127.0.0.1 is taken, not replayed (%s)",
+	   status_text("slurmctld", buf, sizeof(buf)));
+	ok(log_count(node, "refused a table: from 127.0.0.2, not one of slurmctld's addresses") == 1,
+	   "... and logged, within the refusals' limit");
+	close(fd);
+	free(cred);
+}
+
+/* A user's process holds the gang port before the agent starts. */
+static void test_squatter(void)
+{
+	char name[32], self[PEER_ADDR_TEXT_LEN], line[COSCHED_REQUEST_LEN + 1];
+	char buf[256], saved[sizeof(node)];
+	struct cosched_gang_req gr = { .from = "127.0.0.1" };
+	struct peer_ctx squat;
+	struct peer_addr at;
+	pid_t pid;
+
+	snprintf(name, sizeof(name), "s%d", (int)getpid());
+	if (open_peer(name, &squat, &at)) {
+		skip(5, "no UDP socket on loopback");
+		return;
+	}
+	snprintf(self, sizeof(self), "%s", at.text);
+	memcpy(saved, node, sizeof(saved));
+	snprintf(node, sizeof(node), "%s", name);
+	pid = start_agent_as(name, self);
+	ok(pid > 0 && !strstr(status_text("bound", buf, sizeof(buf)), "true") &&
+	   strstr(status_text("bind_error", buf, sizeof(buf)), "in use"),
+	   "a squatter holds the gang port: the agent runs, status says why gang rows are off (%s)",
+	   buf);
+	snprintf(gr.self, sizeof(gr.self), "%s", self);
+	(void)cosched_gang_request_format(&gr, line, sizeof(line));
+	ok(!request(line, 3000) && !strncmp(reply, "error: gang rows are off", 24),
+	   "... a gang request is refused, so the step runs in every row (%s)",
+	   reply);
+	ok(log_count(name, "cannot bind the gang port") == 1,
+	   "... in one log line, not one per request");
+	peer_close(&squat);
+	ok(!request(line, 3000) && !strncmp(reply, "ok gang", 7) &&
+	   strstr(status_text("bound", buf, sizeof(buf)), "true") &&
+	   !status_text("bind_error", buf, sizeof(buf))[0],
+	   "the squatter gone, the next gang request binds the port");
+	ok(log_count(name, "bound ") == 1, "... and says so");
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	memcpy(node, saved, sizeof(node));
+}
+
 static bool both_running_within(int ms)
 {
 	for (uint64_t until = wall_ms() + (uint64_t)ms; wall_ms() < until;
@@ -244,12 +395,27 @@ static void test_gang(void)
 	snprintf(node, sizeof(node), "g%d", (int)getpid());
 	if (open_peer("ctld", &ctld, &ctld_addr) ||
 	    open_peer(node, &probe, &agent)) {
-		skip(15, "no UDP sockets on loopback");
+		skip(20, "no UDP sockets on loopback");
 		return;
 	}
 	peer_close(&probe);	/* a free port for the agent */
 	snprintf(gr.self, sizeof(gr.self), "%s", agent.text);
+	snprintf(gr.from, sizeof(gr.from), "127.0.0.1");
 	pid = start_agent();
+	{	/* bound at start, before any gang request names slurmctld */
+		char buf[256];
+		long long strangers;
+
+		ok(pid > 0 && strstr(status_text("bound", buf, sizeof(buf)), "true") &&
+		   !strcmp(status_text("self", buf, sizeof(buf)), agent.text),
+		   "started with --gang-self, the agent holds its gang port at once (%s)",
+		   buf);
+		strangers = counter("refused_source");
+		send_table(node, 0x1, 0x2);
+		settle();
+		ok(counter("refused_source") == strangers + 1 && counter("tables") == 0,
+		   "... and takes no table before a gang request names slurmctld's addresses");
+	}
 	(void)cosched_gang_request_format(&gr, line, sizeof(line));
 	joined = pid > 0 && !request(line, 3000) && !strncmp(reply, "ok gang", 7);
 	for (int i = 0; i < 2; i++) {
@@ -282,6 +448,7 @@ static void test_gang(void)
 	ok(counter("refused") == refused + 2,
 	   "a table for another node and one from nobody are refused (%lld)",
 	   counter("refused") - refused);
+	test_source();
 
 	/* back to alternating, then silence: everything runs */
 	s = sample(1000, 0x1, 0x2, true);
@@ -357,8 +524,9 @@ int main(int argc, char **argv)
 	(void)argc;
 	if (peer_fixture_begin(argv[0], "test_gang_agent", &fx))
 		return 0;
-	plan(15);
+	plan(25);
 	test_gang();
+	test_squatter();
 	peer_fixture_end(&fx);
 	return done_testing();
 }

@@ -7,6 +7,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -228,7 +230,8 @@ static void test_requests(void)
 	struct cosched_register r = { .job = 7, .step = 0, .uid = 1000,
 				      .pid = 4242, .mode = COSCHED_MODE_NONE,
 				      .gang = true }, back;
-	struct cosched_gang_req g = { .self = "n1@10.0.0.1:6868" }, gb;
+	struct cosched_gang_req g = { .self = "n1@10.0.0.1:6868",
+				      .from = "10.0.0.254,fd00::fe" }, gb;
 	char line[COSCHED_REQUEST_LEN + 1], err[ERRBUF_LEN] = "";
 
 	ok(!cosched_register_format(&r, line, sizeof(line)) &&
@@ -252,23 +255,82 @@ static void test_requests(void)
 	   "... and never written");
 
 	ok(!cosched_gang_request_format(&g, line, sizeof(line)) &&
-	   !strcmp(line, "gang self=n1@10.0.0.1:6868") &&
+	   !strcmp(line, "gang self=n1@10.0.0.1:6868 from=10.0.0.254,fd00::fe") &&
 	   !cosched_gang_request_parse(line, &gb, err, sizeof(err)) &&
-	   !strcmp(gb.self, g.self),
+	   !strcmp(gb.self, g.self) && !strcmp(gb.from, g.from),
 	   "the gang request: %s", line);
 	ok(cosched_gang_request_parse("gang self=", &gb, err, sizeof(err)) == -1 &&
 	   cosched_gang_request_parse("gang", &gb, err, sizeof(err)) == -1 &&
 	   strstr(err, "gang needs self"),
 	   "the gang request needs self: %s", err);
+	ok(cosched_gang_request_parse("gang self=n1@h:1", &gb, err, sizeof(err)) == -1 &&
+	   strstr(err, "gang needs from"),
+	   "... and from, slurmctld's addresses: %s", err);
+	ok(cosched_gang_request_parse("gang self=n1@h:1 from=ctld", &gb, err, sizeof(err)) == -1 &&
+	   strstr(err, "not a numeric") &&
+	   cosched_gang_request_parse("gang self=n1@h:1 from=10.0.0.1,10.0.0.1", &gb, err, sizeof(err)) == -1 &&
+	   cosched_gang_request_parse("gang self=n1@h:1 from=10.0.0.1,", &gb, err, sizeof(err)) == -1 &&
+	   cosched_gang_request_parse("gang self=n1@h:1 from=1.1.1.1,1.1.1.2,1.1.1.3,1.1.1.4,1.1.1.5,1.1.1.6,1.1.1.7,1.1.1.8,1.1.1.9",
+				      &gb, err, sizeof(err)) == -1 &&
+	   strstr(err, "more than 8"),
+	   "... numeric, each once, at most %d (no name is looked up): %s",
+	   PEER_HOSTS_MAX, err);
+	g.from[0] = '\0';
+	ok(cosched_gang_request_format(&g, line, sizeof(line)) == -1,
+	   "... and never written without from");
+}
+
+static bool _has(const struct peer_hosts *h, int family, const char *text,
+		 unsigned port)
+{
+	struct sockaddr_storage ss = { 0 };
+	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+	ss.ss_family = (sa_family_t)family;
+	if (family == AF_INET) {
+		in->sin_port = htons((uint16_t)port);
+		inet_pton(AF_INET, text, &in->sin_addr);
+		return peer_hosts_has(h, &ss, sizeof(*in));
+	}
+	in6->sin6_port = htons((uint16_t)port);
+	inet_pton(AF_INET6, text, &in6->sin6_addr);
+	return peer_hosts_has(h, &ss, sizeof(*in6));
+}
+
+/* slurmctld's addresses as the agent matches a datagram's source */
+static void test_hosts(void)
+{
+	struct peer_hosts h;
+	char err[ERRBUF_LEN] = "", text[PEER_HOSTS_TEXT_LEN];
+
+	ok(!peer_hosts_parse("10.0.0.254,::ffff:10.0.0.253,fd00::fe", &h, err,
+			     sizeof(err)) && h.n == 3,
+	   "three addresses parsed (%s)", err);
+	ok(_has(&h, AF_INET, "10.0.0.254", 1234) &&
+	   _has(&h, AF_INET, "10.0.0.253", 1) &&
+	   _has(&h, AF_INET6, "::ffff:10.0.0.254", 9) &&
+	   _has(&h, AF_INET6, "fd00::fe", 5),
+	   "a source matches whatever its port, IPv4-mapped IPv6 as IPv4");
+	ok(!_has(&h, AF_INET, "10.0.0.1", 1234) &&
+	   !_has(&h, AF_INET6, "fd00::1", 5) &&
+	   !_has(&h, AF_INET6, "::10.0.0.254", 5),
+	   "any other source does not");
+	ok(!peer_hosts_format(&h, text, sizeof(text)) &&
+	   !strcmp(text, "10.0.0.254,10.0.0.253,fd00::fe"),
+	   "formatted back: %s", text);
+	h.n = 0;
+	ok(!_has(&h, AF_INET, "10.0.0.254", 1), "an empty list matches nothing");
 }
 
 int main(void)
 {
-	plan(25);
+	plan(33);
 	test_rule();
 	test_roundtrip();
 	test_format_refuses();
 	test_parse_refuses();
 	test_requests();
+	test_hosts();
 	return done_testing();
 }

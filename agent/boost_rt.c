@@ -17,7 +17,13 @@
  * RT throttling: real-time threads get at most sched_rt_runtime_us of
  * every sched_rt_period_us on a CPU (950 ms of 1 s by default), the rest
  * goes to the others.  So boost_open() refuses rt when the throttling is
- * off (-1).  SCHED_RESET_ON_FORK on every boosted thread means a child or
+ * off (-1), and where the scheduler feature RT_RUNTIME_SHARE is on: with
+ * it a CPU whose RT threads ran out of runtime borrows the unused runtime
+ * of the other CPUs, so that one boosted thread can hold its CPU for
+ * good.  It was on by default before Linux 5.10 (default off since, and
+ * in some stable kernels by backport).  Its state is in the feature file
+ * of debugfs; where that cannot be read, the kernel release decides
+ * (before 5.10: refused, mount debugfs to show NO_RT_RUNTIME_SHARE).  SCHED_RESET_ON_FORK on every boosted thread means a child or
  * thread it creates starts at SCHED_OTHER (nice 0, the kernel's reset),
  * and the process cannot take the flag off without CAP_SYS_NICE.
  *
@@ -29,12 +35,25 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 
 #include "boost_rt.h"
 #include "num/errbuf.h"
 
 #define RT_RUNTIME_FILE "/proc/sys/kernel/sched_rt_runtime_us"
 #define RT_PERIOD_FILE "/proc/sys/kernel/sched_rt_period_us"
+#define RT_SHARE_FEATURE "RT_RUNTIME_SHARE"
+/* The first release where RT_RUNTIME_SHARE is off by default. */
+#define RT_SHARE_OFF_MAJOR 5
+#define RT_SHARE_OFF_MINOR 10
+#define FEATURES_LEN 4096
+
+/* Where debugfs shows the scheduler features: Linux 5.13+, then older. */
+const char *const boost_rt_features_files[] = {
+	"/sys/kernel/debug/sched/features",
+	"/sys/kernel/debug/sched_features",
+	NULL
+};
 
 static int _read_ll(const char *path, long long *v)
 {
@@ -87,6 +106,81 @@ static int _probe(char *err, size_t len)
 	return 0;
 }
 
+/* Whether the space-separated features list names word itself. */
+static bool _has_word(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += len) {
+		bool starts = p == list || p[-1] == ' ' || p[-1] == '\n';
+		char end = p[len];
+
+		if (starts && (end == ' ' || end == '\n' || end == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* A release "MAJOR.MINOR..." at least 5.10; false when unparsable. */
+static bool _release_shares_off(const char *release)
+{
+	unsigned major, minor;
+
+	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > RT_SHARE_OFF_MAJOR ||
+	       (major == RT_SHARE_OFF_MAJOR && minor >= RT_SHARE_OFF_MINOR);
+}
+
+int boost_rt_share_verdict(const char *release, const char *features,
+			   char *err, size_t err_len)
+{
+	if (features) {
+		if (!_has_word(features, RT_SHARE_FEATURE))
+			return 0;	/* NO_RT_RUNTIME_SHARE, or gone */
+		errbuf_set(err, err_len,
+			   "boost=rt: the scheduler feature RT_RUNTIME_SHARE is on: a CPU borrows RT runtime from the others, so a boosted process could hold its CPU for good; use another boost or turn it off (echo NO_RT_RUNTIME_SHARE > /sys/kernel/debug/sched/features, or sched_features on kernels before 5.13)");
+		return -1;
+	}
+	if (_release_shares_off(release))
+		return 0;
+	errbuf_set(err, err_len,
+		   "boost=rt: kernel %s is not known to be %d.%d or later, before which RT_RUNTIME_SHARE is on by default (a boosted process could hold its CPU for good), and the scheduler features are unreadable; mount debugfs so that the agent can see NO_RT_RUNTIME_SHARE, or use another boost",
+		   release ? release : "(unknown)", RT_SHARE_OFF_MAJOR,
+		   RT_SHARE_OFF_MINOR);
+	return -1;
+}
+
+/* The first readable features file of files into buf; NULL if none. */
+static const char *_read_features(const char *const *files, char *buf,
+				  size_t len)
+{
+	for (; *files; files++) {
+		FILE *f = fopen(*files, "re");
+		size_t n;
+
+		if (!f)
+			continue;
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+int boost_rt_share_check(const char *const *features_files, char *err,
+			 size_t err_len)
+{
+	char buf[FEATURES_LEN];
+	struct utsname u;
+
+	return boost_rt_share_verdict(uname(&u) ? NULL : u.release,
+				      _read_features(features_files, buf,
+						     sizeof(buf)),
+				      err, err_len);
+}
+
 int boost_rt_check(char *err, size_t err_len)
 {
 	long long runtime, period;
@@ -102,6 +196,8 @@ int boost_rt_check(char *err, size_t err_len)
 			   "boost=rt: kernel.sched_rt_runtime_us is -1 (RT throttling off): a boosted process could hold a CPU for good; use another boost or set it (default 950000)");
 		return -1;
 	}
+	if (boost_rt_share_check(boost_rt_features_files, err, err_len))
+		return -1;
 	return _probe(err, err_len);
 }
 

@@ -20,11 +20,32 @@
 int boost_rt_throttle(long long *runtime_us, long long *period_us);
 
 /*
- * Whether rt can be used: the throttling is on and this thread may set
- * SCHED_RR (tried on itself, then put back).  0, or -1 with a message
- * naming the setting.
+ * Whether rt can be used: the throttling is on, RT_RUNTIME_SHARE is off
+ * (boost_rt_share_check on boost_rt_features_files) and this thread may
+ * set SCHED_RR (tried on itself, then put back).  0, or -1 with a
+ * message naming the setting.
  */
 int boost_rt_check(char *err, size_t err_len);
+
+/* The debugfs files that list the scheduler features, NULL-terminated. */
+extern const char *const boost_rt_features_files[];
+
+/*
+ * Whether the kernel lets RT threads borrow runtime (RT_RUNTIME_SHARE),
+ * so that the throttling no longer bounds a boosted thread on its CPU.
+ * features: the text of the features file, or NULL when unreadable;
+ * release: uname's (NULL: unknown).  Readable: refused when it names
+ * RT_RUNTIME_SHARE (not NO_RT_RUNTIME_SHARE).  Unreadable: allowed from
+ * Linux 5.10 (the feature is off by default there), refused before.
+ * 0, or -1 with a message.
+ */
+int boost_rt_share_verdict(const char *release, const char *features,
+			   char *err, size_t err_len);
+
+/* boost_rt_share_verdict on this kernel's release and the first readable
+ * of files (NULL-terminated). */
+int boost_rt_share_check(const char *const *features_files, char *err,
+			 size_t err_len);
 
 /* Record the policy of id's main thread in saved.  -1 with a message
  * when it is gone or any of its threads is real-time already (a boost

@@ -10,8 +10,10 @@
  * kernel's RT throttling, or since Linux 6.12 its fair server, keeps 5 %
  * by default for SCHED_OTHER, which every ordinary task on that CPU
  * shares); restore must leave the spinner at SCHED_OTHER.  The refusals run in children: one in a mount
- * namespace of its own where sched_rt_runtime_us reads -1, one as an
- * unprivileged user who may not set SCHED_RR.
+ * namespace of its own where sched_rt_runtime_us reads -1, one where a
+ * tmpfs on /sys/kernel/debug shows RT_RUNTIME_SHARE on, one as an
+ * unprivileged user who may not set SCHED_RR.  The RT_RUNTIME_SHARE
+ * verdict is also checked on given kernel releases and feature lists.
  *
  * Needs root and the kernel's RT throttling on; skipped otherwise.
  * Every RT child also has RLIMIT_RTTIME, dies with the test and ends
@@ -30,6 +32,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,7 +53,8 @@
 #define MIN_SHARE 0.0025
 #define MAX_RT_SHARE 0.96
 #define TESTS_NAMES 6
-#define TESTS_REFUSALS 3
+#define TESTS_REFUSALS 4
+#define TESTS_SHARE 11
 #define TESTS_SAVE 14
 #define TESTS_FORKED 4
 #define TESTS_UNPRIV 3
@@ -335,6 +339,23 @@ static int _throttling_off(void)
 	return rc;
 }
 
+/* A private mount namespace whose debugfs shows RT_RUNTIME_SHARE on. */
+static int _rt_share_on(void)
+{
+	FILE *f;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", "/sys/kernel/debug", "tmpfs", 0, "mode=0700") ||
+	    mkdir("/sys/kernel/debug/sched", 0700))
+		return -1;
+	f = fopen(boost_rt_features_files[0], "w");
+	if (!f)
+		return -1;
+	fputs("GENTLE_FAIR_SLEEPERS START_DEBIT RT_RUNTIME_SHARE NO_LB_MIN\n", f);
+	return fclose(f) ? -1 : 0;
+}
+
 static int _unprivileged(void)
 {
 	struct rlimit none = { 0, 0 };
@@ -353,6 +374,10 @@ static void test_refusals(void)
 	ok(rc == 2 && strstr(msg, "boost=rt") &&
 	   strstr(msg, "sched_rt_runtime_us is -1"),
 	   "refused when RT throttling is off, naming the setting: %s", msg);
+	rc = _open_in_child(_rt_share_on, msg, sizeof(msg));
+	ok(rc == 2 && strstr(msg, "boost=rt") &&
+	   strstr(msg, "RT_RUNTIME_SHARE is on"),
+	   "refused when debugfs shows RT_RUNTIME_SHARE on: %s", msg);
 	rc = _open_in_child(_unprivileged, msg, sizeof(msg));
 	ok(rc == 2 && strstr(msg, "boost=rt") &&
 	   strstr(msg, "cannot set SCHED_RR"),
@@ -361,6 +386,68 @@ static void test_refusals(void)
 	ok(b && sched_getscheduler(0) == SCHED_OTHER,
 	   "the check (SCHED_RR tried on itself) leaves the caller as it was");
 	boost_close(b);
+}
+
+struct share_case {
+	const char *release, *features;
+	int want;
+	const char *says;	/* in the message when refused */
+	const char *what;
+};
+
+static const struct share_case SHARE_CASES[] = {
+	{ "4.19.0-25-amd64", "START_DEBIT RT_RUNTIME_SHARE NO_LB_MIN\n", -1,
+	  "RT_RUNTIME_SHARE is on", "4.19, feature on: refused" },
+	{ "6.1.0-13-amd64", "RT_RUNTIME_SHARE", -1, "RT_RUNTIME_SHARE is on",
+	  "6.1, turned on by hand (first word): refused" },
+	{ "4.19.0", "START_DEBIT NO_RT_RUNTIME_SHARE NO_LB_MIN\n", 0, NULL,
+	  "4.19, NO_RT_RUNTIME_SHARE: allowed" },
+	{ "6.18.0", "START_DEBIT TTWU_QUEUE\n", 0, NULL,
+	  "a kernel without the feature: allowed" },
+	{ "5.10.0", NULL, 0, NULL, "5.10, features unreadable: allowed" },
+	{ "6.1.0", NULL, 0, NULL, "6.1, features unreadable: allowed" },
+	{ "5.9.16", NULL, -1, "5.10 or later",
+	  "5.9, features unreadable: refused, naming 5.10" },
+	{ "4.19.0", NULL, -1, "mount debugfs",
+	  "4.19, features unreadable: refused, saying to mount debugfs" },
+	{ "garbage", NULL, -1, "5.10 or later",
+	  "an unparsable release, features unreadable: refused" },
+};
+
+static void test_share(void)
+{
+	const char *none[] = { "/nonexistent/sched/features", NULL };
+	char file[] = "/tmp/test_boost_rt.XXXXXX";
+	const char *on[] = { none[0], file, NULL };
+	int fd;
+
+	for (size_t i = 0; i < sizeof(SHARE_CASES) / sizeof(SHARE_CASES[0]); i++) {
+		const struct share_case *c = &SHARE_CASES[i];
+		int rc;
+
+		_err[0] = '\0';
+		rc = boost_rt_share_verdict(c->release, c->features, _err,
+					    sizeof(_err));
+		ok(rc == c->want && (!c->says || strstr(_err, c->says)),
+		   "RT_RUNTIME_SHARE: %s%s%s", c->what, rc ? ": " : "",
+		   rc ? _err : "");
+	}
+	fd = mkstemp(file);
+	if (fd >= 0 && write(fd, "A RT_RUNTIME_SHARE B\n", 21) != 21) {
+		close(fd);
+		fd = -1;
+	}
+	ok(fd >= 0 && boost_rt_share_check(on, _err, sizeof(_err)) &&
+	   strstr(_err, "RT_RUNTIME_SHARE is on"),
+	   "the first readable features file of the list is the one read");
+	if (fd >= 0) {
+		close(fd);
+		unlink(file);
+	}
+	_err[0] = '\0';
+	ok(boost_rt_share_check(boost_rt_features_files, _err, sizeof(_err)) == 0,
+	   "this kernel: RT_RUNTIME_SHARE off, or 5.10+ with the features unreadable %s",
+	   _err);
 }
 
 static void test_save(struct boost *b)
@@ -569,10 +656,11 @@ int main(void)
 	if (pipe(_report))
 		return 1;
 	atexit(kids_reap_all);
-	plan(TESTS_NAMES + TESTS_REFUSALS + TESTS_SAVE + TESTS_FORKED +
+	plan(TESTS_NAMES + TESTS_REFUSALS + TESTS_SHARE + TESTS_SAVE + TESTS_FORKED +
 	     TESTS_UNPRIV + TESTS_THROTTLE);
 	test_names();
 	test_refusals();
+	test_share();
 	b = boost_open(BOOST_RT, "n1", _err, sizeof(_err));
 	if (!b) {
 		diag("boost_open: %s", _err);

@@ -27,18 +27,28 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "cosched/rundir.h"
 #include "version/version.h"
 
 #define IDLE_POLL_MS 1000
 
-/* Only one agent per node: the loser of a start-up race just leaves. */
-static int _lock(const struct agent_conf *conf, int *fd_out)
+/*
+ * Only one agent per node: the loser of a start-up race just leaves.  The
+ * pid file is opened in the checked run directory (run_fd), without
+ * following a link.
+ */
+static int _lock(const struct agent_conf *conf, int run_fd, int *fd_out)
 {
+	const char *name = strrchr(conf->lock, '/') + 1;	/* RUN_DIR/NODE.pid */
 	char pid[24];
-	int fd = open(conf->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = openat(run_fd, name,
+			O_RDWR | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0644);
 
-	if (fd < 0)
+	if (fd < 0) {
+		fprintf(stderr, "coschedd: cannot open %s: %s\n", conf->lock,
+			strerror(errno));
 		return -1;
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		close(fd);
 		return 1;
@@ -245,7 +255,7 @@ int main(int argc, char **argv)
 	char err[AGENT_ERR_LEN];
 	struct agent a = { .listen_fd = -1, .timer_fd = -1, .guardian_fd = -1,
 			   .guardian_pidfd = -1, .last_boosted = -1 };
-	int lock_fd = -1, sig_fd = -1, rc = 1, locked;
+	int lock_fd = -1, sig_fd = -1, run_fd, rc = 1, locked;
 
 	if (coalloc_version_wanted(argc, argv))
 		return coalloc_version_print("coschedd");
@@ -264,12 +274,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "coschedd: must run as root (it changes other users' priorities)\n");
 		return 1;
 	}
-	if (mkdir(a.conf.run_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "coschedd: cannot create %s: %s\n",
-			a.conf.run_dir, strerror(errno));
+	/* root's files go there and users trust them: see rundir.h */
+	run_fd = cosched_run_dir_open(a.conf.run_dir, true, err, sizeof(err));
+	if (run_fd < 0) {
+		fprintf(stderr, "coschedd: --run-dir %s: refused: %s\n",
+			a.conf.run_dir, err);
 		return 1;
 	}
-	locked = _lock(&a.conf, &lock_fd);
+	locked = _lock(&a.conf, run_fd, &lock_fd);
+	close(run_fd);
 	if (locked)
 		return locked > 0 ? 0 : 1;	/* > 0: another agent serves */
 	if (agent_log_open(a.conf.log, a.conf.node))

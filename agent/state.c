@@ -101,7 +101,7 @@ int state_write(const char *path, json_object *root)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
 	if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 ||

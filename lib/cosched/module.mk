@@ -9,11 +9,11 @@
 LIBCOSCHED := $(O)/lib/libcosched.a
 LIBCOSCHED_SRCS := lib/cosched/mode.c lib/cosched/pb.c \
 	lib/cosched/energy.c lib/cosched/spin.c lib/cosched/tick.c \
-	lib/cosched/pages.c lib/cosched/sockets.c
+	lib/cosched/pages.c lib/cosched/rundir.c lib/cosched/sockets.c
 $(eval $(call static_lib,$(LIBCOSCHED),$(LIBCOSCHED_SRCS)))
 TARGETS += $(LIBCOSCHED)
 
-# The parsers' messages (mode.c, pb.c, energy.c, pages.c) use lib/num's
+# The parsers' messages (mode.c, pb.c, energy.c, pages.c, rundir.c) use lib/num's
 # errbuf.
 LIBCOSCHED_DEPS := $(LIBCOSCHED) $(LIBNUM)
 

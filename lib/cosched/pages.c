@@ -2,10 +2,11 @@
  * pages.c - the step's page directory and the opening of a page (see
  * pages.h for the layout and who does what).
  *
- * Below RUN_DIR every directory is opened relative to its parent, with
- * O_NOFOLLOW, and checked on the descriptor: a symbolic link or a
- * directory of the wrong owner is refused, never followed or trusted.
- * Below RUN_DIR/pages no open leaves the mount it starts on (_open_below).
+ * RUN_DIR is opened by the rule of rundir.h; below it every directory is
+ * opened relative to its parent, with O_NOFOLLOW, and checked on the
+ * descriptor: a symbolic link or a directory of the wrong owner is
+ * refused, never followed or trusted.  Below RUN_DIR/pages no open
+ * leaves the mount it starts on (_open_below).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "cosched/pages.h"
+#include "cosched/rundir.h"
 #include "cosched/shm.h"
 #include "num/errbuf.h"
 
@@ -101,7 +103,7 @@ static int _open_below(int at, const char *name, int flags)
 	return openat(at, name, flags);
 }
 
-/* RUN_DIR and RUN_DIR/pages: ours, and nobody else may write there. */
+/* RUN_DIR/pages: ours, and nobody else may write there. */
 static int _open_ours(int at, const char *name, int flags)
 {
 	int fd = openat(at, name, flags);
@@ -116,8 +118,7 @@ static int _open_ours(int at, const char *name, int flags)
 
 static int _open_run_dir(const char *run_dir)
 {
-	/* root's configured path: links above it are root's to make */
-	return _open_ours(AT_FDCWD, run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return cosched_run_dir_open(run_dir, false, NULL, 0);
 }
 
 /* RUN_DIR/pages, made when make is set. */

@@ -9,7 +9,10 @@
  * the state file; SIGKILL of the agent makes the guardian restore it; a
  * restarted agent recovers the state file (restores, then re-adopts the
  * live process); SIGTERM restores everything; bad options and requests
- * are refused with messages.  membus on one node (its own coordinator, no
+ * are refused with messages; a run directory that is another user's,
+ * writable by others, or reached through a symbolic link is refused, a
+ * missing one is made 0755, and a pid file that is a link is not
+ * followed.  membus on one node (its own coordinator, no
  * munge needed): two steps on one CPU take turns, one frozen while the
  * other runs, both progress, and SIGKILL of the agent thaws both.  Needs
  * root (the agent refuses otherwise).
@@ -746,6 +749,119 @@ static void test_descriptors(void)
 	unlink(marker);
 }
 
+/* ---- the run directory (lib/cosched/rundir.h) ---- */
+
+#define NOBODY 65534
+
+/* coschedd on dir: its exit code, its output (stderr too) in out. */
+static int run_on(const char *dir, char *out, size_t len)
+{
+	char cmd[3 * PATH_MAX];
+	size_t n;
+	FILE *p;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "%s --node rd%d --run-dir '%s' 2>&1",
+		 coschedd, (int)getpid(), dir);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* dir is refused with one line naming --run-dir dir and why. */
+static void refused(const char *dir, const char *why, const char *what)
+{
+	char out[1024], want[PATH_MAX + 32];
+	int rc = run_on(dir, out, sizeof(out));
+
+	snprintf(want, sizeof(want), "--run-dir %s: refused", dir);
+	ok(rc == 1 && strstr(out, want) && strstr(out, why),
+	   "run dir: %s is refused: %s", what, out);
+}
+
+static void test_run_dir(void)
+{
+	char base[PATH_MAX + 16], d[PATH_MAX + 96], e[PATH_MAX + 128];
+	char out[1024], rd_sock[PATH_MAX + 160], rd_node[32], pid[PATH_MAX + 160];
+	char *argv[] = { coschedd, "--node", rd_node, "--run-dir", d, NULL };
+	struct stat st;
+	pid_t agent;
+
+	snprintf(base, sizeof(base), "%s/rd", run_dir);
+	mkdir(base, 0755);
+	snprintf(rd_node, sizeof(rd_node), "rd%d", (int)getpid());
+
+	snprintf(d, sizeof(d), "%s/nobodys", base);
+	if (mkdir(d, 0755) || chown(d, NOBODY, NOBODY))
+		diag("cannot make %s", d);
+	refused(d, "is owned by another user", "a directory of another user");
+	snprintf(e, sizeof(e), "%s/below", d);
+	refused(e, "nobodys is owned by another user",
+		"a directory below another user's (created there)");
+	ok(stat(e, &st) && errno == ENOENT,
+	   "run dir: ... and nothing was created below it");
+
+	static const struct { mode_t mode; const char *name; } writable[] = {
+		{ 0777, "0777" }, { 01777, "1777 (sticky)" }, { 0775, "0775" },
+	};
+	for (size_t i = 0; i < sizeof(writable) / sizeof(writable[0]); i++) {
+		char what[64];
+
+		snprintf(d, sizeof(d), "%s/mode%zu", base, i);
+		mkdir(d, 0700);
+		chmod(d, writable[i].mode);
+		snprintf(what, sizeof(what), "a directory of mode %s",
+			 writable[i].name);
+		refused(d, "is writable by group or others", what);
+	}
+
+	snprintf(e, sizeof(e), "%s/real", base);
+	mkdir(e, 0755);
+	snprintf(d, sizeof(d), "%s/link", base);
+	if (symlink("real", d))
+		diag("symlink %s: %s", d, strerror(errno));
+	refused(d, "is a symbolic link", "a symbolic link to a good directory");
+	snprintf(d, sizeof(d), "%s/link/sub", base);
+	snprintf(e, sizeof(e), "%s/real/sub", base);
+	mkdir(e, 0755);
+	refused(d, "link is a symbolic link",
+		"a good directory reached through a symbolic link");
+
+	snprintf(d, sizeof(d), "%s/made", base);
+	cosched_socket_path(d, rd_node, rd_sock, sizeof(rd_sock));
+	umask(072);	/* mkdir alone would leave it 0705 */
+	agent = harness_start_agent(argv, rd_sock);
+	umask(022);
+	if (stat(d, &st))
+		memset(&st, 0, sizeof(st));
+	ok(agent > 0 && S_ISDIR(st.st_mode) &&
+	   (st.st_mode & 07777) == 0755 && st.st_uid == 0,
+	   "run dir: a missing one is made, root's, mode 0755 (%o), and the agent starts",
+	   (unsigned)(st.st_mode & 07777));
+	if (agent > 0) {
+		kill(agent, SIGTERM);
+		waitpid(agent, NULL, 0);
+	}
+
+	/* root planted it, but a pid file is still not followed */
+	snprintf(e, sizeof(e), "%s/target", base);
+	close(open(e, O_WRONLY | O_CREAT, 0644));
+	snprintf(pid, sizeof(pid), "%s/%s.pid", d, rd_node);
+	unlink(pid);
+	if (symlink(e, pid))
+		diag("symlink %s: %s", pid, strerror(errno));
+	ok(run_on(d, out, sizeof(out)) == 1 && strstr(out, "cannot open") &&
+	   !stat(e, &st) && st.st_size == 0,
+	   "run dir: a pid file that is a symbolic link is not followed: %s",
+	   out);
+	unlink(pid);
+}
+
 static void test_socket(pid_t child)
 {
 	pid_t agent;
@@ -779,6 +895,7 @@ int main(int argc, char **argv)
 	cosched_socket_path(run_dir, node, sock, sizeof(sock));
 
 	test_options();
+	test_run_dir();
 	agent = start_agent();
 	ok(agent > 0, "the agent starts and answers ping");
 	child = harness_spinner();

@@ -7,7 +7,8 @@ DEPS_RUNTIME := slurmctld slurmd slurm-client libslurm-dev munge \
 	slurmdbd mariadb-server mariadb-client
 # Toolchain and the tools the tests and reports use.
 DEPS_TOOLS := gcc make pkg-config perl valgrind gnuplot-nox procps \
-	dpkg-dev debhelper fakeroot fuse3 libfuse3-dev
+	dpkg-dev debhelper fakeroot fuse3 libfuse3-dev debootstrap \
+	systemd-container
 DEPS := $(DEPS_RUNTIME) $(DEPS_TOOLS)
 
 .PHONY: deps

@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
@@ -11,12 +12,14 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -488,4 +491,35 @@ bool harness_responsive_for(const char *sock, int ms, int64_t *ticks_gained)
 	}
 	*ticks_gained = harness_agent_ticks(sock) - before;
 	return before >= 0 && *ticks_gained > 0;
+}
+
+/* file under dir, made once: a node of /dev/fuse's device, or text. */
+static int _fuse_file(const char *path, const char *text)
+{
+	struct stat st;
+
+	if (!access(path, F_OK))
+		return 0;
+	if (text)
+		return harness_write_file(path, text);
+	if (stat("/dev/fuse", &st) || mknod(path, S_IFCHR | 0666, st.st_rdev))
+		return -1;
+	return chmod(path, 0666);
+}
+
+int harness_fuse_namespace(const char *dir, bool allow_other)
+{
+	char dev[PATH_MAX], conf[PATH_MAX];
+
+	snprintf(dev, sizeof(dev), "%s/fuse", dir);
+	snprintf(conf, sizeof(conf), "%s/fuse.conf", dir);
+	/* the types are named ("none", ignored for these): valgrind
+	 * flags a NULL */
+	if (_fuse_file(dev, NULL) || _fuse_file(conf, "user_allow_other\n") ||
+	    unshare(CLONE_NEWNS) ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
+	    mount(dev, "/dev/fuse", "none", MS_BIND, NULL))
+		return -1;
+	return allow_other ?
+	       mount(conf, "/etc/fuse.conf", "none", MS_BIND, NULL) : 0;
 }

@@ -138,4 +138,14 @@ bool harness_responsive_for(const char *sock, int ms, int64_t *ticks_gained);
  * missing. */
 void harness_need_fuse(const char *argv0, char *stallfs, size_t len);
 
+/*
+ * Put this process into a mount namespace of its own where users can
+ * mount FUSE file systems as on a stock Debian node: /dev/fuse 0666 (udev
+ * makes it so; some containers have it 0600), a node of that mode made
+ * under dir and bound over it; with allow_other, an /etc/fuse.conf
+ * saying user_allow_other bound over the host's (which stays untouched).
+ * Returns 0 or -1 (errno).
+ */
+int harness_fuse_namespace(const char *dir, bool allow_other);
+
 #endif /* AGENT_HARNESS_H */

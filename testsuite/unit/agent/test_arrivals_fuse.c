@@ -64,7 +64,6 @@
 #define WAIT_MS 5000
 
 static char coschedd[PATH_MAX], stallfs[PATH_MAX];
-static char fuse_dev[300];	/* /dev/fuse as a stock Debian node has it */
 static char run_dir[256], node[32], sock[PATH_MAX + 64];
 static char reply[REPLY_LEN];
 static pid_t agent;
@@ -156,18 +155,14 @@ static int _connect(void)
  * a stock Debian node (udev), 0600 in some containers: a node of our own
  * with that mode is bound over it. */
 static void _mount_stallfs(const char *mnt, const char *mode,
-			   const char *conf)
+			   bool allow_other)
 {
 	char fd_text[16];
 	int ready[2];
 	pid_t fs;
 	char k;
 
-	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount(fuse_dev, "/dev/fuse", "none", MS_BIND, NULL) ||
-	    (conf && mount(conf, "/etc/fuse.conf", "none", MS_BIND, NULL)) ||
-	    pipe(ready))
+	if (harness_fuse_namespace(run_dir, allow_other) || pipe(ready))
 		_exit(13);
 	fs = fork();
 	if (fs < 0)
@@ -177,7 +172,7 @@ static void _mount_stallfs(const char *mnt, const char *mode,
 		_become(FUSE_UID);
 		snprintf(fd_text, sizeof(fd_text), "%d", ready[1]);
 		execl(stallfs, stallfs, mnt, mode, fd_text,
-		      conf ? "allow_other" : NULL, (char *)NULL);
+		      allow_other ? "allow_other" : NULL, (char *)NULL);
 		_exit(15);
 	}
 	close(ready[1]);
@@ -193,7 +188,7 @@ static void _mount_stallfs(const char *mnt, const char *mode,
  * 'c' close N, 'n' one more connection.
  */
 static void _task_main(int cmd, int ack, uid_t uid, const char *mode,
-		       const char *mnt, const char *conf)
+		       const char *mnt, bool allow_other)
 {
 	char path[PATH_MAX], c;
 	int n, keep, f;
@@ -204,7 +199,7 @@ static void _task_main(int cmd, int ack, uid_t uid, const char *mode,
 		if (fd != cmd && fd != ack)
 			close(fd);
 	if (mode)
-		_mount_stallfs(mnt, mode, conf);
+		_mount_stallfs(mnt, mode, allow_other);
 	_become(uid);
 	n = _connect();
 	(void)!write(ack, "k", 1);
@@ -243,7 +238,7 @@ static int accept_one(void)
 }
 
 static void spawn(struct task *t, uid_t uid, const char *mode,
-		  const char *mnt, const char *conf)
+		  const char *mnt, bool allow_other)
 {
 	int cmd[2], ack[2];
 	char k;
@@ -254,7 +249,7 @@ static void spawn(struct task *t, uid_t uid, const char *mode,
 	if (t->pid < 0)
 		harness_bail_out("fork: %s", strerror(errno));
 	if (!t->pid) {
-		_task_main(cmd[0], ack[1], uid, mode, mnt, conf);
+		_task_main(cmd[0], ack[1], uid, mode, mnt, allow_other);
 	}
 	setpgid(t->pid, t->pid);
 	close(cmd[0]);
@@ -350,7 +345,7 @@ static bool attack(struct task *t, uint32_t j)
 
 /* ----------------------------------------------------------- the tests */
 
-static char mnt_getattr[300], mnt_flush[300], conf[300];
+static char mnt_getattr[300], mnt_flush[300];
 
 static void test_getattr(uint32_t j)
 {
@@ -358,7 +353,7 @@ static void test_getattr(uint32_t j)
 	int64_t ticks = 0;
 	bool alive;
 
-	spawn(&t, FUSE_UID, "getattr", mnt_getattr, conf);
+	spawn(&t, FUSE_UID, "getattr", mnt_getattr, true);
 	ok(attack(&t, j), "getattr: the task's socket is watched, F swapped in under it, FIN sent");
 	alive = harness_responsive_for(sock, 3000, &ticks);
 	ok(alive, "getattr: the agent answers ping within 2 s for 3 s and keeps ticking (%lld ticks)",
@@ -380,7 +375,7 @@ static void test_flush(uint32_t j)
 	int extra = -1;
 	bool alive;
 
-	spawn(&t, FUSE_UID, "flush", mnt_flush, NULL);
+	spawn(&t, FUSE_UID, "flush", mnt_flush, false);
 	ok(attack(&t, j), "flush: the task's socket is watched, F swapped in under it, FIN sent");
 	alive = harness_responsive_for(sock, 1000, &ticks);
 	ok(alive, "flush: the agent answers ping and keeps ticking (%lld ticks)",
@@ -390,7 +385,7 @@ static void test_flush(uint32_t j)
 	   "flush: a new socket of that user's is not taken while its close hangs");
 	ok(log_shows("has not returned"),
 	   "flush: the agent logs that a close of that user's has not returned");
-	spawn(&other, OTHER_UID, NULL, NULL, NULL);
+	spawn(&other, OTHER_UID, NULL, NULL, false);
 	ok(register_task(&other, j + 1, OTHER_UID) &&
 	   becomes(j + 1, "sockets_watched", 1),
 	   "another user's process is watched meanwhile");
@@ -432,26 +427,17 @@ static void start(void)
 		harness_bail_out("no agent");
 }
 
-/* The mount points, owned by the hostile user, and the fuse.conf of the
- * getattr case, under the private run directory. */
+/* The mount points, owned by the hostile user, under the private run
+ * directory. */
 static void prepare_mounts(void)
 {
 	char *dirs[] = { mnt_getattr, mnt_flush };
-	struct stat st;
 
 	snprintf(mnt_getattr, sizeof(mnt_getattr), "%s/mnt-getattr", run_dir);
 	snprintf(mnt_flush, sizeof(mnt_flush), "%s/mnt-flush", run_dir);
-	snprintf(conf, sizeof(conf), "%s/fuse.conf", run_dir);
-	snprintf(fuse_dev, sizeof(fuse_dev), "%s/fuse", run_dir);
-	if (stat("/dev/fuse", &st) ||
-	    mknod(fuse_dev, S_IFCHR | 0666, st.st_rdev) ||
-	    chmod(fuse_dev, 0666))
-		harness_bail_out("%s: %s", fuse_dev, strerror(errno));
 	for (size_t i = 0; i < 2; i++)
 		if (mkdir(dirs[i], 0755) || chown(dirs[i], FUSE_UID, FUSE_UID))
 			harness_bail_out("%s: %s", dirs[i], strerror(errno));
-	if (harness_write_file(conf, "user_allow_other\n"))
-		harness_bail_out("%s: %s", conf, strerror(errno));
 }
 
 int main(int argc, char **argv)

@@ -195,25 +195,6 @@ static void attack(const char *what, uint32_t j, const char *page)
 
 /* ---------------------------------------------------------- set-up */
 
-/* This process, the agent and the mounts in a mount namespace of their
- * own, where users may mount with allow_other and /dev/fuse is 0666 (as
- * udev makes it on a stock Debian node; 0600 in some containers). */
-static void private_namespace(void)
-{
-	char conf[PATH_MAX], dev[PATH_MAX];
-	struct stat st;
-
-	snprintf(conf, sizeof(conf), "%s/fuse.conf", run_dir);
-	snprintf(dev, sizeof(dev), "%s/fuse", run_dir);
-	if (harness_write_file(conf, "user_allow_other\n") ||
-	    stat("/dev/fuse", &st) || mknod(dev, S_IFCHR | 0666, st.st_rdev) ||
-	    chmod(dev, 0666) || unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount(dev, "/dev/fuse", "none", MS_BIND, NULL) ||
-	    mount(conf, "/etc/fuse.conf", "none", MS_BIND, NULL))
-		harness_bail_out("private mount namespace: %s", strerror(errno));
-}
-
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/test_pages_fuse.XXXXXX";
@@ -228,7 +209,9 @@ int main(int argc, char **argv)
 	harness_need_fuse(argv[0], stallfs, sizeof(stallfs));
 	if (harness_private_run_dir(tmpl, run_dir, sizeof(run_dir)))
 		return 1;
-	private_namespace();
+	/* this process, the agent and the mounts: in a namespace of their own */
+	if (harness_fuse_namespace(run_dir, true))
+		harness_bail_out("private mount namespace: %s", strerror(errno));
 	snprintf(node, sizeof(node), "pf%d", (int)getpid());
 	cosched_socket_path(run_dir, node, sock, sizeof(sock));
 	job = 930000000u + (uint32_t)getpid() % 1000000u * 10u;

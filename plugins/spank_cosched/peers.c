@@ -18,8 +18,9 @@
  * The text itself is built by lib/cosched_proto (membus_req.c).
  *
  * Gang tables are taken only from slurmctld's addresses: those of
- * SlurmctldHost and its backups as slurmctld reports its configuration
- * (slurm_load_ctl_conf: control_addr, else the host name), resolved here,
+ * SlurmctldHost and its backups in slurmstepd's configuration (or as
+ * slurmctld reports it, where that is missing: control_addr, else the
+ * host name), resolved here,
  * in slurmstepd, so that the agent gets numbers and never waits on a
  * name service.
  *
@@ -212,24 +213,45 @@ static void _resolve(const char *name, struct peer_hosts *h)
 	freeaddrinfo(res);
 }
 
-/* slurmctld's addresses, primary and backups, as "A,B,..." into buf. */
+/*
+ * slurmstepd's own copy of the configuration (libslurm's global, not in
+ * Slurm's public headers; weak: absent outside a Slurm process).  Read
+ * here rather than asked of slurmctld: slurm_load_ctl_conf at every
+ * step's start is one more RPC per node and step, and on Slurm 24.11 it
+ * sometimes took 5 s, holding the step's tasks (29-gang-agents.t).
+ */
+extern slurm_conf_t slurm_conf __attribute__((weak));
+
+/* Every address of conf's SlurmctldHost lines into h. */
+static void _control_hosts(const slurm_conf_t *conf, struct peer_hosts *h)
+{
+	for (uint32_t i = 0; i < conf->control_cnt; i++) {
+		const char *addr = conf->control_addr ? conf->control_addr[i] : NULL;
+
+		_resolve(addr && *addr ? addr : conf->control_machine ?
+			 conf->control_machine[i] : NULL, h);
+	}
+}
+
+/* slurmctld's addresses, primary and backups, as "A,B,..." into buf:
+ * from slurmstepd's configuration, or else from slurmctld. */
 static int _slurmctld_hosts(char *buf, size_t len, char *err, size_t err_len)
 {
 	slurm_conf_t *conf = NULL;
 	struct peer_hosts h = { 0 };
 
-	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf) {
-		snprintf(err, err_len, "cannot load slurmctld's configuration: %s",
-			 slurm_strerror(errno));
-		return -1;
+	if (&slurm_conf && slurm_conf.control_cnt)
+		_control_hosts(&slurm_conf, &h);
+	if (!h.n) {
+		if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS ||
+		    !conf) {
+			snprintf(err, err_len, "cannot load slurmctld's configuration: %s",
+				 slurm_strerror(errno));
+			return -1;
+		}
+		_control_hosts(conf, &h);
+		slurm_free_ctl_conf(conf);
 	}
-	for (uint32_t i = 0; i < conf->control_cnt; i++) {
-		const char *addr = conf->control_addr ? conf->control_addr[i] : NULL;
-
-		_resolve(addr && *addr ? addr : conf->control_machine ?
-			 conf->control_machine[i] : NULL, &h);
-	}
-	slurm_free_ctl_conf(conf);
 	if (!h.n) {
 		snprintf(err, err_len, "no address of SlurmctldHost resolves");
 		return -1;

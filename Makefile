@@ -67,7 +67,8 @@ $(NEEDS_SLURM_SRC): | $(SLURM_READY)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 
-.PHONY: all tests check check-unit check-integration valgrind bench install \
+.PHONY: all tests check check-unit check-integration test-times valgrind bench \
+	install \
 	clean distclean
 all: $(TARGETS)
 tests: $(UNIT_TESTS)
@@ -75,8 +76,17 @@ tests: $(UNIT_TESTS)
 PROVE ?= prove
 PROVE_FLAGS ?=
 
+# The one runner of the TAP files (testsuite/tap/run-tests): JOBS files
+# at once, those marked test-alone after the others, one at a time; each
+# file's log in build/test-run/logs, the 10 slowest printed at the end.
+# JOBS: twice the CPUs (most integration time is waiting on daemons and
+# jobs; see doc/testing.md).
+CPUS := $(shell nproc)
+JOBS ?= $(shell echo $$(( $(CPUS) * 2 )))
+RUN_TESTS = testsuite/tap/run-tests --jobs $(JOBS)
+
 check-unit: $(UNIT_TESTS)
-	$(PROVE) $(PROVE_FLAGS) --exec '' $(UNIT_TESTS)
+	$(RUN_TESTS) $(UNIT_TESTS)
 
 INTEGRATION_TESTS := $(sort $(wildcard testsuite/integration/*.t))
 # Against a release other than the installed one 'make check' runs this
@@ -91,34 +101,39 @@ INTEGRATION_SUBSET := 01-cluster 02-jobs 05-spank-options 07-coalloc-conf \
 	08-sites 09-policies 10-status 11-policy-restart 12-matrix 14-esp \
 	15-cosched 27-slurm-mismatch 28-cancel-purged 29-gang-agents 30-reserve \
 	35-accounting 36-request-types
+SUBSET_TESTS := $(patsubst %,testsuite/integration/%.t,$(INTEGRATION_SUBSET))
 ifeq ($(SLURM_ORIGIN),installed)
 SLURM_INTEGRATION_TESTS := $(INTEGRATION_TESTS)
 else
-SLURM_INTEGRATION_TESTS := $(patsubst %,testsuite/integration/%.t,$(INTEGRATION_SUBSET))
+SLURM_INTEGRATION_TESTS := $(SUBSET_TESTS)
 endif
 # The other supported releases, built from source (mk/slurm-versions).
 SLURM_OTHERS := $(shell awk '/^[0-9]/ && $$3 != "installed" { print $$1 }' mk/slurm-versions)
 
 # The embedded cluster loads the release plugins (sanitizer builds cannot
 # be loaded into Slurm's uninstrumented daemons), whatever DEBUG says;
-# COALLOC_SLURM tells the harness which Slurm to start.
+# RELEASE:FILE has the runner start that release (COALLOC_SLURM).
 check-integration:
 	$(MAKE) DEBUG=0 all
-	COALLOC_SLURM=$(SLURM) $(PROVE) $(PROVE_FLAGS) --exec '' $(SLURM_INTEGRATION_TESTS)
+	$(RUN_TESTS) $(addprefix $(SLURM):,$(SLURM_INTEGRATION_TESTS))
 
-# The whole suite from a fresh machine: packages, Slurm source, build, tests
-# (the unit tests once, the integration suite on the installed Slurm), then
-# the subset on every other release (its Slurm built once, then cached).
+# The whole suite from a fresh machine: packages, every release's Slurm
+# (each built from source once, then cached) and our build for it, then
+# one run of every test: the unit tests and the fuzz smoke run once, the
+# integration suite on the installed Slurm, the subset on every other
+# release, all at once (JOBS files at a time).
 check: deps
 	$(MAKE) slurm-src
-	$(MAKE) DEBUG=0 all
-	$(MAKE) all tests
-	$(PROVE) $(PROVE_FLAGS) --exec '' $(UNIT_TESTS) $(FUZZ_SMOKE_TEST) \
-		$(INTEGRATION_TESTS)
-	@set -e; for s in $(SLURM_OTHERS); do \
-		$(MAKE) SLURM=$$s slurm-src; \
-		$(MAKE) SLURM=$$s check-integration; \
-	done
+	@set -e; for s in $(SLURM_OTHERS); do $(MAKE) SLURM=$$s slurm-src; done
+	$(MAKE) -j$(CPUS) DEBUG=0 all tests
+	@set -e; for s in $(SLURM_OTHERS); do $(MAKE) -j$(CPUS) SLURM=$$s DEBUG=0 all; done
+	$(RUN_TESTS) $(UNIT_TESTS) $(FUZZ_SMOKE_TEST) $(INTEGRATION_TESTS) \
+		$(foreach s,$(SLURM_OTHERS),$(addprefix $(s):,$(SUBSET_TESTS)))
+
+# The timing table of doc/testing.md from the last run's build/test-run/
+# times.tsv (after a fresh-clone .ci/run).
+test-times:
+	testsuite/tap/run-tests --update-doc
 
 VALGRIND ?= valgrind --quiet --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --track-origins=yes

@@ -11,6 +11,10 @@
 # mid-job restores the job's processes and lets the jobs finish normally.
 # Each node is a host of its own (slurm-cluster --hosts): the ranks talk
 # over TCP between the nodes' addresses and see no page of the other node.
+#
+# test-serial: coschedd-cgroups  the node agents' cgroups are
+# coschedd/NODE/JOB.STEP, and every embedded cluster names its nodes n1,
+# n2, ... and its jobs from 1: two clusters' agents would share groups.
 source "$(dirname "$0")/lib/tap.sh"
 
 BENCH=$BUILD_DIR/bin/cosched-bench

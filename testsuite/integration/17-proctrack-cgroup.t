@@ -9,6 +9,10 @@
 # job is registered then restores that job's task (its guardian is still
 # there to do it).  Stop ends a stopped agent and a daemon that ignores
 # SIGTERM (SIGKILL, reported), and removes the cluster's cgroups.
+#
+# test-serial: coschedd-cgroups  the node agents' cgroups are
+# coschedd/NODE/JOB.STEP, and every embedded cluster names its nodes n1,
+# n2, ... and its jobs from 1: two clusters' agents would share groups.
 source "$(dirname "$0")/lib/tap.sh"
 
 CG=/sys/fs/cgroup

@@ -5,6 +5,10 @@
 # memory is measured before and after.  The same burst through the pure
 # policy cores (coalloc-sim, every policy) runs under valgrind without a
 # leak or an error.
+#
+# test-alone: slurmctld must answer within 5 s while 5,000 jobs arrive,
+# and valgrind's replay is heavy: other clusters on the CPUs would slow
+# both.
 source "$(dirname "$0")/lib/tap.sh"
 
 JOBS=${BURST_JOBS:-5000}

@@ -18,6 +18,10 @@
 #     thaws everything on its node, and both jobs run there.
 # Then esp-work in both rows counts only the time it ran, and a job alone
 # runs in every quantum (the empty row is skipped).
+#
+# test-serial: coschedd-cgroups  the node agents' cgroups are
+# coschedd/NODE/JOB.STEP, and every embedded cluster names its nodes n1,
+# n2, ... and its jobs from 1: two clusters' agents would share groups.
 source "$(dirname "$0")/lib/tap.sh"
 
 CTL=$BUILD_DIR/bin/coschedctl

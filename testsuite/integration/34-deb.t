@@ -7,6 +7,10 @@
 # --cosched job whose agent is /usr/sbin/coschedd.  An upgrade keeps the
 # plugstack.conf.d snippet; a purge leaves no file of the suite and no
 # agent.  Changes the host's packages: whatever happens, the exit purges.
+#
+# test-alone: the packages install select_coalloc.so and cosched.so into
+# Slurm's plugin directory, where every other cluster of the installed
+# Slurm looks first.
 source "$(dirname "$0")/lib/tap.sh"
 [[ -z ${COALLOC_SLURM:-} ]] || skip_all "packages are for the installed Slurm"
 plan 17

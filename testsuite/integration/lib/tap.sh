@@ -21,10 +21,17 @@ TEST_NAME=$(basename "$0" .t)
 [[ -z ${COALLOC_SLURM:-} ]] || export COALLOC_SLURM
 TEST_DIR=$REPO/build/test${COALLOC_SLURM:+-$COALLOC_SLURM}/$TEST_NAME
 BUILD_DIR=$("$SLURM_CLUSTER" _build-dir) || { echo "Bail out! no build for COALLOC_SLURM=${COALLOC_SLURM:-}"; exit 255; }
-# 01-foo.t -> ports 20100..20199; keeps parallel prove runs apart
+# Ports: a block of 4,000 per release (its line among mk/slurm-versions'
+# releases: 10000.. for the first, 14000.. for the second, ...), in it
+# 100 per test file (01-foo.t of the first release: 10100..10199), so
+# that every file of every release can run at once (make check does);
+# all below the kernel's ephemeral ports (32768..).  TEST_PORT_SHIFT keeps
+# several work trees testing at once apart (dev only).
 TEST_NUM=$((10#${TEST_NAME%%-*}))
-# TEST_PORT_SHIFT keeps several work trees testing at once apart (dev only)
-PORT_BASE=$((20000 + TEST_NUM * 100 + ${TEST_PORT_SHIFT:-0}))
+RELEASE_INDEX=$(awk -v s="${COALLOC_SLURM:-}" '/^[0-9]/ {
+	if ($1 == s || (s == "" && $3 == "installed")) { print n; exit }; n++ }' \
+	"$REPO/mk/slurm-versions")
+PORT_BASE=$((10000 + ${RELEASE_INDEX:-0} * 4000 + TEST_NUM * 100 + ${TEST_PORT_SHIFT:-0}))
 
 # plan, ok, is, like, unlike, skip, todo, diag, done_testing, ...
 source "$REPO/testsuite/tap/tap.sh"

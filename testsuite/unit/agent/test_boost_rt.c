@@ -19,6 +19,9 @@
  * Every RT child also has RLIMIT_RTTIME, dies with the test and ends
  * itself (alarm), so a broken run cannot leave one behind.  About 4 s.
  *
+ * test-alone: the safety test measures two spinners' shares of one CPU,
+ * which a test running beside it on that CPU would take part of.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE

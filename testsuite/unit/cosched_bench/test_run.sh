@@ -7,6 +7,9 @@
 # which sets $COALLOC_BUILD to the tree of its build mode; prove runs
 # from the repository root.  About 15 s on 2 cores.
 #
+# test-alone: each run must take a sensible wall time for its target,
+# which tests beside it on the two CPUs stretch.
+#
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 source testsuite/unit/lib/mpi-tap.sh

@@ -7,6 +7,9 @@
  *
  * About 13 seconds: each case runs esp-work for real time.
  *
+ * test-alone: esp-work must burn a CPU for its whole run and count 50 ms
+ * stops to within a tick; tests beside it on the CPUs take both away.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE

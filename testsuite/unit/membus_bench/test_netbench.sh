@@ -11,6 +11,9 @@
 # $COALLOC_BUILD to the tree of its build mode; prove runs from the
 # repository root.  About 4 s on 2 cores.
 #
+# test-alone: a half-second run must print a progress line every 0.1 s;
+# on loaded CPUs a rank can stall past the whole run (seen: no line).
+#
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 source testsuite/unit/lib/mpi-tap.sh

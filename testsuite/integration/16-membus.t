@@ -11,6 +11,10 @@
 # it gone and keeps pairing on its own node; killing the coordinator (n1)
 # too thaws everything, and the jobs finish normally.  Each node is a host of its own
 # (slurm-cluster --hosts): the agents talk over the nodes' addresses.
+#
+# test-serial: coschedd-cgroups  the node agents' cgroups are
+# coschedd/NODE/JOB.STEP, and every embedded cluster names its nodes n1,
+# n2, ... and its jobs from 1: two clusters' agents would share groups.
 source "$(dirname "$0")/lib/tap.sh"
 
 MEMBENCH=$BUILD_DIR/bin/membench
@@ -118,19 +122,32 @@ is "$(py n1 'print(d["membus"]["cpus"], d["membus"]["mem_capacity_from"])')" \
 is "$(py n1 'print(sorted({(s["membus"]["mem_source"], s["membus"]["net_source"]) for s in d["jobs"] if "membus" in s}))')" \
    "[('hint', 'tcp')]" "memory bandwidth from the hints, network from TCP counters"
 
-# the steps out of the running set are frozen by the freezer
-frozen_ok() {	# one status and the freezer states read at once
+# The steps out of the running set are frozen by the freezer.  The
+# freezer states are read between two statuses: a quantum (250 ms) can
+# end between the reads, most often on a loaded machine, so each step's
+# state must match its place in the running set of one of the two.
+frozen_ok() {
+	local before states
+	before=$(ctl n1) || return 1
+	states=$(python3 -c '
+import glob, json, sys
+states = {}
+for f in glob.glob("%s/n1/*.0/freezer.state" % sys.argv[1]):
+    states[int(f.split("/")[-2].split(".")[0])] = open(f).read().strip()
+json.dump(states, sys.stdout)' "$FREEZER") || return 1
 	ctl n1 | python3 -c '
 import json, sys
-d = json.load(sys.stdin)
-for s in d["jobs"]:
-    if "membus" not in s:
-        continue
-    state = open("%s/n1/%d.0/freezer.state" % (sys.argv[1], s["job"])).read().strip()
-    if state != ("THAWED" if s["membus"]["running"] else "FROZEN"):
-        sys.exit(1)' "$FREEZER"
+states = {int(k): v for k, v in json.loads(sys.argv[2]).items()}
+statuses = [json.loads(sys.argv[1]), json.load(sys.stdin)]
+def want(d, job):
+    for s in d["jobs"]:
+        if s["job"] == job and "membus" in s:
+            return "THAWED" if s["membus"]["running"] else "FROZEN"
+jobs = {s["job"] for s in statuses[0]["jobs"] if "membus" in s}
+if not jobs or any(states.get(j) not in (want(statuses[0], j), want(statuses[1], j)) for j in jobs):
+    sys.exit(1)' "$before" "$states"
 }
-wait_until 5 frozen_ok
+wait_until 10 frozen_ok
 ok $? "the freezer states of the steps on n1 match the running set"
 logs_grow() {
 	local j

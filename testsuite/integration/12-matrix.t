@@ -12,6 +12,11 @@
 #    start before it (PreemptHold), which it does with PreemptHold=0;
 #  - Matrix=local MPL=2: two jobs per node, none suspended, a third waits.
 # Job states are sampled from squeue once a second (R, S, PD, ...).
+#
+# test-alone: the jobs sleep 14 to 30 s against a 6 s TimeSlice, and the
+# samples must catch each row's turn; in a run 4 files at a time (fresh
+# clone, 2026-11-28) a switch came about 10 s late and B was never seen
+# SUSPENDED (test 17).
 source "$(dirname "$0")/lib/tap.sh"
 source "$(dirname "$0")/lib/overlap.sh"
 

@@ -73,6 +73,7 @@ $(NEEDS_SLURM_SRC): | $(SLURM_READY)
 all: $(TARGETS)
 tests: $(UNIT_TESTS)
 
+# prove runs the unit tests under valgrind (make valgrind) only.
 PROVE ?= prove
 PROVE_FLAGS ?=
 
@@ -83,7 +84,9 @@ PROVE_FLAGS ?=
 # jobs; see doc/testing.md).
 CPUS := $(shell nproc)
 JOBS ?= $(shell echo $$(( $(CPUS) * 2 )))
-RUN_TESTS = testsuite/tap/run-tests --jobs $(JOBS)
+# RUN_TESTS_FLAGS: more of the runner's options (--slowest K, --out DIR).
+RUN_TESTS_FLAGS ?=
+RUN_TESTS = testsuite/tap/run-tests --jobs $(JOBS) $(RUN_TESTS_FLAGS)
 
 check-unit: $(UNIT_TESTS)
 	$(RUN_TESTS) $(UNIT_TESTS)

@@ -28,10 +28,8 @@ BUILD_DIR=$("$SLURM_CLUSTER" _build-dir) || { echo "Bail out! no build for COALL
 # all below the kernel's ephemeral ports (32768..).  TEST_PORT_SHIFT keeps
 # several work trees testing at once apart (dev only).
 TEST_NUM=$((10#${TEST_NAME%%-*}))
-RELEASE_INDEX=$(awk -v s="${COALLOC_SLURM:-}" '/^[0-9]/ {
-	if ($1 == s || (s == "" && $3 == "installed")) { print n; exit }; n++ }' \
-	"$REPO/mk/slurm-versions")
-PORT_BASE=$((10000 + ${RELEASE_INDEX:-0} * 4000 + TEST_NUM * 100 + ${TEST_PORT_SHIFT:-0}))
+RELEASE_INDEX=$("$SLURM_CLUSTER" _release-index) || { echo "Bail out! COALLOC_SLURM=${COALLOC_SLURM:-}: no such release"; exit 255; }
+PORT_BASE=$((10000 + RELEASE_INDEX * 4000 + TEST_NUM * 100 + ${TEST_PORT_SHIFT:-0}))
 
 # plan, ok, is, like, unlike, skip, todo, diag, done_testing, ...
 source "$REPO/testsuite/tap/tap.sh"
@@ -98,5 +96,9 @@ job_field() { scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=/
 job_done() { [[ $(job_state "$1") =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL)$ ]]; }
 # Nodes in a state (idle, alloc, ...), each counted once over partitions.
 nodes_in() { sinfo -h -N -t "$1" -o %N 2>/dev/null | sort -u | wc -l; }
+# evaluated JOB: slurmctld's scheduler has looked at the job and left it
+# a reason (no longer "None"): what a test waits for, instead of a fixed
+# sleep, before it asserts that a job waits.
+evaluated() { local r; r=$(job_field "$1" Reason); [[ -n $r && $r != None ]]; }
 queue_empty() { [[ -z $(squeue -h -o %i 2>/dev/null) ]]; }
 submit() { sbatch --parsable "$@" | cut -d';' -f1; }

@@ -87,7 +87,7 @@ is "$(job_field "$id" NodeList)" "n[7,9]" "-w n7,n9 gets exactly those"
 scontrol suspend "$hold"
 is "$(job_state "$hold")" SUSPENDED "scontrol suspend"
 id=$(submit -w n2 -o /dev/null --wrap 'true')
-sleep 3
+wait_until 15 evaluated "$id"
 is "$(job_state "$id")" PENDING "the suspended job keeps n2"
 scontrol resume "$hold"
 is "$(job_state "$hold")" RUNNING "scontrol resume"

@@ -14,7 +14,7 @@ long=$(submit -N 12 -o /dev/null --wrap 'sleep 300')
 wait_until 30 running "$long"
 is "$(job_state "$long")" RUNNING "12-node job runs"
 big=$(submit -N 16 -o big.out --wrap 'srun hostname | wc -l')
-sleep 2
+wait_until 15 evaluated "$big"
 is "$(job_state "$big")" PENDING "16-node job waits for the nodes"
 scancel "$long"
 wait_until 30 job_done "$long"

@@ -15,6 +15,9 @@ reason() { squeue -h -j "$1" -o %R; }
 # about the job, and again right after slurmctld put its generic
 # "(Resources)" there (every failed test on Slurm 24.11, backfill passes).
 coalloc_reason() { [[ $(reason "$1") == coalloc:* ]]; }
+# held JOB PATTERN: the job is pending with a policy reason matching
+# PATTERN: the event the "waits" tests wait for, instead of a fixed sleep.
+held() { pending "$1" && [[ $(reason "$1") =~ $2 ]]; }
 all_idle() { test "$(nodes_in idle)" = 16; }
 
 # Switch policy by rewriting coalloc.conf and reconfiguring.
@@ -64,7 +67,7 @@ set_policy GS; ok $? "GS loaded"
 fill_three_sites
 x=$(submit -p grid --coalloc=2,2 -o /dev/null --wrap 'sleep 1')
 y=$(submit -p site4 -N 1 -o /dev/null --wrap 'sleep 1')
-sleep 6
+wait_until 15 held "$y" 'coalloc: .*(not at|behind|disabled|head)'
 ok $(pending "$y" && echo 0 || echo 1) "GS: a site4 job waits behind the blocked global head, though site4 is empty"
 like "$(reason "$y")" "coalloc: .*(not at|behind|disabled|head)" "  squeue says why: $(reason "$y")"
 scancel "$x"
@@ -90,7 +93,7 @@ set_policy GP; ok $? "GP loaded"
 fill_three_sites
 x=$(submit -p grid --coalloc=2,2 -o /dev/null --wrap 'sleep 1')
 y=$(submit -p site4 -N 1 -o /dev/null --wrap 'sleep 1')
-sleep 6
+wait_until 15 held "$y" 'coalloc: .*held by GP: global queue has 1 job'
 ok $(pending "$y" && echo 0 || echo 1) "GP: a local job waits while a global job is queued"
 like "$(reason "$y")" "coalloc: .*held by GP: global queue has 1 job" "  squeue: $(reason "$y")"
 scancel "$x"
@@ -110,7 +113,7 @@ lp_eq_setup() {
 set_policy LP-GF; ok $? "LP-GF loaded"
 lp_eq_setup
 g=$(submit -p grid --coalloc=1,1 -o /dev/null --wrap 'sleep 30')
-sleep 6
+wait_until 15 held "$g" 'coalloc: global queue held by LP'
 ok $(pending "$g" && echo 0 || echo 1) "LP-GF: a global job waits while every local queue holds work"
 like "$(reason "$g")" "coalloc: global queue held by LP" "  squeue: $(reason "$g")"
 reset
@@ -127,7 +130,7 @@ reset
 set_policy LQ; ok $? "LQ loaded"
 lp_eq_setup
 g1=$(submit -p grid --coalloc=1,1 -o /dev/null --wrap 'sleep 30')
-sleep 6
+wait_until 15 held "$g1" 'coalloc:'
 ok $(pending "$g1" && echo 0 || echo 1) "LQ: global queue of 1, local queues of 1: the global job waits"
 g2=$(submit -p grid --coalloc=1,1 -o /dev/null --wrap 'sleep 30')
 wait_until 40 running "$g1"

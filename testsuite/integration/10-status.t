@@ -12,7 +12,9 @@ a=$(submit -p site1 -N 2 -o /dev/null --wrap 'sleep 300')
 b=$(submit -p site1 -N 3 -o /dev/null --wrap 'sleep 300')	# cannot fit
 c=$(submit -p site2 --coalloc=1,1 -o /dev/null --wrap 'sleep 300')
 wait_until 30 running "$a"; wait_until 30 running "$c"
-sleep 3	# the plugin rewrites its status within 2 s
+# the plugin rewrites its status within 2 s of a change
+status_shows() { [[ $("$STATUS" 2>/dev/null) =~ $1 ]]; }
+wait_until 10 status_shows "jobs in the queues: 1 pending, 2 running"
 
 out=$("$STATUS" 2>&1)
 ok $? "coalloc-status succeeds"
@@ -108,7 +110,7 @@ like "$("$STATUS" --file "$STATE/coalloc_status.json" 2>&1)" "n1 +site1 +$a" \
 
 scancel "$a" "$b" "$c"
 wait_until 30 queue_empty
-sleep 3
+wait_until 10 status_shows "jobs in the queues: 0 pending, 0 running"
 like "$("$STATUS")" "jobs in the queues: 0 pending, 0 running" "after scancel the queues are empty"
 
 out=$("$STATUS" --file /nonexistent 2>&1)

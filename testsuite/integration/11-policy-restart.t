@@ -21,7 +21,11 @@ q1=$(job 2 -p site1 -N 4)	# site1's queue: waits for the whole site
 q2=$(job 1 -p site1 -N 1)	# behind it: FCFS keeps it waiting until q1 ends
 l4=$(job 15 -p site4 -N 4)	# site4: runs now
 wait_until 30 running "$l4"
-sleep 2
+# l4's tasks started before the restart (on 24.11 a step created while
+# slurmctld restarts waits about a minute for the nodes to register)
+tasks_started() { (($(grep -c " $1 start " "task-$1.log" 2>/dev/null) == $2)); }
+wait_until 30 tasks_started "$l4" 4
+wait_until 15 evaluated "$q1"; wait_until 15 evaluated "$q2"
 is "$(job_state "$q1") $(job_state "$q2")" "PENDING PENDING" "site1's queue holds two jobs"
 
 cluster restart-ctld > restart.log 2>&1
@@ -32,7 +36,7 @@ like "$(scontrol show job "$big" | grep -o 'SystemComment=[^ ]*')" \
      "coalloc:site1:n\[1-4\];site2:n\[5-8\];site3:n\[9-12\]" "its layout is kept"
 is "$(job_state "$q1") $(job_state "$q2")" "PENDING PENDING" "the queued jobs still wait"
 extra=$(job 1 -p site2 -N 1)	# site2 is full until big ends
-sleep 4
+wait_until 15 evaluated "$extra"
 is "$(job_state "$extra")" PENDING "a new site2 job waits: the restarted plugin knows site2 is full"
 
 wait_until 120 job_done "$big"

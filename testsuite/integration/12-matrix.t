@@ -265,7 +265,7 @@ wait_until 20 all_running "$a" "$b"
 ok $? "local: two all-node jobs RUNNING at once"
 is "$(job_field "$a" NodeList) $(job_field "$b" NodeList)" "n[1-16] n[1-16]" \
    "  on the same 16 nodes"
-sleep 3
+wait_until 15 evaluated "$c"
 is "$(job_state "$c")" PENDING "  a third waits: MPL=2 jobs per node"
 sample 40 "$a" "$b" "$c" > local.samples
 is "$(count local.samples '(^| )S( |$)')" 0 "local: no job is ever SUSPENDED"

@@ -37,7 +37,7 @@ wait_until 30 running "$id"
 is "$(sites_of_job "$id")" "2:3 3:4" "3@site2 on site2, the free 4 on site3 (the first emptiest)"
 # a named site without room: the job waits for it, though others are idle
 c=$(submit --coalloc=2@site1 -o /dev/null --wrap 'sleep 30')
-sleep 5
+wait_until 15 evaluated "$c"
 is "$(job_state "$c")" PENDING "2@site1 waits while site1 has 1 idle node and site4 4"
 scancel "$a"
 wait_until 60 running "$c"

@@ -4,7 +4,10 @@
 #
 # The server is Debian's mariadb-server binary run as a private instance,
 # never the system service: its data in DIR/db (made anew at each start),
-# its socket in DIR/run, TCP on 127.0.0.1 at PORT_BASE+99 for slurmdbd.
+# its socket in DIR/run, TCP on 127.0.0.1 at PORT_BASE+99 for slurmdbd,
+# its temporary files in DIR/db-tmp: servers that share /tmp collide on
+# temporary table names (two clusters' mariadb-install-db at once failed
+# 8 of 60 times with "Unknown table 'mysql.tmp_user_sys'"; 0 of 60 apart).
 # slurmdbd listens on 127.0.0.1 at PORT_BASE+98 (DbdPort), reads
 # DIR/etc/slurmdbd.conf beside slurm.conf, and stores into a database of
 # its own; the cluster is added with sacctmgr before slurmctld starts.
@@ -51,17 +54,25 @@ db_answers() {
 	mariadb-admin --no-defaults --socket="$DB_SOCKET" -u root ping > /dev/null 2>&1
 }
 
+# mariadb-install-db's own error lines (its last lines are advice).
+install_errors() {
+	local errors
+	errors=$(grep -m 3 -E 'ERROR|\[ERROR\]' "$1")
+	echo "${errors:-$(tail -n 3 "$1")} (see $1)"
+}
+
 # A fresh private server with a user for slurmdbd over TCP.
 start_mariadb() {
-	local log=$DIR/log/mariadb.log i pid
-	rm -rf "$DIR/db"
-	mkdir -p "$DIR/db"
+	local log=$DIR/log/mariadb.log install_log=$DIR/log/mariadb-install-db.log i pid
+	rm -rf "$DIR/db" "$DIR/db-tmp"
+	mkdir -p "$DIR/db" "$DIR/db-tmp"
 	mariadb-install-db --no-defaults --datadir="$DIR/db" --user=root \
+		--tmpdir="$DIR/db-tmp" \
 		--skip-test-db --auth-root-authentication-method=socket \
-		"${DB_SMALL[@]}" \
-		> "$DIR/log/mariadb-install-db.log" 2>&1 ||
-		fail_start "mariadb-install-db failed: $(tail -n 3 "$DIR/log/mariadb-install-db.log")"
+		"${DB_SMALL[@]}" > "$install_log" 2>&1 ||
+		fail_start "mariadb-install-db failed: $(install_errors "$install_log")"
 	setsid "$MARIADBD" --no-defaults --datadir="$DIR/db" --user=root \
+		--tmpdir="$DIR/db-tmp" \
 		--socket="$DB_SOCKET" --port="$DB_PORT" --bind-address=127.0.0.1 \
 		--pid-file="$DIR/run/mariadb.pid" --log-error="$log" \
 		--skip-name-resolve "${DB_SMALL[@]}" > /dev/null 2>&1 &

@@ -6,7 +6,7 @@
 # server, or one that does not start, fails the start with the reason and
 # leaves nothing running.  On 22.05 and 24.11 (both built with MySQL).
 source "$(dirname "$0")/lib/tap.sh"
-plan 10
+plan 11
 
 start_with() {	# MARIADBD: a failing start's output
 	cluster_clear
@@ -26,6 +26,12 @@ nothing_runs
 ok $? "  and nothing it started still runs"
 
 cluster_start --select coalloc --sites 2 --nodes-per-site 2 --accounting
+# Servers sharing /tmp collide on temporary table names: this file's two
+# releases at once failed mariadb-install-db ("Unknown table
+# 'mysql.tmp_user_sys'").  The cluster's server keeps its own.
+is "$(mariadb --no-defaults --socket="$TEST_DIR/cluster/run/mariadb.sock" -u root -N -B \
+	-e 'select @@tmpdir' 2>&1)" "$TEST_DIR/cluster/db-tmp" \
+	"the MariaDB server's temporary files stay in the cluster's directory"
 id=$(submit --coalloc=2,1 -o /dev/null --wrap 'true')
 wait_until 60 job_done "$id"
 is "$(job_state "$id")" COMPLETED "a --coalloc=2,1 job runs with accounting on"

@@ -6,7 +6,6 @@ source "$(dirname "$0")/lib/tap.sh"
 source "$(dirname "$0")/lib/overlap.sh"
 cluster_start --select coalloc
 
-running() { test "$(job_state "$1")" = RUNNING; }
 idle_nodes() { nodes_in idle; }
 
 # --- scancel

@@ -8,7 +8,6 @@ source "$(dirname "$0")/lib/tap.sh"
 cluster_start --select coalloc
 
 source "$REPO/testsuite/integration/lib/sites.sh"
-running() { test "$(job_state "$1")" = RUNNING; }
 # Nodes of a cancelled job stay COMPLETING a moment; Worst Fit needs them back.
 all_idle() { test "$(nodes_in idle)" = 16; }
 

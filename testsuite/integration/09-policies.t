@@ -8,16 +8,12 @@ cluster_start --select coalloc
 ETC=$TEST_DIR/cluster/etc
 LOG=$TEST_DIR/cluster/log/slurmctld.log
 SITES=$(grep '^Site=' "$ETC/coalloc.conf")
-running() { test "$(job_state "$1")" = RUNNING; }
-pending() { test "$(job_state "$1")" = PENDING; }
-reason() { squeue -h -j "$1" -o %R; }
 # The policy's reason is set whenever the main scheduler asks the plugin
 # about the job, and again right after slurmctld put its generic
 # "(Resources)" there (every failed test on Slurm 24.11, backfill passes).
 coalloc_reason() { [[ $(reason "$1") == coalloc:* ]]; }
 # held JOB PATTERN: the job is pending with a policy reason matching
 # PATTERN: the event the "waits" tests wait for, instead of a fixed sleep.
-held() { pending "$1" && [[ $(reason "$1") =~ $2 ]]; }
 all_idle() { test "$(nodes_in idle)" = 16; }
 
 # Switch policy by rewriting coalloc.conf and reconfiguring.

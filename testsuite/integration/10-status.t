@@ -7,7 +7,6 @@ source "$(dirname "$0")/lib/tap.sh"
 cluster_start --select coalloc --policy LS-DO --sites 2 --nodes-per-site 3
 STATUS=$BUILD_DIR/bin/coalloc-status
 
-running() { test "$(job_state "$1")" = RUNNING; }
 a=$(submit -p site1 -N 2 -o /dev/null --wrap 'sleep 300')
 b=$(submit -p site1 -N 3 -o /dev/null --wrap 'sleep 300')	# cannot fit
 c=$(submit -p site2 --coalloc=1,1 -o /dev/null --wrap 'sleep 300')

@@ -11,7 +11,6 @@ job() {	# seconds sbatch-args...
 	local t=$1; shift
 	submit "$@" -o task-%j.log --export=ALL,T="$t" --wrap "srun bash -c '$TASK'"
 }
-running() { test "$(job_state "$1")" = RUNNING; }
 
 big=$(job 15 -p site1 --coalloc=4,4,4)	# sites 1-3 full
 wait_until 30 running "$big"

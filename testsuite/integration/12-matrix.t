@@ -27,7 +27,6 @@ rm -rf "$BASE"
 TS=6	# the gang TimeSlice, seconds
 ALL=--coalloc=4,4,4,4	# every node of the 4 sites
 
-running() { test "$(job_state "$1")" = RUNNING; }
 suspended() { test "$(job_state "$1")" = SUSPENDED; }
 started() { [[ $(job_state "$1") =~ ^(RUNNING|SUSPENDED)$ ]]; }
 all_started() { local j; for j; do started "$j" || return 1; done; }

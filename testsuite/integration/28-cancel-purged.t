@@ -8,7 +8,6 @@ source "$(dirname "$0")/lib/tap.sh"
 cluster_start --select coalloc --policy GS
 
 ETC=$TEST_DIR/cluster/etc
-running() { test "$(job_state "$1")" = RUNNING; }
 purged() { ! scontrol show job "$1" > /dev/null 2>&1; }
 started() { [[ $(job_state "$1") =~ ^(RUNNING|COMPLETED)$ ]]; }
 all_idle() { test "$(nodes_in idle)" = 16; }

@@ -20,9 +20,6 @@ SLURM_CLUSTER_DEBUG=verbose cluster_start --select coalloc --sites 2 --nodes-per
 
 CONF=$TEST_DIR/cluster/etc/slurm.conf
 LOG=$TEST_DIR/cluster/log/slurmctld.log
-running() { test "$(job_state "$1")" = RUNNING; }
-pending() { test "$(job_state "$1")" = PENDING; }
-reason() { squeue -h -j "$1" -o %R; }
 start_of() { squeue -h --start -j "$1" -o %S 2>/dev/null; }
 has_start() { [[ $(start_of "$1") =~ ^[0-9]{4}- ]]; }
 coalloc_reason() { [[ $(reason "$1") == *coalloc:* ]]; }

@@ -12,8 +12,6 @@ cluster_start --select coalloc
 ETC=$TEST_DIR/cluster/etc
 LOG=$TEST_DIR/cluster/log/slurmctld.log
 source "$REPO/testsuite/integration/lib/sites.sh"
-running() { test "$(job_state "$1")" = RUNNING; }
-pending() { test "$(job_state "$1")" = PENDING; }
 all_idle() { test "$(nodes_in idle)" = 16; }
 reset() {
 	scancel --user=root

@@ -94,6 +94,11 @@ wait_until() {
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
 job_field() { scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n1; }
 job_done() { [[ $(job_state "$1") =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL)$ ]]; }
+running() { [[ $(job_state "$1") == RUNNING ]]; }
+pending() { [[ $(job_state "$1") == PENDING ]]; }
+reason() { squeue -h -j "$1" -o %R; }
+# pending with a reason matching PATTERN (a policy's, a coalloc hold)
+held() { pending "$1" && [[ $(reason "$1") =~ $2 ]]; }
 # Nodes in a state (idle, alloc, ...), each counted once over partitions.
 nodes_in() { sinfo -h -N -t "$1" -o %N 2>/dev/null | sort -u | wc -l; }
 # evaluated JOB: slurmctld's scheduler has looked at the job and left it

@@ -358,6 +358,37 @@ static void diag_fds(void)
 	fd_links(agent, show_link, &shown);
 }
 
+/*
+ * Whether the agent lets go of every descriptor of pid's sockets (within
+ * WAIT_MS): a duplicate it takes goes to its user's closer thread, which
+ * closes it soon after, not at once (closer.c).  Checked at once, a
+ * loaded machine saw the closer's duplicate still open (1 of 5 CI runs
+ * of 2026-11-28).
+ */
+static bool lets_go_of_sockets_of(pid_t pid)
+{
+	for (int waited = 0; waited < WAIT_MS; waited += 20) {
+		if (!agent_holds_socket_of(pid))
+			return true;
+		harness_sleep_ms(20);
+	}
+	diag_fds();
+	return false;
+}
+
+/* Wait until the agent holds at most max descriptors: what its closer
+ * threads still have to close goes (lets_go_of_sockets_of). */
+static bool fds_settle_at_most(int max)
+{
+	for (int waited = 0; waited < WAIT_MS; waited += 20) {
+		if (agent_fds() <= max)
+			return true;
+		harness_sleep_ms(20);
+	}
+	diag_fds();
+	return false;
+}
+
 /* Wait until the agent holds want descriptors (connections come and go). */
 static bool fds_become(int want)
 {
@@ -384,7 +415,7 @@ static void test_counted(void)
 	ok(register_child(&ch, j, "dcs"), "a process with a TCP connection registers (%s)",
 	   reply);
 	ok(becomes(j, "proc/sockets_watched", 1), "its connection is watched");
-	ok(!agent_holds_socket_of(ch.pid), "the agent holds no descriptor of it");
+	ok(lets_go_of_sockets_of(ch.pid), "the agent keeps no descriptor of it");
 	ok(stat_of(j, "arrivals/remote") == 0, "no arrival before any data");
 	for (int k = 1; k <= 5; k++) {
 		uint64_t sent = harness_now_ns();
@@ -463,7 +494,7 @@ static void test_bound(int baseline)
 {
 	static struct child ch;
 	uint32_t j = job + 3;
-	bool sent = true;
+	bool sent = true, settled;
 
 	spawn(&ch, MANY, false, false);
 	ok(register_child(&ch, j, "dcs"), "a process with %d connections registers (%s)",
@@ -475,7 +506,10 @@ static void test_bound(int baseline)
 	for (size_t i = 0; i < ch.npeers; i++)
 		sent &= send_byte(ch.peers[i]);
 	ok(sent && becomes(j, "arrivals/remote", 1), "data on all of them is one arrival");
-	ok(agent_fds() <= baseline + 4, "the agent holds no descriptor per socket (%d, %d before)",
+	/* the closer thread's duplicates go within moments: 38 seen at
+	 * once on a loaded machine, 5 after */
+	settled = fds_settle_at_most(baseline + 4);
+	ok(settled, "the agent keeps no descriptor per socket (%d, %d before)",
 	   agent_fds(), baseline);
 	ok(request("ping") == 0 && !strncmp(reply, "ok", 2), "the agent still answers");
 	harness_reap(ch.pid);

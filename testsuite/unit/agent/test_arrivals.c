@@ -358,47 +358,46 @@ static void diag_fds(void)
 	fd_links(agent, show_link, &shown);
 }
 
-/*
- * Whether the agent lets go of every descriptor of pid's sockets (within
- * WAIT_MS): a duplicate it takes goes to its user's closer thread, which
- * closes it soon after, not at once (closer.c).  Checked at once, a
- * loaded machine saw the closer's duplicate still open (1 of 5 CI runs
- * of 2026-11-28).
- */
-static bool lets_go_of_sockets_of(pid_t pid)
+/* Wait (WAIT_MS at most) until as_wanted(arg) holds of the agent's
+ * descriptors; if it never does, list them. */
+static bool agent_fds_until(bool (*as_wanted)(int arg), int arg)
 {
 	for (int waited = 0; waited < WAIT_MS; waited += 20) {
-		if (!agent_holds_socket_of(pid))
+		if (as_wanted(arg))
 			return true;
 		harness_sleep_ms(20);
 	}
 	diag_fds();
 	return false;
+}
+
+static bool no_socket_of(int pid) { return !agent_holds_socket_of(pid); }
+static bool fds_at_most(int max) { return agent_fds() <= max; }
+static bool fds_equal(int want) { return agent_fds() == want; }
+
+/*
+ * Whether the agent lets go of every descriptor of pid's sockets: a
+ * duplicate it takes goes to its user's closer thread, which closes it
+ * soon after, not at once (closer.c).  Checked at once, a loaded
+ * machine saw the closer's duplicate still open (1 of 3 fresh-clone CI
+ * runs of 2026-11-28).
+ */
+static bool lets_go_of_sockets_of(pid_t pid)
+{
+	return agent_fds_until(no_socket_of, (int)pid);
 }
 
 /* Wait until the agent holds at most max descriptors: what its closer
  * threads still have to close goes (lets_go_of_sockets_of). */
 static bool fds_settle_at_most(int max)
 {
-	for (int waited = 0; waited < WAIT_MS; waited += 20) {
-		if (agent_fds() <= max)
-			return true;
-		harness_sleep_ms(20);
-	}
-	diag_fds();
-	return false;
+	return agent_fds_until(fds_at_most, max);
 }
 
 /* Wait until the agent holds want descriptors (connections come and go). */
 static bool fds_become(int want)
 {
-	for (int waited = 0; waited < WAIT_MS; waited += 20) {
-		if (agent_fds() == want)
-			return true;
-		harness_sleep_ms(20);
-	}
-	diag_fds();
-	return false;
+	return agent_fds_until(fds_equal, want);
 }
 
 

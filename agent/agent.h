@@ -132,7 +132,9 @@ struct agent_counters {
 struct agent_switched {
 	struct freeze_group *freeze;	/* NULL: cannot be frozen, runs */
 	bool runs;			/* in the current quantum */
-	uint64_t quanta_run, quanta_frozen;
+	bool unstopped;			/* runs though its quantum stops it */
+	unsigned slow;			/* freezes in a row not done in time */
+	uint64_t quanta_run, quanta_frozen, quanta_unstopped;
 };
 
 /* What a membus step has besides its processes (membus.c). */
@@ -345,7 +347,10 @@ void agent_wall_timer_at(int fd, uint64_t at_ns);
 void agent_wall_timer_off(int fd);
 /* quantum q's set: freeze first the steps run[i] leaves out, then thaw
  * the others, so the node never runs more than the set; a step whose
- * freezing fails runs from then on (its group is dropped) */
+ * freezing fails, or is not done in time FREEZE_SLOW_MAX quanta in a
+ * row, runs from then on (its group is dropped); one not done in time
+ * fewer times runs this quantum (unstopped) */
+#define FREEZE_SLOW_MAX 3
 void agent_switch_apply(struct agent_step **steps, struct agent_switched **sw,
 			size_t n, const uint8_t *run);
 /* freeze, running, quanta_run, quanta_frozen into a step's status */

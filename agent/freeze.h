@@ -80,9 +80,14 @@ const char *freeze_group_path(const struct freeze_group *g);
  * moved. */
 int freeze_group_add(struct freeze_group *g, const struct proc_id *id);
 
-/* Stop every process of the group / resume them.  Idempotent.  Returns 0,
- * or -1 when the mechanism failed (the group is then thawed as far as
- * possible and -1 tells the caller to stop freezing it). */
+/* Stop every process of the group / resume them.  Idempotent.  Returns 0;
+ * FREEZE_SLOW when they were not all stopped within FREEZE_WAIT_NS (a
+ * loaded node, or a process in uninterruptible sleep): the group is
+ * thawed and may be tried again; or -1 when the mechanism failed (the
+ * group is then thawed as far as possible and -1 tells the caller to
+ * stop freezing it). */
+#define FREEZE_SLOW 1
+#define FREEZE_WAIT_NS 100000000L	/* a freeze may take this long */
 int freeze_group_freeze(struct freeze_group *g);
 int freeze_group_thaw(struct freeze_group *g);
 bool freeze_group_frozen(const struct freeze_group *g);

@@ -241,8 +241,10 @@ int frz_cgroup_freeze(struct freeze_group *g)
 	if (frz_state_write(g->path, g->cg->unified, true))
 		goto fail;
 	while (!_state_frozen(g->path, g->cg->unified)) {
-		if (frz_now_ns() > deadline)
-			goto fail;
+		if (frz_now_ns() > deadline) {
+			frz_cgroup_thaw(g);
+			return FREEZE_SLOW;
+		}
 		frz_sleep_ns(POLL_NS);
 	}
 	return 0;

@@ -20,7 +20,6 @@
 #include "proc.h"
 
 #define OUR_ROOT CGV1_OUR_ROOT	/* our groups: OUR_ROOT/<node>/<job>.<step> */
-#define FREEZE_WAIT_NS 100000000L	/* a freeze may take this long */
 #define POLL_NS 1000000L	/* between looks at freezer.state or /proc */
 #define SIGNAL_ROUNDS 4		/* /proc scans per freeze, at most */
 #define MOVE_ROUNDS 4		/* descendant moves per add, at most */

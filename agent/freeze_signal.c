@@ -42,7 +42,7 @@ static bool _stopped_or_gone(const struct proc_id *id)
 	return b.state == 'T' || b.state == 't';
 }
 
-/* Wait until every process of s is stopped.  0, or -1 on timeout. */
+/* Wait until every process of s is stopped.  0, or FREEZE_SLOW. */
 static int _wait_stopped(const struct id_set *s)
 {
 	int64_t deadline = frz_now_ns() + FREEZE_WAIT_NS;
@@ -54,7 +54,7 @@ static int _wait_stopped(const struct id_set *s)
 		if (i == s->n)
 			return 0;
 		if (frz_now_ns() > deadline)
-			return -1;
+			return FREEZE_SLOW;
 		frz_sleep_ns(POLL_NS);
 	}
 }
@@ -153,7 +153,8 @@ static int _signal_round(struct freeze_group *g, struct id_set *done)
 /*
  * Stop the group, in rounds until one finds nothing new (a process may
  * fork while a round runs; a stopped one cannot), then wait until all
- * are stopped.  On failure everything held is continued.  0 or -1.
+ * are stopped.  On failure or timeout everything held is continued.
+ * 0, FREEZE_SLOW or -1.
  */
 int frz_signal_freeze(struct freeze_group *g)
 {

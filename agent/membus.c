@@ -583,7 +583,7 @@ static void _record(struct agent_membus *m, uint64_t q,
 {
 	struct quantum_record *r = &m->hist[m->hist_next];
 	char id[MEMBUS_ID_LEN];
-	size_t used = 0, eused = 0;
+	size_t used = 0, uused = 0, eused = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->q = q;
@@ -597,6 +597,12 @@ static void _record(struct agent_membus *m, uint64_t q,
 			w = snprintf(r->run + used, sizeof(r->run) - used,
 				     "%s%s", used ? " " : "", id);
 			used += w > 0 ? (size_t)w : 0;
+		}
+		if (mb->sw.unstopped && uused < sizeof(r->unstopped)) {
+			w = snprintf(r->unstopped + uused,
+				     sizeof(r->unstopped) - uused,
+				     "%s%s", uused ? " " : "", id);
+			uused += w > 0 ? (size_t)w : 0;
 		}
 		if (eused < sizeof(r->estimates)) {
 			w = snprintf(r->estimates + eused,

@@ -47,6 +47,8 @@ struct seen_voter {
 struct quantum_record {
 	uint64_t q;
 	char run[256];		/* the steps that ran, "J.S J.S" */
+	char unstopped[256];	/* of those, the ones the decision stopped
+				 * that did not stop in time */
 	char coordinator[COSCHED_NODE_NAME_LEN];	/* "" fallback */
 	char estimates[512];	/* "J.S=mem/net ..." per process, MB/s */
 };

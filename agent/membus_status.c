@@ -46,6 +46,7 @@ static json_object *_history(const struct agent_membus *m)
 
 		json_object_object_add(o, "q", json_object_new_int64((int64_t)r->q));
 		json_object_object_add(o, "run", _str(r->run));
+		json_object_object_add(o, "unstopped", _str(r->unstopped));
 		json_object_object_add(o, "coordinator", _str(r->coordinator));
 		json_object_object_add(o, "estimates_mbs", _str(r->estimates));
 		json_object_array_add(arr, o);

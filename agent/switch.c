@@ -8,7 +8,11 @@
  * Freeze first, then thaw: between the two passes fewer steps run than
  * the quantum's set, never more (membus: never more than P; gang: never
  * two rows at once).  A step whose group cannot be frozen runs in every
- * quantum from then on: failing open.
+ * quantum from then on: failing open.  One whose processes did not all
+ * stop in time (a loaded node; a process in uninterruptible sleep) runs
+ * this quantum and is tried again at the next: it fails open for good
+ * after FREEZE_SLOW_MAX such quanta in a row, which bounds what a
+ * process that never stops costs the agent (FREEZE_WAIT_NS each).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -64,22 +68,49 @@ void agent_switched_status(json_object *o, const struct agent_switched *sw)
 			       json_object_new_int64((int64_t)sw->quanta_run));
 	json_object_object_add(o, "quanta_frozen",
 			       json_object_new_int64((int64_t)sw->quanta_frozen));
+	json_object_object_add(o, "quanta_unstopped",
+			       json_object_new_int64((int64_t)sw->quanta_unstopped));
+}
+
+/* A user's processes decide how often this happens: bounded */
+static struct agent_log_limit slow_log =
+	AGENT_LOG_LIMIT_WINDOW("freezes not done in time", 60);
+
+/* Stop the step of sw as its quantum says; false if it still runs. */
+static bool _stop(const struct agent_step *step, struct agent_switched *sw)
+{
+	int rc = freeze_group_freeze(sw->freeze);
+
+	if (!rc) {
+		sw->slow = 0;
+		return true;
+	}
+	if (rc == FREEZE_SLOW && ++sw->slow < FREEZE_SLOW_MAX) {
+		if (agent_log_allow(&slow_log))
+			agent_log("job %u step %u: not stopped within %ld ms (%u in a row): it runs this quantum",
+				  step->job, step->step,
+				  FREEZE_WAIT_NS / 1000000L, sw->slow);
+		return false;
+	}
+	agent_log("job %u step %u: freezing failed%s: it runs from now on",
+		  step->job, step->step,
+		  rc == FREEZE_SLOW ? " (never in time)" : "");
+	freeze_group_destroy(sw->freeze);
+	sw->freeze = NULL;
+	return false;
 }
 
 void agent_switch_apply(struct agent_step **steps, struct agent_switched **sw,
 			size_t n, const uint8_t *run)
 {
+	for (size_t i = 0; i < n; i++)
+		sw[i]->unstopped = !run[i] && sw[i]->freeze &&
+				   !_stop(steps[i], sw[i]);
 	for (size_t i = 0; i < n; i++) {
-		if (run[i] || !sw[i]->freeze ||
-		    !freeze_group_freeze(sw[i]->freeze))
-			continue;
-		agent_log("job %u step %u: freezing failed: it runs from now on",
-			  steps[i]->job, steps[i]->step);
-		freeze_group_destroy(sw[i]->freeze);
-		sw[i]->freeze = NULL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		sw[i]->runs = run[i] || !sw[i]->freeze;
+		sw[i]->runs = run[i] || !sw[i]->freeze ||
+			      !freeze_group_frozen(sw[i]->freeze);
+		if (sw[i]->unstopped)
+			sw[i]->quanta_unstopped++;
 		if (sw[i]->runs && sw[i]->freeze &&
 		    freeze_group_thaw(sw[i]->freeze))
 			agent_log("job %u step %u: thawing failed",

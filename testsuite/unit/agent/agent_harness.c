@@ -309,6 +309,63 @@ pid_t harness_sleeper(void)
 	return looping_child(false);
 }
 
+/* A vfork parent waits uninterruptibly for its child (harness.h). */
+pid_t harness_slow_to_stop(pid_t *child)
+{
+	int fd[2];
+	pid_t pid;
+
+	*child = -1;
+	if (pipe(fd))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		pid_t c;
+
+		close(fd[0]);
+		alarm(120);	/* never outlive a broken test */
+		c = vfork();
+		if (c == 0) {
+			pid_t self = getpid();
+
+			(void)!write(fd[1], &self, sizeof(self));
+			alarm(120);
+			for (;;)
+				pause();
+		}
+		close(fd[1]);	/* a child that never wrote: EOF, not a hang */
+		waitpid(c, NULL, 0);
+		for (;;)
+			pause();
+	}
+	close(fd[1]);
+	if (pid < 0 || read(fd[0], child, sizeof(*child)) != sizeof(*child))
+		*child = -1;
+	close(fd[0]);
+	return pid;
+}
+
+bool harness_in_d(pid_t pid, int ms)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int waited = 0; waited <= ms; waited += POLL_MS) {
+		FILE *f = fopen(path, "r");
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		buf[n] = '\0';
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'D')
+			return true;
+		harness_sleep_ms(POLL_MS);
+	}
+	return false;
+}
+
 void harness_reap(pid_t pid)
 {
 	if (pid <= 0)

@@ -90,6 +90,13 @@ pid_t harness_spinner(void);
 
 /* A child sleeping until killed (ends itself after 120 s). */
 pid_t harness_sleeper(void);
+/* A process that cannot stop until its child goes (a vfork parent waits
+ * uninterruptibly: ps says D, and SIGSTOP waits): kill *child to let it.
+ * Reap it with harness_reap. */
+pid_t harness_slow_to_stop(pid_t *child);
+/* Whether pid is in uninterruptible sleep (D) within ms.  Not so under
+ * valgrind, which runs vfork as fork: tests of a slow stop skip then. */
+bool harness_in_d(pid_t pid, int ms);
 
 /* SIGKILL (and SIGCONT, should it be stopped) to a child of ours, then
  * reap it.  Nothing for pid <= 0 (never a process group). */

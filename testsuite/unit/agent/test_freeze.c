@@ -45,6 +45,7 @@
 #define TESTS_NAMES 7
 #define TESTS_SIGNAL 22
 #define TESTS_ORPHAN 11
+#define TESTS_SLOW 5
 #define TESTS_CGROUP 25
 #define TESTS_SLURM 18
 #define TESTS_THAW_PATH 11
@@ -577,6 +578,60 @@ static void test_signal_orphan(void)
 	_kill_family(f);
 }
 
+/* pid's /proc state is no longer 'D' within ms: true. */
+static bool _leaves_d(pid_t pid, int ms)
+{
+	for (int waited = 0; waited < ms; waited += 10) {
+		if (_proc_state(pid) != 'D')
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * A process that cannot stop in time (a vfork parent, waiting in D for
+ * its child): the freeze says FREEZE_SLOW, not failed, and leaves
+ * nothing stopped; once it can stop, the same group freezes it.
+ */
+static void test_signal_slow(void)
+{
+	struct freeze_group *g;
+	struct proc_id id;
+	pid_t slow, child;
+
+	g = freeze_group_create(_node, JOB + 2, STEP, FREEZE_SIGNAL, _err,
+				sizeof(_err));
+	slow = harness_slow_to_stop(&child);
+	id = _id_of(slow);
+	if (!ok(g && slow > 0 && child > 0 && !freeze_group_add(g, &id),
+		"slow: a group holding a vfork parent")) {
+		skip(TESTS_SLOW - 1, "no group or process");
+		freeze_group_destroy(g);
+		harness_reap(slow);
+		return;
+	}
+	if (!harness_in_d(slow, 1000)) {
+		skip(TESTS_SLOW - 1, "the vfork parent is not in D (valgrind runs vfork as fork)");
+		freeze_group_destroy(g);
+		kill(child, SIGKILL);
+		harness_reap(slow);
+		return;
+	}
+	is_int(freeze_group_freeze(g), FREEZE_SLOW,
+	       "slow: it does not stop in time: FREEZE_SLOW, not a failure");
+	ok(!freeze_group_frozen(g) && _proc_state(child) != 'T',
+	   "slow: ... the group is thawed (its child, which stopped, runs)");
+	kill(child, SIGKILL);
+	ok(_leaves_d(slow, 2000) && !freeze_group_freeze(g) &&
+	   _proc_state(slow) == 'T',
+	   "slow: once its child is gone it stops: the same group freezes it");
+	ok(!freeze_group_thaw(g) && _proc_state(slow) != 'T',
+	   "slow: and thaws it");
+	freeze_group_destroy(g);
+	harness_reap(slow);
+}
+
 /* A group of the cgroup mechanism, or NULL with the reason why. */
 static struct freeze_group *_cgroup_group(uint32_t job, uint32_t step)
 {
@@ -800,11 +855,12 @@ int main(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	atexit(_cleanup);
 
-	plan(TESTS_NAMES + TESTS_SIGNAL + TESTS_ORPHAN + TESTS_CGROUP +
+	plan(TESTS_NAMES + TESTS_SIGNAL + TESTS_ORPHAN + TESTS_SLOW + TESTS_CGROUP +
 	     TESTS_SLURM + TESTS_THAW_PATH + TESTS_AFTER);
 	test_names();
 	test_signal();
 	test_signal_orphan();
+	test_signal_slow();
 	cgroup = freeze_cgroup_usable(why, sizeof(why));
 	if (cgroup && harness_mkdir_p(_orig)) {
 		snprintf(why, sizeof(why), "cannot create %s", _orig);

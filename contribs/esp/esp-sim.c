@@ -67,8 +67,12 @@ static void usage(FILE *fp)
 "  --procs P             processors (default 512)\n"
 "  --seed S              plan seed (default 1)\n"
 "  --seeds N             average over seeds S..S+N-1 (default 1)\n"
-"  --policy NAME|all     fcfs, bff, backfill (default bff), or all: the\n"
-"                        Table V set next to the paper's numbers\n"
+"  --policy NAME|all     fcfs, bff, backfill, firstfit, smallest (default\n"
+"                        bff), or all: the Table V set next to the\n"
+"                        paper's numbers\n"
+"  --aging SECS          firstfit, smallest: once the oldest queued job\n"
+"                        has waited SECS nothing passes it (default 0:\n"
+"                        never), as select/coalloc's AgingTime\n"
 "  --preempt             full-configuration (Z) jobs preempt the others\n"
 "  --drain               Z jobs first, nothing starts while one waits\n"
 "                        (default without either: Z jobs are ordinary)\n"
@@ -94,7 +98,7 @@ static void usage(FILE *fp)
 enum {
 	OPT_MIX = 256, OPT_LIGHT, OPT_PROCS, OPT_SEED, OPT_SEEDS, OPT_POLICY,
 	OPT_PREEMPT, OPT_GANG, OPT_SLICE, OPT_SWITCH, OPT_REBOOT, OPT_JSON,
-	OPT_CHRON, OPT_DRAIN, OPT_ALT, OPT_HELP,
+	OPT_CHRON, OPT_DRAIN, OPT_ALT, OPT_AGING, OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -110,6 +114,7 @@ static const struct option long_opts[] = {
 	{ "slice", required_argument, NULL, OPT_SLICE },
 	{ "alternate", required_argument, NULL, OPT_ALT },
 	{ "switch-cost", required_argument, NULL, OPT_SWITCH },
+	{ "aging", required_argument, NULL, OPT_AGING },
 	{ "reboot", required_argument, NULL, OPT_REBOOT },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "chronology", required_argument, NULL, OPT_CHRON },
@@ -125,8 +130,8 @@ static int parse_policy(struct options *o, const char *arg)
 	}
 	o->all = false;
 	if (esp_sim_policy_parse(arg, &o->so.policy))
-		return fail("--policy '%s': expected fcfs, bff, backfill or "
-			    "all", arg);
+		return fail("--policy '%s': expected fcfs, bff, backfill, "
+			    "firstfit, smallest or all", arg);
 	return 0;
 }
 
@@ -177,6 +182,12 @@ static int parse_number_opt(int opt, const char *arg, struct options *o)
 				    arg);
 		o->reboot = d;
 		return 0;
+	case OPT_AGING:
+		if (num_parse_double(arg, &d) || d < 0 || d > 1e9)
+			return fail("--aging '%s': expected seconds >= 0",
+				    arg);
+		o->so.aging = d;
+		return 0;
 	}
 	return -1;
 }
@@ -187,6 +198,9 @@ static int check_args(const struct options *o)
 		return fail("--mix FILE is required");
 	if (!o->all && o->so.policy == ESP_SIM_BACKFILL && o->so.mpl > 1)
 		return fail("--gang: backfill works with MPL 1 only");
+	if (o->so.aging > 0 && !o->all && o->so.policy != ESP_SIM_FIRSTFIT &&
+	    o->so.policy != ESP_SIM_SMALLEST)
+		return fail("--aging: only with --policy firstfit or smallest");
 	if (o->so.preempt && o->so.drain)
 		return fail("--drain: not with --preempt (Z jobs either "
 			    "preempt or wait)");
@@ -261,9 +275,8 @@ static void options_defaults(struct options *o)
 
 static void label_of(const struct esp_sim_opts *so, char *buf, size_t len)
 {
-	char gang[64] = "", cost[40] = "";
-	const char *pol = so->policy == ESP_SIM_FCFS ? "FCFS" :
-			  so->policy == ESP_SIM_BFF ? "BFF" : "backfill";
+	char gang[64] = "", cost[40] = "", aging[40] = "";
+	const char *pol = esp_sim_policy_label(so->policy);
 	const char *z = so->preempt ? " + preempt" :
 			so->drain ? " + drain" : "";
 
@@ -274,7 +287,9 @@ static void label_of(const struct esp_sim_opts *so, char *buf, size_t len)
 				       : "");
 	if (so->switch_cost > 0)
 		snprintf(cost, sizeof(cost), ", switch %g s", so->switch_cost);
-	snprintf(buf, len, "%s%s%s%s", gang, pol, z, cost);
+	if (so->aging > 0)
+		snprintf(aging, sizeof(aging), ", aging %g s", so->aging);
+	snprintf(buf, len, "%s%s%s%s%s", gang, pol, aging, z, cost);
 }
 
 /*

@@ -248,12 +248,13 @@ static void _print_text(json_object *root)
 {
 	long age = (long)(time(NULL) - status_int(root, "generated"));
 
-	printf("Policy=%s AgingTime=%lld Matrix=%s MPL=%lld TimeSlice=%lld GlobalPartition=%s PreemptPartition=%s\n",
+	printf("Policy=%s AgingTime=%lld Matrix=%s MPL=%lld TimeSlice=%lld GlobalPartition=%s PreemptPartition=%s QueueOrder=%s\n",
 	       status_str(root, "policy"), (long long)status_int(root, "aging_time"),
 	       status_str(root, "matrix"), (long long)status_int(root, "mpl"),
 	       (long long)status_int(root, "time_slice"),
 	       status_str(root, "global_partition"),
-	       status_str(root, "preempt_partition"));
+	       status_str(root, "preempt_partition"),
+	       status_str(root, "queue_order"));
 	printf("config %s, status written %ld s ago by select/coalloc %s (Slurm %s)\n",
 	       status_str(root, "config"), age < 0 ? 0 : age,
 	       status_str(root, "suite_version"), status_str(root, "slurm_version"));

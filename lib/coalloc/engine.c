@@ -4,9 +4,13 @@
  * Internally the queues are numbered 0..C-1 (local queue of site i) and C
  * (the global queue); only the policy's queues take part in the visiting
  * order.  Jobs live in a slot array linked into FCFS queues by index, and
- * an id map finds them, so submit, cancel and depart are O(1) and a
- * decision pass costs O((started + 1) * queues * C), independent of how
- * many jobs wait behind the queue heads.
+ * an id map finds them, so submit, cancel and depart are O(1).  Under the
+ * fcfs order a decision pass costs O((started + 1) * queues * C),
+ * independent of how many jobs wait behind the queue heads; under
+ * firstfit and smallest each queue's jobs are tried once a pass, in the
+ * order's sequence (O(n log n) to sort, O(n * C) to try): processors
+ * only get fewer during a pass, so a job that did not fit is not tried
+ * again before the next one.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -36,6 +40,7 @@ struct job {
 	uint8_t type;		/* enum coalloc_request_type */
 	int16_t q;		/* internal queue index */
 	double submit;
+	uint64_t seq;		/* arrival order, for the queue orders */
 	int32_t prev, next;	/* queue links; next doubles as free list */
 	uint32_t size[COALLOC_MAX_SITES];	/* decreasing */
 	uint16_t site[COALLOC_MAX_SITES];	/* when running */
@@ -50,6 +55,16 @@ struct queue {
 	size_t len;
 	bool disabled;
 	uint64_t disabled_at;	/* stamp, for LS-DO */
+};
+
+/*
+ * One decision pass's walk through a queue under firstfit or smallest:
+ * its jobs in the order's sequence, those before next already tried.
+ */
+struct scan {
+	struct coalloc_order_key *keys;
+	size_t n, next, cap;
+	bool built;
 };
 
 struct coalloc_engine {
@@ -69,6 +84,8 @@ struct coalloc_engine {
 	struct coalloc_start *out;
 	size_t out_len, out_cap;
 	size_t npending, nrunning;
+	uint64_t next_seq;
+	struct scan scan[COALLOC_MAX_SITES + 1];
 };
 
 void coalloc_config_init(struct coalloc_config *cfg,
@@ -422,6 +439,7 @@ static int job_fill(struct coalloc_engine *e,
 	j->type = (uint8_t)req->type;
 	j->q = (int16_t)q;
 	j->submit = req->submit_time;
+	j->seq = e->next_seq++;
 	j->prev = j->next = NO_SLOT;
 	if (req->type == COALLOC_REQ_FLEXIBLE) {
 		j->total = req->total;
@@ -444,7 +462,8 @@ struct coalloc_engine *coalloc_engine_create(const struct coalloc_config *cfg)
 
 	if (!cfg || cfg->nsites < 1 || cfg->nsites > COALLOC_MAX_SITES ||
 	    (unsigned)cfg->policy >= COALLOC_POLICY_COUNT ||
-	    cfg->rows > COALLOC_MAX_ROWS) {
+	    cfg->rows > COALLOC_MAX_ROWS ||
+	    (unsigned)cfg->order >= COALLOC_ORDER_COUNT) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -484,6 +503,8 @@ void coalloc_engine_destroy(struct coalloc_engine *e)
 	if (!e)
 		return;
 	coalloc_idmap_free(&e->ids);
+	for (unsigned q = 0; q <= COALLOC_MAX_SITES; q++)
+		free(e->scan[q].keys);
 	free(e->jobs);
 	free(e->out);
 	free(e);
@@ -541,6 +562,10 @@ int coalloc_engine_submit(struct coalloc_engine *e,
 	e->jobs[slot].state = JOB_PENDING;
 	queue_append(e, (unsigned)q, slot);
 	e->npending++;
+	/* firstfit, smallest: a disabled queue had nothing that fits; the
+	 * new job has not been tried */
+	if (!coalloc_order_head_blocks(e->cfg.order))
+		e->queue[q].disabled = false;
 	return 0;
 }
 
@@ -595,36 +620,117 @@ static int out_push(struct coalloc_engine *e, const struct job *j)
 }
 
 /*
- * Try the head of queue q: start it when it fits, else disable q.
- * Returns true when a job started.
+ * Start the pending job in slot when it fits.  Returns 0 when it started,
+ * -ENOSPC when it does not fit, -ENOMEM.
  */
-static bool try_head(struct coalloc_engine *e, unsigned q)
+static int try_job(struct coalloc_engine *e, int32_t slot)
 {
-	int32_t slot = e->queue[q].head;
 	struct job *j = &e->jobs[slot];
 	struct coalloc_fit fit;
 	unsigned row;
 
-	if (!fit_any_row(e, j, &fit, &row)) {
-		queue_disable(e, q);
-		return false;
-	}
+	if (!fit_any_row(e, j, &fit, &row))
+		return -ENOSPC;
 	/* a flexible job gets its components here */
 	j->ncomp = (uint8_t)fit.ncomp;
 	memcpy(j->size, fit.size, fit.ncomp * sizeof(j->size[0]));
 	memcpy(j->site, fit.site, fit.ncomp * sizeof(j->site[0]));
 	j->row = (uint8_t)row;
 	/* reserve the output slot first so a failure changes nothing */
-	if (out_push(e, j)) {
-		queue_disable(e, q);
-		return false;
-	}
+	if (out_push(e, j))
+		return -ENOMEM;
 	queue_unlink(e, slot);
 	occupy(e, j);
 	j->state = JOB_RUNNING;
 	e->npending--;
 	e->nrunning++;
-	return true;
+	return 0;
+}
+
+/*
+ * Try the head of queue q: start it when it fits, else disable q.
+ * Returns true when a job started.
+ */
+static bool try_head(struct coalloc_engine *e, unsigned q)
+{
+	if (try_job(e, e->queue[q].head) == 0)
+		return true;
+	queue_disable(e, q);
+	return false;
+}
+
+static uint32_t job_procs(const struct job *j)
+{
+	uint32_t sum = 0;
+
+	if (!j->ncomp)
+		return j->total;	/* flexible, not placed yet */
+	for (unsigned k = 0; k < j->ncomp; k++)
+		sum += j->size[k];
+	return sum;
+}
+
+/* The queue's jobs in the order's sequence, for this pass.  -ENOMEM. */
+static int scan_build(struct coalloc_engine *e, unsigned q)
+{
+	struct scan *sc = &e->scan[q];
+	size_t n = 0;
+
+	if (sc->cap < e->queue[q].len) {
+		struct coalloc_order_key *keys =
+			realloc(sc->keys, e->queue[q].len * sizeof(*keys));
+
+		if (!keys)
+			return -ENOMEM;
+		sc->keys = keys;
+		sc->cap = e->queue[q].len;
+	}
+	for (int32_t s = e->queue[q].head; s != NO_SLOT; s = e->jobs[s].next) {
+		sc->keys[n].procs = job_procs(&e->jobs[s]);
+		sc->keys[n].seq = e->jobs[s].seq;
+		sc->keys[n].ref = (uint32_t)s;
+		n++;
+	}
+	coalloc_order_sort(e->cfg.order, sc->keys, n);
+	sc->n = n;
+	sc->next = 0;
+	sc->built = true;
+	return 0;
+}
+
+/*
+ * firstfit, smallest: the next job of queue q, in the order's sequence,
+ * that fits starts; when none does, q is disabled.  A job started since
+ * the walk began (a starving head) is passed over.
+ */
+static bool try_queue_walk(struct coalloc_engine *e, unsigned q)
+{
+	struct scan *sc = &e->scan[q];
+
+	if (!sc->built && scan_build(e, q))
+		return try_head(e, q);
+	while (sc->next < sc->n) {
+		int32_t slot = (int32_t)sc->keys[sc->next++].ref;
+		int rc;
+
+		if (e->jobs[slot].state != JOB_PENDING)
+			continue;
+		rc = try_job(e, slot);
+		if (rc == 0)
+			return true;
+		if (rc == -ENOMEM)
+			break;
+	}
+	queue_disable(e, q);
+	return false;
+}
+
+/* One start from queue q, as its order allows.  True when a job started. */
+static bool try_queue(struct coalloc_engine *e, unsigned q)
+{
+	if (coalloc_order_head_blocks(e->cfg.order))
+		return try_head(e, q);
+	return try_queue_walk(e, q);
 }
 
 /* Queue whose head is the oldest job that has waited aging_wait, or -1. */
@@ -663,7 +769,7 @@ static bool schedule_round(struct coalloc_engine *e, int skip)
 		    e->queue[q].head == NO_SLOT ||
 		    policy_hold(e, q) != COALLOC_WHY_ELIGIBLE)
 			continue;
-		if (try_head(e, q))
+		if (try_queue(e, q))
 			started = true;
 	}
 	return started;
@@ -675,6 +781,8 @@ size_t coalloc_engine_schedule(struct coalloc_engine *e, double now,
 	bool started;
 
 	e->out_len = 0;
+	for (unsigned q = 0; q <= e->gq; q++)
+		e->scan[q].built = false;
 	do {
 		int starving = starving_queue(e, now);
 
@@ -796,9 +904,13 @@ static enum coalloc_why why_pending(const struct coalloc_engine *e,
 	int drain = draining_for(e, now);
 	enum coalloc_why hold;
 
-	if (e->queue[q].head != slot)
+	bool head = e->queue[q].head == slot;
+
+	if (!head && coalloc_order_head_blocks(e->cfg.order))
 		return COALLOC_WHY_NOT_HEAD;
-	if (drain >= 0 && (unsigned)drain != q)
+	/* draining for another queue's head, or (firstfit, smallest) for the
+	 * head of this one */
+	if (drain >= 0 && ((unsigned)drain != q || !head))
 		return COALLOC_WHY_AGING_DRAIN;
 	if (e->queue[q].disabled)
 		return COALLOC_WHY_QUEUE_DISABLED;

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "coalloc/limits.h"
+#include "coalloc/order.h"
 #include "coalloc/placement.h"
 #include "coalloc/policy.h"
 
@@ -64,6 +65,13 @@ struct coalloc_config {
 	 * engine's counts match a matrix of processors x rows exactly.
 	 */
 	unsigned rows;
+	/*
+	 * The order in which each queue offers its jobs (order.h): fcfs, the
+	 * paper's (0, the default), or firstfit or smallest, where a job
+	 * that fits starts though an earlier one does not.  A queue is then
+	 * disabled when none of its jobs fits.
+	 */
+	enum coalloc_queue_order order;
 };
 
 /*

@@ -12,7 +12,7 @@ COALLOC_SRCS := lib/coalloc/rng.c lib/coalloc/idmap.c lib/coalloc/policy.c \
 	lib/coalloc/placement.c lib/coalloc/engine.c lib/coalloc/matrix.c \
 	lib/coalloc/statefile.c lib/coalloc/resend.c lib/coalloc/reason.c \
 	lib/coalloc/sizes.c lib/coalloc/site_name.c lib/coalloc/shape.c \
-	lib/coalloc/hold.c
+	lib/coalloc/hold.c lib/coalloc/order.c
 
 $(eval $(call static_lib,$(COALLOC_LIB),$(COALLOC_SRCS)))
 TARGETS += $(COALLOC_LIB)
@@ -27,3 +27,4 @@ $(eval $(call unit_test,coalloc/test_props,testsuite/unit/coalloc/test_props.c,$
 $(eval $(call unit_test,coalloc/test_sizes,testsuite/unit/coalloc/test_sizes.c,$(COALLOC_LIB) $(LIBNUM),))
 $(eval $(call unit_test,coalloc/test_shape,testsuite/unit/coalloc/test_shape.c,$(COALLOC_LIB) $(LIBNUM),))
 $(eval $(call unit_test,coalloc/test_hold,testsuite/unit/coalloc/test_hold.c,$(COALLOC_LIB),))
+$(eval $(call unit_test,coalloc/test_order,testsuite/unit/coalloc/test_order.c,$(COALLOC_LIB),-lm))

@@ -93,6 +93,14 @@ static int _set_policy(struct parser *p, const struct pair *kv)
 		     kv->value, coalloc_policy_list(names, sizeof(names)));
 }
 
+static int _set_order(struct parser *p, const struct pair *kv)
+{
+	if (!coalloc_order_parse(kv->value, &p->conf->queue_order))
+		return 0;
+	return _fail(p, kv->key, "'%s' is not %s", kv->value,
+		     coalloc_order_names());
+}
+
 static int _set_matrix(struct parser *p, const struct pair *kv)
 {
 	static const char *names[] = { "off", "gang", "local" };
@@ -109,13 +117,13 @@ static int _set_matrix(struct parser *p, const struct pair *kv)
 /* ------------------------------------------------------------ lines */
 
 enum scalar {
-	KEY_POLICY, KEY_AGING, KEY_MATRIX, KEY_MPL, KEY_TIMESLICE, KEY_GLOBAL,
-	KEY_PREEMPT, KEY_PREEMPT_HOLD, KEY_GANG_PORT, KEY_COUNT
+	KEY_POLICY, KEY_AGING, KEY_ORDER, KEY_MATRIX, KEY_MPL, KEY_TIMESLICE,
+	KEY_GLOBAL, KEY_PREEMPT, KEY_PREEMPT_HOLD, KEY_GANG_PORT, KEY_COUNT
 };
 
 static const char *scalar_keys[KEY_COUNT] = {
-	"Policy", "AgingTime", "Matrix", "MPL", "TimeSlice", "GlobalPartition",
-	"PreemptPartition", "PreemptHold", "GangPortOffset",
+	"Policy", "AgingTime", "QueueOrder", "Matrix", "MPL", "TimeSlice",
+	"GlobalPartition", "PreemptPartition", "PreemptHold", "GangPortOffset",
 };
 
 static int _scalar_index(const char *key)
@@ -162,6 +170,8 @@ static int _set_scalar(struct parser *p, const struct pair *kv, int k)
 		return _set_policy(p, kv);
 	case KEY_AGING:
 		return _parse_uint(p, kv, 0, 365 * 86400, &c->aging_time);
+	case KEY_ORDER:
+		return _set_order(p, kv);
 	case KEY_MATRIX:
 		return _set_matrix(p, kv);
 	case KEY_MPL:
@@ -184,14 +194,31 @@ static int _set_scalar(struct parser *p, const struct pair *kv, int k)
 	}
 }
 
+/* "Policy, AgingTime, ... or GangPortOffset", from the table. */
+static const char *_scalar_key_list(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < KEY_COUNT && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i == 0 ? "" : i == KEY_COUNT - 1 ? " or " : ", ",
+					 scalar_keys[i]);
+	return buf;
+}
+
 static int _scalar_line(struct parser *p, struct pair *kv, int n)
 {
+	char keys[256];
+
 	for (int i = 0; i < n; i++) {
 		int k = _scalar_index(kv[i].key);
 
+		if (k < 0 && !i)
+			return _fail(p, kv[i].key, "unknown key");
 		if (k < 0)
-			return _fail(p, kv[i].key, "unknown key%s", i ?
-				     " (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition, PreemptHold or GangPortOffset takes only those)" : "");
+			return _fail(p, kv[i].key, "unknown key (a line of %s takes only those)",
+				     _scalar_key_list(keys, sizeof(keys)));
 		if (_set_scalar(p, &kv[i], k))
 			return -1;
 	}
@@ -502,6 +529,7 @@ static void _defaults(struct coalloc_conf *c)
 	memset(c, 0, sizeof(*c));
 	c->policy = COALLOC_CONF_DEFAULT_POLICY;
 	c->aging_time = COALLOC_CONF_DEFAULT_AGING;
+	c->queue_order = COALLOC_CONF_DEFAULT_ORDER;
 	c->preempt_hold = COALLOC_CONF_DEFAULT_PREEMPT_HOLD;
 	c->matrix = COALLOC_CONF_MATRIX_OFF;
 	c->mpl = COALLOC_CONF_DEFAULT_MPL;

@@ -6,7 +6,7 @@
  * case, '#' comments, "double quotes", and a trailing '\' that continues
  * a line.  Three kinds of line:
  *
- *   Policy=LS-DO AgingTime=3600 Matrix=gang MPL=2 TimeSlice=30
+ *   Policy=LS-DO AgingTime=3600 QueueOrder=firstfit Matrix=gang MPL=2 TimeSlice=30
  *   Matrix=gang MPL=4 TimeSlice=200ms GangPortOffset=1001
  *   PreemptPartition=urgent PreemptHold=10
  *   GlobalPartition=grid
@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "coalloc/limits.h"
+#include "coalloc/order.h"
 #include "coalloc/policy.h"
 
 enum coalloc_conf_matrix {
@@ -40,6 +41,7 @@ enum coalloc_conf_matrix {
 /* Defaults, in one place (also quoted by coalloc.conf(5)). */
 #define COALLOC_CONF_DEFAULT_POLICY COALLOC_POLICY_GS
 #define COALLOC_CONF_DEFAULT_AGING 3600u	/* seconds; 0 turns aging off */
+#define COALLOC_CONF_DEFAULT_ORDER COALLOC_ORDER_FCFS	/* the paper's */
 #define COALLOC_CONF_DEFAULT_MPL 1u
 #define COALLOC_CONF_DEFAULT_TIMESLICE 30u	/* seconds */
 /* seconds a waiting PreemptPartition job holds the others back (hold.h) */
@@ -58,6 +60,7 @@ struct coalloc_conf {
 	char *file;			/* for messages */
 	enum coalloc_policy policy;
 	unsigned aging_time;
+	enum coalloc_queue_order queue_order;
 	enum coalloc_conf_matrix matrix;
 	unsigned mpl;
 	unsigned time_slice;		/* seconds: slurmctld suspends rows */

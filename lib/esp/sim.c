@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "coalloc/matrix.h"
+#include "coalloc/order.h"
 #include "esp/sim.h"
 #include "num/errbuf.h"
 
@@ -63,10 +64,15 @@ struct _sim {
 	size_t errlen;
 };
 
-static const char *const _policy_names[ESP_SIM_POLICY_COUNT] = {
-	[ESP_SIM_FCFS] = "fcfs",
-	[ESP_SIM_BFF] = "bff",
-	[ESP_SIM_BACKFILL] = "backfill",
+static const struct {
+	const char *name;	/* --policy */
+	const char *label;	/* in tables */
+} _policies[ESP_SIM_POLICY_COUNT] = {
+	[ESP_SIM_FCFS] = { "fcfs", "FCFS" },
+	[ESP_SIM_BFF] = { "bff", "BFF" },
+	[ESP_SIM_BACKFILL] = { "backfill", "backfill" },
+	[ESP_SIM_FIRSTFIT] = { "firstfit", "first fit" },
+	[ESP_SIM_SMALLEST] = { "smallest", "smallest first" },
 };
 
 static const char *const _alternate_names[ESP_SIM_ALT_COUNT] = {
@@ -88,13 +94,20 @@ const char *esp_sim_policy_name(enum esp_sim_policy p)
 {
 	if ((unsigned)p >= ESP_SIM_POLICY_COUNT)
 		return NULL;
-	return _policy_names[p];
+	return _policies[p].name;
+}
+
+const char *esp_sim_policy_label(enum esp_sim_policy p)
+{
+	if ((unsigned)p >= ESP_SIM_POLICY_COUNT)
+		return NULL;
+	return _policies[p].label;
 }
 
 int esp_sim_policy_parse(const char *s, enum esp_sim_policy *p)
 {
 	for (unsigned i = 0; s && i < ESP_SIM_POLICY_COUNT; i++) {
-		if (!strcasecmp(s, _policy_names[i])) {
+		if (!strcasecmp(s, _policies[i].name)) {
 			*p = (enum esp_sim_policy)i;
 			return 0;
 		}
@@ -410,6 +423,64 @@ static int _bff(struct _sim *s)
 	}
 }
 
+/* Place queue[k] when a row has room for it; true when placed.  -1 on
+ * failure (with the message set). */
+static int _place_if_fits(struct _sim *s, size_t k)
+{
+	if (_row_for(s, _pj(s, s->queue[k])->size) < 0)
+		return 0;
+	return _place(s, s->queue[k]) ? -1 : 1;
+}
+
+/*
+ * firstfit, smallest: every queued job that fits, in the order's
+ * sequence (lib/coalloc/order.c, as select/coalloc); the queue is in
+ * arrival order, so a job's place in it is its seq.  With aging, an
+ * oldest job that has waited that long and does not fit stops the rest.
+ */
+static int _ordered(struct _sim *s, enum coalloc_queue_order order)
+{
+	struct coalloc_order_key *keys;
+	bool *placed;
+	size_t n = s->nqueue, kept = 0;
+	int rc = 0;
+
+	if (!n)
+		return 0;
+	if (s->o->aging > 0 &&
+	    s->t - _pj(s, s->queue[0])->submit >= s->o->aging - EPS) {
+		rc = _place_if_fits(s, 0);
+		if (rc <= 0)
+			return rc;
+		_dequeue(s->queue, &s->nqueue, 0);
+		return _ordered(s, order);
+	}
+	keys = calloc(n, sizeof(*keys));
+	placed = calloc(n, sizeof(*placed));
+	if (!keys || !placed) {
+		free(keys);
+		free(placed);
+		return _fail(s, "out of memory");
+	}
+	for (size_t k = 0; k < n; k++) {
+		keys[k].procs = _pj(s, s->queue[k])->size;
+		keys[k].seq = k;
+		keys[k].ref = (uint32_t)k;
+	}
+	coalloc_order_sort(order, keys, n);
+	for (size_t i = 0; i < n && rc >= 0; i++) {
+		rc = _place_if_fits(s, keys[i].ref);
+		placed[keys[i].ref] = rc > 0;
+	}
+	for (size_t k = 0; k < n; k++)
+		if (!placed[k])
+			s->queue[kept++] = s->queue[k];
+	s->nqueue = kept;
+	free(keys);
+	free(placed);
+	return rc < 0 ? -1 : 0;
+}
+
 /* Seconds before the ordinary row progresses again: the overhead under
  * way, the Z job holding the priority row and the Z jobs queued for it. */
 static double _delay(const struct _sim *s)
@@ -503,6 +574,10 @@ static int _schedule(struct _sim *s)
 		return _fcfs(s);
 	case ESP_SIM_BFF:
 		return _bff(s);
+	case ESP_SIM_FIRSTFIT:
+		return _ordered(s, COALLOC_ORDER_FIRSTFIT);
+	case ESP_SIM_SMALLEST:
+		return _ordered(s, COALLOC_ORDER_SMALLEST);
 	default:
 		return _backfill(s);
 	}

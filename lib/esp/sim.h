@@ -18,6 +18,11 @@
  *
  * Policies, applied whenever something may start (an arrival, an end):
  *  - FCFS: strict queue order, the head blocks everything behind it;
+ *  - firstfit, smallest: select/coalloc's QueueOrder= (lib/coalloc's
+ *    order.h, the same sort): every queued job that fits starts, in queue
+ *    order or fewest processors first; with aging, once the oldest queued
+ *    job has waited that long nothing passes it (the machine drains for
+ *    it), as the policy engine's AgingTime;
  *  - BFF (best fit first): start the largest queued job that fits (in
  *    some row), ties by queue order; repeat;
  *  - backfill: EASY backfilling on FCFS with the a priori run times the
@@ -87,6 +92,8 @@ enum esp_sim_policy {
 	ESP_SIM_FCFS,
 	ESP_SIM_BFF,
 	ESP_SIM_BACKFILL,
+	ESP_SIM_FIRSTFIT,
+	ESP_SIM_SMALLEST,
 	ESP_SIM_POLICY_COUNT,
 };
 
@@ -99,14 +106,18 @@ struct esp_sim_opts {
 	double slice;		/* seconds a row stays active, > 0 */
 	double switch_cost;	/* seconds lost per suspending switch */
 	double immediate;	/* Z1 may wait this long and be "at once" */
+	double aging;		/* firstfit, smallest: seconds; 0: none */
 	bool chronology;	/* fill res->steps */
 };
 
 /* FCFS, no preemption, MPL 1, the default slice, no switch cost. */
 void esp_sim_opts_default(struct esp_sim_opts *o);
 
-/* "fcfs", "bff", "backfill"; NULL for a bad value. */
+/* "fcfs", "bff", "backfill", "firstfit", "smallest"; NULL for a bad
+ * value. */
 const char *esp_sim_policy_name(enum esp_sim_policy p);
+/* "FCFS", "BFF", "backfill", "first fit", "smallest first": for tables. */
+const char *esp_sim_policy_label(enum esp_sim_policy p);
 /* Parse a policy name (case-insensitive); 0 or -1. */
 int esp_sim_policy_parse(const char *s, enum esp_sim_policy *p);
 

@@ -30,3 +30,7 @@ REPRO_ESP_DIR := $(BUILD)/repro-esp
 repro-esp: $(ESP_SIM)
 	perl contribs/esp/repro-esp.pl --sim $(ESP_SIM) --mix-dir contribs/esp \
 		--out $(REPRO_ESP_DIR) --doc doc/repro-esp.md
+
+# esp-sim's options: the queue orders and --aging, refusals named.
+$(eval $(call unit_test,esp/test_sim_cli,$(SCRIPT_TEST),,))
+$(O)/tests/esp/test_sim_cli.t: $(ESP_SIM) testsuite/unit/esp/test_sim_cli.sh

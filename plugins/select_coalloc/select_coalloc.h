@@ -55,6 +55,8 @@ uint32_t coalloc_site_nodes(int site);
 void coalloc_sites_list(struct coalloc_site_list *out);
 enum coalloc_policy coalloc_sites_policy(void);
 double coalloc_sites_aging(void);
+/* QueueOrder= of coalloc.conf (fcfs without one). */
+enum coalloc_queue_order coalloc_sites_queue_order(void);
 /* The matrix coalloc.conf asks for. */
 struct coalloc_matrix_conf {
 	enum coalloc_conf_matrix mode;

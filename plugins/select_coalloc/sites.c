@@ -309,13 +309,14 @@ static void _log_sites(const struct sites *s)
 			 c->time_slice_ms, c->gang_port_offset);
 	else
 		snprintf(slice, sizeof(slice), "%u", c->time_slice);
-	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u TimeSlice=%s PreemptPartition=%s PreemptHold=%u",
+	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u TimeSlice=%s PreemptPartition=%s PreemptHold=%u QueueOrder=%s",
 	     plugin_type, s->implicit ? "no coalloc.conf" : c->file, c->nsites,
 	     c->nsites == 1 ? "" : "s", coalloc_policy_name(c->policy),
 	     c->aging_time, coalloc_conf_matrix_name(c->matrix), c->mpl,
 	     slice,
 	     c->preempt_partition ? c->preempt_partition : "(none)",
-	     c->preempt_partition ? c->preempt_hold : 0);
+	     c->preempt_partition ? c->preempt_hold : 0,
+	     coalloc_order_name(c->queue_order));
 	_check_sharing(c);
 	coalloc_check_partitions(c);
 	for (size_t i = 0; i < c->nsites; i++)
@@ -442,6 +443,17 @@ enum coalloc_policy coalloc_sites_policy(void)
 		policy = current->conf.policy;
 	slurm_mutex_unlock(&sites_mutex);
 	return policy;
+}
+
+enum coalloc_queue_order coalloc_sites_queue_order(void)
+{
+	enum coalloc_queue_order order = COALLOC_CONF_DEFAULT_ORDER;
+
+	slurm_mutex_lock(&sites_mutex);
+	if (current)
+		order = current->conf.queue_order;
+	slurm_mutex_unlock(&sites_mutex);
+	return order;
 }
 
 double coalloc_sites_aging(void)
@@ -615,6 +627,8 @@ void coalloc_sites_json(json_object *root)
 					       coalloc_policy_name(c->policy)));
 		json_object_object_add(root, "aging_time",
 				       json_object_new_int64(c->aging_time));
+		json_object_object_add(root, "queue_order", json_object_new_string(
+					       coalloc_order_name(c->queue_order)));
 		json_object_object_add(root, "matrix", json_object_new_string(
 					       coalloc_conf_matrix_name(c->matrix)));
 		json_object_object_add(root, "mpl", json_object_new_int(c->mpl));

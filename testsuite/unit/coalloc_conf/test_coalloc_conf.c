@@ -40,11 +40,17 @@ static void test_good(void)
 	is_int(parse("# minimal\n" TWO_SITES, &c), 0, "sites only");
 	is_int(c.policy, COALLOC_POLICY_GS, "default policy GS");
 	is_int(c.aging_time, COALLOC_CONF_DEFAULT_AGING, "default aging");
+	is_int(c.queue_order, COALLOC_ORDER_FCFS, "default queue order fcfs");
 	is_int(c.matrix, COALLOC_CONF_MATRIX_OFF, "default matrix off");
 	is_int(c.mpl, 1, "default MPL 1");
 	is_int(c.nsites, 2, "two sites");
 	is_str(c.sites[1].nodes, "n[5-8]", "hostlist kept as written");
 	is_int(c.sites[1].line, 3, "site line number");
+	coalloc_conf_free(&c);
+
+	is_int(parse("Policy=GS QueueOrder=Smallest\n" TWO_SITES, &c), 0,
+	       "a queue order, any case");
+	is_int(c.queue_order, COALLOC_ORDER_SMALLEST, "... smallest");
 	coalloc_conf_free(&c);
 
 	is_int(parse("policy=ls-do  AgingTime=0 # no aging\n"
@@ -87,7 +93,7 @@ static void test_bad_syntax(void)
 	refused("Policy=GS\nFoo=1\n" TWO_SITES,
 		"coalloc.conf line 2: key 'Foo': unknown key", "unknown key");
 	refused("Policy=GS Nodes=n1\n" TWO_SITES,
-		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition, PreemptHold or GangPortOffset takes only those)",
+		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, QueueOrder, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition, PreemptHold or GangPortOffset takes only those)",
 		"site key on a scalar line");
 	refused("Site=a Nodes=n1 Weight=2\n",
 		"coalloc.conf line 1: key 'Weight': unknown key (a Site line takes only Nodes)",
@@ -108,6 +114,12 @@ static void test_bad_values(void)
 	refused("Policy=GANG\n" TWO_SITES,
 		"coalloc.conf line 1: key 'Policy': unknown policy 'GANG' (expected GS, LS-OR, LS-RD, LS-RO, LS-DO, GP, LP-LF, LP-GF, LP-RD, EQ-LF, EQ-GF, EQ-RD or LQ)",
 		"unknown policy");
+	refused("QueueOrder=sjf\n" TWO_SITES,
+		"coalloc.conf line 1: key 'QueueOrder': 'sjf' is not fcfs, firstfit or smallest",
+		"unknown queue order");
+	refused("QueueOrder=firstfit QueueOrder=fcfs\n" TWO_SITES,
+		"coalloc.conf line 1: key 'QueueOrder': given twice",
+		"queue order twice");
 	refused("\nMPL=0\n" TWO_SITES,
 		"coalloc.conf line 2: key 'MPL': '0' is not a whole number from 1 to 16",
 		"MPL 0");

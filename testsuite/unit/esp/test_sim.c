@@ -169,6 +169,67 @@ static void test_bff(void)
 }
 
 /*
+ * select/coalloc's queue orders on fit_jobs.  firstfit: A, B, then D (3)
+ * in the 3 left (C, 4, does not fit), C at 50.  smallest: B, D, C (2, 3,
+ * 4) at 0, A (5) when they end at 50.
+ */
+static void test_orders(void)
+{
+	struct hplan h;
+	struct esp_sim_opts o = opts(ESP_SIM_FIRSTFIT);
+	struct esp_sim_result r;
+
+	hp_make(&h, 10, fit_jobs, 4);
+	if (!ok(!sim(&h, &o, &r), "firstfit: runs"))
+		return;
+	ok(start(&r, 0) == 0 && start(&r, 1) == 0 && start(&r, 3) == 0,
+	   "firstfit: A, B and D (3 in the 3 left) at 0");
+	is_double(start(&r, 2), 50, EPS, "firstfit: C (4) when B and D end");
+	check_e(&h, &r, 100, "firstfit");
+	esp_sim_result_free(&r);
+
+	o = opts(ESP_SIM_SMALLEST);
+	if (!ok(!sim(&h, &o, &r), "smallest: runs"))
+		return;
+	ok(start(&r, 1) == 0 && start(&r, 3) == 0 && start(&r, 2) == 0,
+	   "smallest: B, D and C (2, 3, 4) at 0");
+	is_double(start(&r, 0), 50, EPS, "smallest: A (5) waits for them");
+	check_e(&h, &r, 150, "smallest");
+	esp_sim_result_free(&r);
+}
+
+/*
+ * Aging: P = 10; X(8, 100) at 0, W(4, 50) at 1, N1(2, 30) at 2, N2(2, 30)
+ * at 40.  firstfit starts N1 and N2 in the 2 free processors as they come;
+ * with aging 20, W has waited 39 s when N2 arrives: nothing passes it, so
+ * N2 starts with W when X ends.
+ */
+static void test_order_aging(void)
+{
+	static const struct hj j[] = {
+		{ "X", 8, 100, 0, false }, { "W", 4, 50, 1, false },
+		{ "N1", 2, 30, 2, false }, { "N2", 2, 30, 40, false },
+	};
+	struct hplan h;
+	struct esp_sim_opts o = opts(ESP_SIM_FIRSTFIT);
+	struct esp_sim_result r;
+
+	hp_make(&h, 10, j, 4);
+	if (!ok(!sim(&h, &o, &r), "firstfit, no aging: runs"))
+		return;
+	is_double(start(&r, 2), 2, EPS, "no aging: N1 passes W at once");
+	is_double(start(&r, 3), 40, EPS, "no aging: N2 passes W too");
+	esp_sim_result_free(&r);
+	o.aging = 20;
+	if (!ok(!sim(&h, &o, &r), "firstfit, aging 20: runs"))
+		return;
+	is_double(start(&r, 2), 2, EPS, "aging 20: N1 passes W before W has waited 20 s");
+	is_double(start(&r, 3), 100, EPS, "aging 20: N2 does not pass W after it");
+	is_double(start(&r, 1), 100, EPS, "aging 20: W starts when X ends");
+	esp_sim_result_free(&r);
+}
+
+/*
  * EASY: P = 10; at 0: A(6, 100), B(8, 50) blocked (reservation at 100,
  * 2 processors extra), C(4, 101) would delay B: refused; D(4, 100) ends
  * by 100: backfilled.
@@ -513,6 +574,8 @@ int main(void)
 	test_fcfs();
 	test_bff();
 	test_backfill();
+	test_orders();
+	test_order_aging();
 	test_preempt();
 	test_drain();
 	test_gang();

@@ -26,7 +26,7 @@ result() {	# dir label seed E [finished missing]
 JSON
 }
 
-plan 17
+plan 22
 
 # one seed: no seed summary; loss shares of P*T = 19200
 result "$TMP/one/co" "$CO" 1 0.84
@@ -111,5 +111,19 @@ ok $? "esp run: no time slice without rows ($out)"
 out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --rows none --out "$TMP/no" 2>&1)
 [ "$out" = "esp: error: --rows must be gang or off, not 'none'" ]
 ok $? "esp run: --rows is gang or off ($out)"
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" compare --configs linear+smallest --out "$TMP/no" 2>&1)
+[ "$out" = "esp: error: --configs: 'linear+smallest': only coalloc has queue orders" ]
+ok $? "esp compare: +smallest is coalloc's only ($out)"
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" compare --configs coalloc+norows+sjf --out "$TMP/no" 2>&1)
+[[ $out == "esp: error: --configs: 'coalloc+norows+sjf': after + comes "* ]]
+ok $? "esp compare: an unknown variant among several is named ($out)"
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --queue-order sjf --out "$TMP/no" 2>&1)
+[ "$out" = "esp: error: --queue-order must be slurm, fcfs, firstfit or smallest, not 'sjf'" ]
+ok $? "esp run: --queue-order names an order ($out)"
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --aging 60 --out "$TMP/no" 2>&1)
+[ "$out" = "esp: error: --aging needs --queue-order fcfs, firstfit or smallest" ]
+ok $? "esp run: --aging only with a queue order ($out)"
+[ ! -e "$TMP/no" ]
+ok $? "  and nothing started"
 
 done_testing

@@ -935,6 +935,7 @@ enum coalloc_why coalloc_engine_reason(const struct coalloc_engine *e,
 		r = &mine;
 	memset(r, 0, sizeof(*r));
 	r->policy = e->cfg.policy;
+	r->order = e->cfg.order;
 	r->global_len = e->queue[e->gq].len;
 	if (!j) {
 		r->why = COALLOC_WHY_UNKNOWN_JOB;

@@ -151,6 +151,7 @@ struct coalloc_reason {
 	uint32_t largest;		/* its largest component; flexible:
 					 * its total */
 	enum coalloc_policy policy;
+	enum coalloc_queue_order order;	/* what "head" means (order.h) */
 };
 
 /*

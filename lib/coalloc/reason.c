@@ -45,6 +45,8 @@ void coalloc_reason_format(const struct coalloc_reason *r,
 			   const char *site_name, char *buf, size_t len)
 {
 	const char *policy = coalloc_policy_name(r->policy);
+	/* under fcfs only a head can lack room; otherwise any job */
+	const char *where = coalloc_order_head_blocks(r->order) ? "head of" : "in";
 	char ql[160];
 
 	_queue_label(r, site_name, ql, sizeof(ql));
@@ -58,17 +60,23 @@ void coalloc_reason_format(const struct coalloc_reason *r,
 			 r->queue_len);
 		break;
 	case COALLOC_WHY_QUEUE_DISABLED:
-		snprintf(buf, len, "%s disabled: its head did not fit; "
-			 "enabled again at the next departure", ql);
+		if (coalloc_order_head_blocks(r->order))
+			snprintf(buf, len, "%s disabled: its head did not fit; "
+				 "enabled again at the next departure", ql);
+		else
+			snprintf(buf, len, "%s disabled: none of its jobs fit "
+				 "(QueueOrder=%s); enabled again at the next "
+				 "departure or submission", ql,
+				 coalloc_order_name(r->order));
 		break;
 	case COALLOC_WHY_NO_ROOM:
 		if (!r->ncomp)	/* flexible: its split is made at start */
-			snprintf(buf, len, "head of %s; flexible, %u in all, "
-				 "does not fit now", ql, r->largest);
+			snprintf(buf, len, "%s %s; flexible, %u in all, "
+				 "does not fit now", where, ql, r->largest);
 		else
-			snprintf(buf, len, "head of %s; %u component(s), "
-				 "largest %u, do not fit now", ql, r->ncomp,
-				 r->largest);
+			snprintf(buf, len, "%s %s; %u component(s), "
+				 "largest %u, do not fit now", where, ql,
+				 r->ncomp, r->largest);
 		break;
 	case COALLOC_WHY_HELD_GLOBAL_NONEMPTY:
 		snprintf(buf, len, "%s held by %s: global queue has %zu job(s)",
@@ -87,8 +95,8 @@ void coalloc_reason_format(const struct coalloc_reason *r,
 			 "longer than every local queue", r->global_len);
 		break;
 	case COALLOC_WHY_AGING_DRAIN:
-		snprintf(buf, len, "held: draining for a starving job at the "
-			 "head of another queue");
+		snprintf(buf, len, "held: draining for a job that has "
+			 "waited AgingTime");
 		break;
 	default:
 		snprintf(buf, len, "%s", coalloc_why_str(r->why));

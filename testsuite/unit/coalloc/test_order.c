@@ -119,6 +119,7 @@ static struct coalloc_engine *blocked_head(enum coalloc_queue_order order)
 static void test_orders(void)
 {
 	struct coalloc_engine *e = blocked_head(FCFS);
+	char why[256];
 
 	is_str(pass(e, 5), "", "fcfs: nothing starts behind a head that does not fit");
 	is_int(coalloc_engine_why(e, 2, 5, NULL, 0), COALLOC_WHY_NOT_HEAD,
@@ -127,8 +128,10 @@ static void test_orders(void)
 
 	e = blocked_head(FIRSTFIT);
 	is_str(pass(e, 5), "2", "firstfit: B, the first that fits, starts");
-	is_int(coalloc_engine_why(e, 3, 5, NULL, 0), COALLOC_WHY_QUEUE_DISABLED,
+	is_int(coalloc_engine_why(e, 3, 5, why, sizeof(why)), COALLOC_WHY_QUEUE_DISABLED,
 	       "firstfit: C waits because nothing left fits, not behind a head");
+	is_str(why, "global queue disabled: none of its jobs fit (QueueOrder=firstfit); enabled again at the next departure or submission",
+	       "  and squeue says so");
 	coalloc_engine_depart(e, 2);
 	is_str(pass(e, 6), "3 4", "firstfit: after B, C and D in arrival order");
 	coalloc_engine_depart(e, 100);
@@ -136,6 +139,10 @@ static void test_orders(void)
 	coalloc_engine_destroy(e);
 
 	e = blocked_head(SMALLEST);
+	is_int(coalloc_engine_why(e, 1, 5, why, sizeof(why)), COALLOC_WHY_NO_ROOM,
+	       "smallest, before a pass: A lacks room");
+	is_str(why, "in global queue; 1 component(s), largest 4, do not fit now",
+	       "  not 'head of': the order lets others pass it");
 	is_str(pass(e, 5), "3 4", "smallest: C and D, the fewest processors, first");
 	coalloc_engine_depart(e, 3);
 	is_str(pass(e, 6), "", "smallest: 1 idle, B (2) and A (4) wait");

@@ -60,6 +60,8 @@ struct run_state {
 	uint32_t *ids;		/* Slurm job id per plan job, 0: not yet */
 	size_t nsubmitted;
 	uint32_t *running;	/* ids squeue says run (R), for _stalled() */
+	uint32_t *stopped;	/* ids the last squeue said suspended (S) */
+	size_t nstopped;
 	double next_check;	/* monotonic time of the next squeue */
 	struct progress progress;
 };
@@ -67,8 +69,9 @@ struct run_state {
 /* What the run log says so far. */
 struct tally {
 	size_t ended;		/* jobs with an end line */
-	size_t running;		/* started, not ended (or stopped) */
-	uint64_t busy;		/* their processors */
+	size_t running;		/* started, not ended, not suspended */
+	size_t stopped;		/* started, not ended, suspended */
+	uint64_t busy;		/* the running ones' processors */
 };
 
 /* One line, one write(2), under O_APPEND: never interleaved with jobs'. */
@@ -168,6 +171,7 @@ static long _alive(struct run_state *st, uint32_t *running, size_t *nrun)
 	*nrun = 0;
 	if (!ids)
 		return -1;
+	st->nstopped = 0;
 	p = ids;
 	for (size_t i = 0; i < st->nsubmitted; i++)
 		p += sprintf(p, "%s%u", i ? "," : "", st->ids[i]);
@@ -181,9 +185,12 @@ static long _alive(struct run_state *st, uint32_t *running, size_t *nrun)
 		unsigned id;
 
 		n++;
-		if (sscanf(line, "%u %7s", &id, state) == 2 &&
-		    !strcmp(state, "R") && *nrun < st->nsubmitted)
+		if (sscanf(line, "%u %7s", &id, state) != 2)
+			continue;
+		if (!strcmp(state, "R") && *nrun < st->nsubmitted)
 			running[(*nrun)++] = id;
+		else if (!strcmp(state, "S") && st->nstopped < st->nsubmitted)
+			st->stopped[st->nstopped++] = id;
 	}
 	return n;
 }
@@ -222,6 +229,16 @@ static bool _stalled(struct run_state *st, const uint32_t *running,
 	return false;
 }
 
+/* Whether the last squeue said the job is suspended (a gang row off, a
+ * Z job preempting): its processors are not busy. */
+static bool _was_stopped(const struct run_state *st, uint32_t id)
+{
+	for (size_t i = 0; i < st->nstopped; i++)
+		if (st->stopped[i] == id)
+			return true;
+	return false;
+}
+
 static void _tally(struct run_state *st, struct tally *t)
 {
 	char err[ESP_ERR_LEN];
@@ -238,6 +255,8 @@ static void _tally(struct run_state *st, struct tally *t)
 
 		if (!isnan(j->end)) {
 			t->ended++;
+		} else if (_was_stopped(st, j->jobid)) {
+			t->stopped++;
 		} else if (!isnan(j->start)) {
 			t->running++;
 			t->busy += j->size;
@@ -254,9 +273,11 @@ static void _progress(struct run_state *st, const struct tally *t,
 	double now = _mono();
 
 	progress_show(&st->progress, now, force,
-		      "esp: %zu/%zu jobs done, %zu running, %zu submitted; "
-		      "%.0f s of %.0f s (theoretical minimum); busy %.0f %%",
-		      t->ended, st->plan.njobs, t->running, st->nsubmitted,
+		      "esp: %zu/%zu jobs done, %zu running, %zu suspended, "
+		      "%zu submitted; %.0f s of %.0f s (theoretical minimum); "
+		      "busy %.0f %%",
+		      t->ended, st->plan.njobs, t->running, t->stopped,
+		      st->nsubmitted,
 		      now - t0, st->plan.min_time,
 		      100.0 * (double)t->busy / st->plan.procs);
 }
@@ -418,7 +439,8 @@ static int _prepare(struct run_state *st)
 	}
 	st->ids = calloc(st->plan.njobs, sizeof(*st->ids));
 	st->running = calloc(st->plan.njobs, sizeof(*st->running));
-	return st->ids && st->running ? 0 : -1;
+	st->stopped = calloc(st->plan.njobs, sizeof(*st->stopped));
+	return st->ids && st->running && st->stopped ? 0 : -1;
 }
 
 static void _handle_signals(void)
@@ -470,6 +492,7 @@ fail:
 		close(st.logfd);
 	free(st.ids);
 	free(st.running);
+	free(st.stopped);
 	esp_plan_free(&st.plan);
 	return interrupted ? 130 : rc;
 }

@@ -72,8 +72,11 @@ grep -q "^  lost: *1 - E = " "$TEST_DIR/run.out"
 ok $? "the loss shares are printed"
 grep -q "Z rule 1 (first full-configuration job at once): PASS" "$TEST_DIR/run.out"
 ok $? "the verdicts are printed"
-like "$(cat "$TEST_DIR/run.out")" "esp: [0-9]+/82 jobs done, [0-9]+ running, [0-9]+ submitted; [0-9]+ s of [0-9]+ s \(theoretical minimum\); busy [0-9]+ %" \
+like "$(cat "$TEST_DIR/run.out")" "esp: [0-9]+/82 jobs done, [0-9]+ running, [0-9]+ suspended, [0-9]+ submitted; [0-9]+ s of [0-9]+ s \(theoretical minimum\); busy [0-9]+ %" \
 	"progress lines while it runs (not a terminal: one every 10 s)"
+# with two gang rows both holding jobs, only the active row's are busy
+over=$(grep -o 'busy [0-9]* %' "$TEST_DIR/run.out" | awk '$2 > 100' | head -n1)
+is "$over" "" "no progress line says busy over 100 % (suspended rows are not busy)"
 grep -q "^esp: 82/82 jobs done" "$TEST_DIR/run.out"
 ok $? "... the last with every job done"
 

@@ -26,7 +26,7 @@ result() {	# dir label seed E [finished missing]
 JSON
 }
 
-plan 22
+plan 23
 
 # one seed: no seed summary; loss shares of P*T = 19200
 result "$TMP/one/co" "$CO" 1 0.84
@@ -117,6 +117,9 @@ ok $? "esp compare: +smallest is coalloc's only ($out)"
 out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" compare --configs coalloc+norows+sjf --out "$TMP/no" 2>&1)
 [[ $out == "esp: error: --configs: 'coalloc+norows+sjf': after + comes "* ]]
 ok $? "esp compare: an unknown variant among several is named ($out)"
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" compare --configs linear+favorsmall,coalloc+favorsmall --out "$TMP/no" 2>&1)
+[ "$out" = "esp: error: --configs: 'coalloc+favorsmall': 'favorsmall' tunes a built-in (coalloc has queue orders)" ]
+ok $? "esp compare: +favorsmall tunes a built-in only ($out)"
 out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --queue-order sjf --out "$TMP/no" 2>&1)
 [ "$out" = "esp: error: --queue-order must be slurm, fcfs, firstfit or smallest, not 'sjf'" ]
 ok $? "esp run: --queue-order names an order ($out)"

@@ -54,7 +54,11 @@ struct queue {
 	int32_t head, tail;
 	size_t len;
 	bool disabled;
+	bool stamped;		/* disabled since the last departure */
 	uint64_t disabled_at;	/* stamp, for LS-DO */
+	/* firstfit, smallest: every waiting job with a lower seq was tried
+	 * since the last departure and did not fit */
+	uint64_t tried_below;
 };
 
 /*
@@ -159,8 +163,16 @@ static void queue_unlink(struct coalloc_engine *e, int32_t slot)
 
 static void queue_disable(struct coalloc_engine *e, unsigned q)
 {
-	e->queue[q].disabled = true;
-	e->queue[q].disabled_at = ++e->stamp;
+	struct queue *qu = &e->queue[q];
+
+	qu->disabled = true;
+	/* firstfit, smallest: a queue re-opened by a submission (or a
+	 * cancel) and closed again keeps its place in LS-DO's order: it
+	 * has had nothing that fits since it was first disabled */
+	if (qu->stamped && !coalloc_order_head_blocks(e->cfg.order))
+		return;
+	qu->disabled_at = ++e->stamp;
+	qu->stamped = true;
 }
 
 /* ------------------------------------------------------------ policy */
@@ -685,13 +697,22 @@ static int scan_build(struct coalloc_engine *e, unsigned q)
 		sc->keys = keys;
 		sc->cap = e->queue[q].len;
 	}
-	for (int32_t s = e->queue[q].head; s != NO_SLOT; s = e->jobs[s].next) {
+	/* the queue is in seq order: the untried jobs are at its tail */
+	int32_t first = e->queue[q].tail;
+
+	while (first != NO_SLOT && e->jobs[first].prev != NO_SLOT &&
+	       e->jobs[e->jobs[first].prev].seq >= e->queue[q].tried_below)
+		first = e->jobs[first].prev;
+	if (first != NO_SLOT && e->jobs[first].seq < e->queue[q].tried_below)
+		first = NO_SLOT;
+	for (int32_t s = first; s != NO_SLOT; s = e->jobs[s].next) {
 		sc->keys[n].procs = job_procs(&e->jobs[s]);
 		sc->keys[n].seq = e->jobs[s].seq;
 		sc->keys[n].ref = (uint32_t)s;
 		n++;
 	}
-	coalloc_order_sort(e->cfg.order, sc->keys, n);
+	if (coalloc_order_sorts(e->cfg.order))	/* firstfit: in seq already */
+		coalloc_order_sort(e->cfg.order, sc->keys, n);
 	sc->n = n;
 	sc->next = 0;
 	sc->built = true;
@@ -718,9 +739,13 @@ static bool try_queue_walk(struct coalloc_engine *e, unsigned q)
 		rc = try_job(e, slot);
 		if (rc == 0)
 			return true;
-		if (rc == -ENOMEM)
-			break;
+		if (rc == -ENOMEM) {
+			queue_disable(e, q);
+			return false;
+		}
 	}
+	/* every job of q has now been tried since the last departure */
+	e->queue[q].tried_below = e->next_seq;
 	queue_disable(e, q);
 	return false;
 }
@@ -815,8 +840,11 @@ int coalloc_engine_depart(struct coalloc_engine *e, uint32_t id)
 	for (unsigned k = 0; k < j->ncomp; k++)
 		e->idle[j->row][j->site[k]] += j->size[k];
 	set_departure_order(e, j);
-	for (unsigned q = 0; q <= e->gq; q++)
+	for (unsigned q = 0; q <= e->gq; q++) {
 		e->queue[q].disabled = false;
+		e->queue[q].stamped = false;
+		e->queue[q].tried_below = 0;	/* room freed: try them all */
+	}
 	e->nrunning--;
 	slot_release(e, slot);
 	return 0;
@@ -915,8 +943,9 @@ static enum coalloc_why why_pending(const struct coalloc_engine *e,
 	if (e->queue[q].disabled)
 		return COALLOC_WHY_QUEUE_DISABLED;
 	hold = policy_hold(e, q);
+	/* only a starving head is served regardless of the policy's holds */
 	if (hold != COALLOC_WHY_ELIGIBLE && drain < 0 &&
-	    starving_queue(e, now) != (int)q)
+	    !(head && starving_queue(e, now) == (int)q))
 		return hold;
 	if (!fit_any_row(e, j, &fit, NULL))
 		return COALLOC_WHY_NO_ROOM;

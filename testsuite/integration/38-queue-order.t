@@ -48,7 +48,8 @@ wait_until 15 held "$a" 'coalloc: '
 ok $? "  A waits: $(reason "$a")"
 pending "$c"
 ok $? "  C (1 node) waits: nothing is left"
-like "$(reason "$c")" "coalloc: .*(QueueOrder=firstfit|in global queue)" "  and says why: $(reason "$c")"
+wait_until 15 held "$c" 'coalloc: .*(QueueOrder=firstfit|in global queue)'
+ok $? "  and says why: $(reason "$c")"
 like "$("$STATUS" 2>&1)" "QueueOrder=firstfit" "coalloc-status shows QueueOrder=firstfit"
 reset
 
@@ -67,10 +68,16 @@ wait_until 30 running "$b"
 ok $? "  and B beside it"
 reset
 
-# --- smallest: C and D (1 node each) before B (2) and A (4)
+# --- smallest: C and D (1 node each) before B (2) and A (4); all eight
+# nodes busy while they are submitted (else a pass between the sbatch
+# calls starts B before C and D exist), then two freed at once
 set_order smallest; ok $? "QueueOrder=smallest loaded"
 hold=$(six_busy)
+two=$(submit -p debug -w 'n[7-8]' -o /dev/null --wrap 'sleep 300')
+wait_until 30 eval 'test "$(nodes_in alloc)" = 8'
 a=$(grid 4) b=$(grid 2) c=$(grid 1) d=$(grid 1)
+wait_until 15 held "$d" 'coalloc: '
+scancel "$two"
 wait_until 30 running "$c" && wait_until 30 running "$d"
 ok $? "smallest: C and D, one node each, start in the two free nodes"
 pending "$b" && pending "$a"
@@ -82,14 +89,14 @@ pending "$a"
 ok $? "  A still waits"
 reset
 
-# --- AgingTime bounds A's wait: once it has waited 5 s, nothing passes it
-set_order smallest 5; ok $? "QueueOrder=smallest AgingTime=5 loaded"
+# --- AgingTime bounds A's wait: once it has waited 10 s, nothing passes it
+set_order smallest 10; ok $? "QueueOrder=smallest AgingTime=10 loaded"
 hold=$(six_busy)
 a=$(grid 4)
 n1=$(grid 1)
 wait_until 30 running "$n1"
 ok $? "before AgingTime a narrow job passes the wide one"
-sleep 6	# the duration under test: A waits past its AgingTime
+sleep 11	# the duration under test: A waits past its AgingTime
 n2=$(grid 1)
 wait_until 15 held "$n2" 'coalloc: held: draining for a job that has waited AgingTime'
 ok $? "after it, the next narrow job waits: $(reason "$n2")"

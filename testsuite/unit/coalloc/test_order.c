@@ -313,6 +313,54 @@ static void test_streams(void)
 	}
 }
 
+/* A job said ELIGIBLE starts at the next pass: a starving head passes the
+ * policy's hold, the jobs behind it do not. */
+static void test_starving_hold(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_GP, 2, 10, FIRSTFIT, 10);
+	struct coalloc_request g = { .id = 50, .ncomp = 2, .queue = G,
+				     .submit_time = 16 };
+
+	running(e, 100, 0, 10);
+	g.size[0] = g.size[1] = 10;
+	coalloc_engine_submit(e, &g);	/* holds the local queues (GP) */
+	submit(e, 1, 0, 0, 2);
+	submit(e, 2, 0, 15, 2);
+	pass(e, 3);
+	coalloc_engine_depart(e, 100);
+	is_int(coalloc_engine_why(e, 1, 20, NULL, 0), COALLOC_WHY_ELIGIBLE,
+	       "GP, firstfit: the starving head passes the hold");
+	is_int(coalloc_engine_why(e, 2, 20, NULL, 0),
+	       COALLOC_WHY_HELD_GLOBAL_NONEMPTY,
+	       "  the job behind it is held, not eligible");
+	is_str(pass(e, 20), "1", "  and the pass starts the head only");
+	coalloc_engine_destroy(e);
+}
+
+/* LS-DO under firstfit: a queue re-opened by a submission and closed
+ * again keeps the place of its first disabling. */
+static void test_ls_do_stamps(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_LS_DO, 3, 4, FIRSTFIT,
+				      COALLOC_AGING_OFF);
+
+	running(e, 100, 0, 4);
+	running(e, 101, 1, 4);
+	running(e, 102, 2, 3);
+	submit(e, 1, 0, 0, 1);
+	pass(e, 1);			/* queue 0 disabled first */
+	submit(e, 2, 1, 0, 1);
+	pass(e, 1);			/* then queue 1 */
+	submit(e, 3, 0, 0, 1);
+	pass(e, 1);			/* queue 0 re-opened, closed again */
+	coalloc_engine_depart(e, 102);	/* LS-DO: queue 0, then queue 1 */
+	running(e, 103, 2, 4);
+	coalloc_engine_depart(e, 100);
+	coalloc_engine_depart(e, 101);
+	is_str(pass(e, 2), "1 2 3", "LS-DO, firstfit: queue 0 keeps its first place");
+	coalloc_engine_destroy(e);
+}
+
 int main(void)
 {
 	test_names();
@@ -320,6 +368,8 @@ int main(void)
 	test_orders();
 	test_aging_bound();
 	test_submit_reopens();
+	test_starving_hold();
+	test_ls_do_stamps();
 	test_streams();
 	return done_testing();
 }

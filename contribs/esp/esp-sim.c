@@ -82,6 +82,9 @@ static void usage(FILE *fp)
 "  --alternate MODE      gang: what idle processors of the active row do:\n"
 "                        none (default), replicas, migrate\n"
 "  --switch-cost SECS    seconds lost per suspending row switch (default 0)\n"
+"  --launch SECS         seconds each job holds its processors before it\n"
+"                        works (default 0; a cluster's L wall seconds at\n"
+"                        compression c are L/c)\n"
 "  --reboot SECS         shutdown/reboot time for E with reboot\n"
 "                        (default 2100, the T3E's)\n"
 "  --json                JSON on stdout instead of a table\n"
@@ -98,7 +101,7 @@ static void usage(FILE *fp)
 enum {
 	OPT_MIX = 256, OPT_LIGHT, OPT_PROCS, OPT_SEED, OPT_SEEDS, OPT_POLICY,
 	OPT_PREEMPT, OPT_GANG, OPT_SLICE, OPT_SWITCH, OPT_REBOOT, OPT_JSON,
-	OPT_CHRON, OPT_DRAIN, OPT_ALT, OPT_AGING, OPT_HELP,
+	OPT_CHRON, OPT_DRAIN, OPT_ALT, OPT_AGING, OPT_LAUNCH, OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -115,6 +118,7 @@ static const struct option long_opts[] = {
 	{ "alternate", required_argument, NULL, OPT_ALT },
 	{ "switch-cost", required_argument, NULL, OPT_SWITCH },
 	{ "aging", required_argument, NULL, OPT_AGING },
+	{ "launch", required_argument, NULL, OPT_LAUNCH },
 	{ "reboot", required_argument, NULL, OPT_REBOOT },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "chronology", required_argument, NULL, OPT_CHRON },
@@ -181,6 +185,12 @@ static int parse_number_opt(int opt, const char *arg, struct options *o)
 			return fail("--reboot '%s': expected seconds >= 0",
 				    arg);
 		o->reboot = d;
+		return 0;
+	case OPT_LAUNCH:
+		if (num_parse_double(arg, &d) || d < 0 || d > 1e9)
+			return fail("--launch '%s': expected seconds >= 0",
+				    arg);
+		o->so.launch = d;
 		return 0;
 	case OPT_AGING:
 		if (num_parse_double(arg, &d) || d < 0 || d > 1e9)
@@ -289,6 +299,9 @@ static void label_of(const struct esp_sim_opts *so, char *buf, size_t len)
 		snprintf(cost, sizeof(cost), ", switch %g s", so->switch_cost);
 	if (so->aging > 0)
 		snprintf(aging, sizeof(aging), ", aging %g s", so->aging);
+	if (so->launch > 0)
+		snprintf(cost + strlen(cost), sizeof(cost) - strlen(cost),
+			 ", launch %g s", so->launch);
 	snprintf(buf, len, "%s%s%s%s%s", gang, pol, aging, z, cost);
 }
 

@@ -163,6 +163,8 @@ static int _check_opts(struct _sim *s)
 	if (!(o->switch_cost >= 0) || !isfinite(o->switch_cost))
 		return _fail(s, "switch cost %g: expected >= 0",
 			     o->switch_cost);
+	if (!(o->launch >= 0) || !isfinite(o->launch))
+		return _fail(s, "launch %g: expected >= 0", o->launch);
 	if (!(o->immediate >= 0) || !isfinite(o->immediate))
 		return _fail(s, "immediate %g: expected >= 0", o->immediate);
 	if (o->preempt && o->drain)
@@ -234,7 +236,7 @@ static int _init(struct _sim *s)
 	for (size_t i = 0; i < n; i++) {
 		struct esp_sim_job *rj = &s->res->jobs[i];
 
-		s->jobs[i].left = _pj(s, i)->seconds;
+		s->jobs[i].left = _pj(s, i)->seconds + s->o->launch;
 		s->jobs[i].since = -1;
 		s->jobs[i].row = -1;
 		rj->submit = _pj(s, i)->submit;
@@ -328,7 +330,8 @@ static void _finish(struct _sim *s)
 		    j->since + j->left > s->t + EPS)
 			continue;
 		rj->end = j->since + j->left;
-		rj->suspended = rj->end - rj->start - _pj(s, i)->seconds;
+		rj->suspended = rj->end - rj->start - _pj(s, i)->seconds -
+				s->o->launch;
 		if (rj->suspended < 0)	/* rounding of the sums */
 			rj->suspended = 0;
 		coalloc_matrix_remove(s->m, _id(i));

@@ -55,6 +55,12 @@
  * backfill).  Without preempt or drain, Z jobs are ordinary jobs of the
  * queue (BFF then starves them and breaks the rule).
  *
+ * Launch cost: a job holds its processors for launch seconds of
+ * progress before its work begins (slurmctld's start, slurmd, the
+ * step), as each job does on a real cluster; 0 by default.  A run
+ * compressed by c on a cluster whose launch takes L wall seconds is
+ * modelled by launch = L / c plan seconds.
+ *
  * Switch overhead: each change of the active row that suspends jobs (the
  * outgoing row still holds some) costs switch_cost seconds during which
  * nothing progresses: a model of writing one row's images out and
@@ -107,6 +113,8 @@ struct esp_sim_opts {
 	double switch_cost;	/* seconds lost per suspending switch */
 	double immediate;	/* Z1 may wait this long and be "at once" */
 	double aging;		/* firstfit, smallest: seconds; 0: none */
+	double launch;		/* seconds a job holds its processors
+				 * before it works (Slurm's launch) */
 	bool chronology;	/* fill res->steps */
 };
 

@@ -229,6 +229,26 @@ static void test_order_aging(void)
 	esp_sim_result_free(&r);
 }
 
+/* Launch cost: each job holds its processors launch seconds longer. */
+static void test_launch(void)
+{
+	struct hplan h;
+	struct esp_sim_opts o = opts(ESP_SIM_FCFS);
+	struct esp_sim_result r;
+
+	o.launch = 10;
+	hp_make(&h, 10, fit_jobs, 4);
+	if (!ok(!sim(&h, &o, &r), "launch 10: runs"))
+		return;
+	is_double(end(&r, 0), 110, EPS, "launch 10: A (100 s) ends at 110");
+	is_double(start(&r, 2), 60, EPS, "launch 10: C waits for B's 50 + 10");
+	is_double(r.jobs[0].suspended, 0, EPS, "launch 10: the launch is not counted as suspended");
+	is_double(r.elapsed, 170, EPS, "launch 10: T = 170 (D after A's 110)");
+	is_double(r.efficiency, 950.0 / 1700, 1e-12, "launch 10: E = W / (P T), the launches lost");
+	is_double(r.busy, 950 + 10 * 14, 1e-6, "launch 10: busy = W + 10 s x 14 processors");
+	esp_sim_result_free(&r);
+}
+
 /*
  * EASY: P = 10; at 0: A(6, 100), B(8, 50) blocked (reservation at 100,
  * 2 processors extra), C(4, 101) would delay B: refused; D(4, 100) ends
@@ -576,6 +596,7 @@ int main(void)
 	test_backfill();
 	test_orders();
 	test_order_aging();
+	test_launch();
 	test_preempt();
 	test_drain();
 	test_gang();

@@ -30,6 +30,8 @@ command_fails "--aging with bff" "only with --policy firstfit or smallest" \
 	"$SIM" --mix "$MIX" --policy bff --aging 60
 command_fails "--aging negative" "expected seconds >= 0" \
 	"$SIM" --mix "$MIX" --policy smallest --aging -1
+command_fails "--launch negative" "expected seconds >= 0" \
+	"$SIM" --mix "$MIX" --policy smallest --launch -2
 command_fails "an unknown policy" "firstfit, smallest or all" \
 	"$SIM" --mix "$MIX" --policy sjf
 

@@ -3,7 +3,10 @@
  * jobs on 4 sites x 1,024 processors (--procs N: N a site; 256 is a
  * 1,024-node cluster), for every policy, measured side by side with a
  * plain single-queue FCFS pass (Worst Fit placement, no policy, no
- * queues) over the same jobs.
+ * queues) over the same jobs; each under every QueueOrder (fcfs,
+ * firstfit, smallest), with the cost of a pass after one submission to
+ * a full system (firstfit and smallest re-open the queue: only the new
+ * job is tried).
  *
  * Targets live here, never in timed tests: a pass should cost well under
  * a millisecond, so that it fits a slurmctld scheduling cycle easily.
@@ -100,12 +103,14 @@ static size_t fcfs_pass(const struct bjob *jobs, uint32_t *idle)
 }
 
 static struct coalloc_engine *loaded_engine(enum coalloc_policy p,
+					    enum coalloc_queue_order order,
 					    const struct bjob *jobs)
 {
 	struct coalloc_config cfg;
 	struct coalloc_engine *e;
 
 	coalloc_config_init(&cfg, p, NSITES, procs);
+	cfg.order = order;
 	e = coalloc_engine_create(&cfg);
 	if (!e)
 		return NULL;
@@ -126,21 +131,37 @@ static struct coalloc_engine *loaded_engine(enum coalloc_policy p,
 }
 
 struct timing {
-	double full, idle, after_depart;
+	double full, idle, after_depart, after_submit;
 	size_t started;
 };
 
-/* Full pass on an empty system, a pass with nothing to do, and a pass
- * after one departure; medians over ITERATIONS fresh engines. */
-static int time_policy(enum coalloc_policy p, const struct bjob *jobs,
-		       struct timing *t)
+/* One more job, like the first (its queue, its sizes). */
+static void submit_one(struct coalloc_engine *e, enum coalloc_policy p,
+		       const struct bjob *jobs, uint32_t id)
+{
+	struct coalloc_request r = {
+		.id = id, .ncomp = jobs[0].ncomp,
+		.queue = coalloc_policy_queue_for(p, jobs[0].ncomp,
+						  jobs[0].origin),
+	};
+
+	memcpy(r.size, jobs[0].size, sizeof(r.size));
+	coalloc_engine_submit(e, &r);
+}
+
+/* Full pass on an empty system, a pass with nothing to do, a pass after
+ * one departure, and one after a submission; medians over ITERATIONS
+ * fresh engines. */
+static int time_policy(enum coalloc_policy p, enum coalloc_queue_order order,
+		       const struct bjob *jobs, struct timing *t)
 {
 	double full[ITERATIONS], idle[ITERATIONS], dep[ITERATIONS];
+	double sub[ITERATIONS];
 
 	for (int it = 0; it < ITERATIONS; it++) {
-		struct coalloc_engine *e = loaded_engine(p, jobs);
+		struct coalloc_engine *e = loaded_engine(p, order, jobs);
 		const struct coalloc_start *st;
-		double t0, t1, t2, t3;
+		double t0, t1, t2, t3, t4;
 		size_t n;
 
 		if (!e)
@@ -153,15 +174,20 @@ static int time_policy(enum coalloc_policy p, const struct bjob *jobs,
 		coalloc_engine_depart(e, 1 + (uint32_t)(it % 64));
 		coalloc_engine_schedule(e, 0, &st);
 		t3 = now_us();
+		submit_one(e, p, jobs, NJOBS + 1);
+		coalloc_engine_schedule(e, 0, &st);
+		t4 = now_us();
 		full[it] = t1 - t0;
 		idle[it] = t2 - t1;
 		dep[it] = t3 - t2;
+		sub[it] = t4 - t3;
 		t->started = n;
 		coalloc_engine_destroy(e);
 	}
 	t->full = median(full, ITERATIONS);
 	t->idle = median(idle, ITERATIONS);
 	t->after_depart = median(dep, ITERATIONS);
+	t->after_submit = median(sub, ITERATIONS);
 	return 0;
 }
 
@@ -205,20 +231,27 @@ int main(int argc, char **argv)
 	       "processors, D(0.9) on [1,8], 25/25/25/25\n"
 	       "baseline FCFS (one queue, Worst Fit): %.1f us, %zu started\n\n",
 	       NJOBS, NSITES, procs, base, base_started);
-	printf("%-6s %8s %14s %10s %14s %13s\n", "policy", "started",
-	       "full pass us", "ratio", "idle pass us", "1 depart us");
-	for (int p = 0; p < COALLOC_POLICY_COUNT; p++) {
-		struct timing t;
+	printf("%-6s %-9s %8s %14s %10s %14s %13s %13s\n", "policy",
+	       "order", "started", "full pass us", "ratio", "idle pass us",
+	       "1 depart us", "1 submit us");
+	for (int o = 0; o < COALLOC_ORDER_COUNT; o++) {
+		for (int p = 0; p < COALLOC_POLICY_COUNT; p++) {
+			struct timing t;
+			double most;
 
-		if (time_policy((enum coalloc_policy)p, jobs, &t))
-			goto out;
-		printf("%-6s %8zu %14.1f %9.2fx %14.2f %13.2f\n",
-		       coalloc_policy_name(p), t.started, t.full,
-		       t.full / base, t.idle, t.after_depart);
-		if (t.full > worst)
-			worst = t.full;
+			if (time_policy((enum coalloc_policy)p,
+					(enum coalloc_queue_order)o, jobs, &t))
+				goto out;
+			printf("%-6s %-9s %8zu %14.1f %9.2fx %14.2f %13.2f %13.2f\n",
+			       coalloc_policy_name(p), coalloc_order_name(o),
+			       t.started, t.full, t.full / base, t.idle,
+			       t.after_depart, t.after_submit);
+			most = fmax(t.full, fmax(t.after_depart, t.after_submit));
+			if (most > worst)
+				worst = most;
+		}
 	}
-	printf("\nworst full pass %.1f us (target: < 1000 us): %s\n", worst,
+	printf("\nworst pass %.1f us (target: < 1000 us): %s\n", worst,
 	       worst < 1000 ? "ok" : "SLOW");
 	rc = 0;
 out:

@@ -420,8 +420,7 @@ int coalloc_queues_reset(list_t *jobs)
 	}
 	coalloc_config_init(&cfg, coalloc_sites_policy(), nsites, 1);
 	_engine_shape(&cfg, nsites);
-	cfg.aging_wait = coalloc_sites_aging();
-	cfg.order = coalloc_sites_queue_order();
+	coalloc_sites_engine_settings(&cfg);
 	engine = coalloc_engine_create(&cfg);
 	for (size_t i = 0; engine && i < active.n; i++)
 		_add_running_locked(active.job[i], active.row[i]);

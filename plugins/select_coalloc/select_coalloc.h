@@ -54,9 +54,9 @@ uint32_t coalloc_site_nodes(int site);
 /* Every site's name and node count, copied (for lib/coalloc/shape.h). */
 void coalloc_sites_list(struct coalloc_site_list *out);
 enum coalloc_policy coalloc_sites_policy(void);
-double coalloc_sites_aging(void);
-/* QueueOrder= of coalloc.conf (fcfs without one). */
-enum coalloc_queue_order coalloc_sites_queue_order(void);
+/* AgingTime= and QueueOrder= of coalloc.conf into the engine's config
+ * (their defaults without one). */
+void coalloc_sites_engine_settings(struct coalloc_config *cfg);
 /* The matrix coalloc.conf asks for. */
 struct coalloc_matrix_conf {
 	enum coalloc_conf_matrix mode;

@@ -445,26 +445,18 @@ enum coalloc_policy coalloc_sites_policy(void)
 	return policy;
 }
 
-enum coalloc_queue_order coalloc_sites_queue_order(void)
+/* The engine's settings from coalloc.conf: aging and queue order (the
+ * defaults without a file). */
+void coalloc_sites_engine_settings(struct coalloc_config *cfg)
 {
-	enum coalloc_queue_order order = COALLOC_CONF_DEFAULT_ORDER;
-
+	cfg->aging_wait = COALLOC_CONF_DEFAULT_AGING;
+	cfg->order = COALLOC_CONF_DEFAULT_ORDER;
 	slurm_mutex_lock(&sites_mutex);
-	if (current)
-		order = current->conf.queue_order;
+	if (current) {
+		cfg->aging_wait = current->conf.aging_time;
+		cfg->order = current->conf.queue_order;
+	}
 	slurm_mutex_unlock(&sites_mutex);
-	return order;
-}
-
-double coalloc_sites_aging(void)
-{
-	double aging = COALLOC_CONF_DEFAULT_AGING;
-
-	slurm_mutex_lock(&sites_mutex);
-	if (current)
-		aging = current->conf.aging_time;
-	slurm_mutex_unlock(&sites_mutex);
-	return aging;
 }
 
 void coalloc_sites_matrix(struct coalloc_matrix_conf *out)

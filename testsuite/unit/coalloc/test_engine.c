@@ -8,6 +8,7 @@
 #include <stdarg.h>
 
 #include "coalloc/coalloc.h"
+#include "engine_fixture.h"
 #include "tap.h"
 
 #define G COALLOC_QUEUE_GLOBAL
@@ -35,17 +36,6 @@ static int submit(struct coalloc_engine *e, uint32_t id, int queue, double t,
 		r.size[k] = va_arg(ap, unsigned);
 	va_end(ap);
 	return coalloc_engine_submit(e, &r);
-}
-
-/* A running job with one component on one site. */
-static int running(struct coalloc_engine *e, uint32_t id, unsigned site,
-		   uint32_t size)
-{
-	struct coalloc_request r = { .id = id, .ncomp = 1, .queue = 0 };
-	uint16_t s = (uint16_t)site;
-
-	r.size[0] = size;
-	return coalloc_engine_add_running(e, &r, &s);
 }
 
 /* Run a pass; write the started ids (up to max) and return the count. */

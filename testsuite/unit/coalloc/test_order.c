@@ -11,6 +11,7 @@
 #include <stdarg.h>
 
 #include "coalloc/coalloc.h"
+#include "engine_fixture.h"
 #include "coalloc/order.h"
 #include "tap.h"
 
@@ -39,16 +40,6 @@ static int submit(struct coalloc_engine *e, uint32_t id, int queue, double t,
 
 	r.size[0] = size;
 	return coalloc_engine_submit(e, &r);
-}
-
-static int running(struct coalloc_engine *e, uint32_t id, unsigned site,
-		   uint32_t size)
-{
-	struct coalloc_request r = { .id = id, .ncomp = 1, .queue = 0 };
-	uint16_t s = (uint16_t)site;
-
-	r.size[0] = size;
-	return coalloc_engine_add_running(e, &r, &s);
 }
 
 /* The ids a pass starts, as "3 4" ("" for none). */

@@ -24,7 +24,7 @@ static uint64_t _node_memory(job_record_t *job_ptr, int node_inx)
 	uint64_t req = job_ptr->details->pn_min_memory;
 	node_record_t *node_ptr = node_record_table_ptr[node_inx];
 
-	if (!(slurm_conf.select_type_param & CR_MEMORY))
+	if (!(slurm_conf.select_type_param & COALLOC_PARAM(MEMORY)))
 		return 0;
 	if (req & MEM_PER_CPU)
 		return (req & ~MEM_PER_CPU) * coalloc_node_cpus(node_inx);

@@ -4,7 +4,8 @@
 # exact config.h); only the symbols in select_coalloc.map are exported.
 
 SELECT_COALLOC_SRCS := $(addprefix plugins/select_coalloc/,\
-	select_coalloc.c slurm_conf_check.c file_replace.c job_request.c job_resources.c job_test.c node_usage.c \
+	select_coalloc.c entry_select_data.c entry_2205.c entry_2505.c \
+	slurm_conf_check.c file_replace.c job_request.c job_resources.c job_test.c node_usage.c \
 	nodeinfo.c queues.c sites.c slurm_compat.c state.c status.c \
 	timeslice.c gang_tables.c timers.c job_env.c release_order.c \
 	preempt_hold.c)

@@ -1,9 +1,12 @@
 /*
  * select_coalloc.c - entry file of the select/coalloc plugin: the symbols
- * Slurm loads from a select plugin that are the same in 22.05 and 24.11,
- * each a thin call into a topic file; those that differ are in
- * slurm_compat.c.  The topic files (select_coalloc.h lists each one's
- * calls):
+ * Slurm loads from a select plugin in every release it builds for (22.05,
+ * 24.11, 25.11, 26.05), each a thin call into a topic file.  The
+ * compatibility layer holds the rest: entry_select_data.c (before 25.05:
+ * the plugin's node and job data, state, steps), entry_2205.c (22.05's
+ * extra symbols), entry_2505.c (25.05 on), slurm_compat.[ch] (the names
+ * and calls that differ, the release check).  The topic files
+ * (select_coalloc.h lists each one's calls):
  *   slurm_conf_check.c  the slurm.conf settings the plugin depends on
  *   sites.c             coalloc.conf and the node -> site map
  *   job_test.c          select_p_job_test's three modes
@@ -23,9 +26,9 @@
  * Nodes are allocated whole; the matrix (node_usage.c) decides how many
  * jobs share a node and which of them run (timeslice.c).
  *
- * Slurm's commands (sinfo, squeue, scontrol, ...) load every select plugin
- * in PluginDir and call init(): only inside slurmctld does init() check
- * the configuration or set anything up.
+ * Before 25.05 Slurm's commands (sinfo, squeue, scontrol, ...) load every
+ * select plugin in PluginDir and call init(): only inside slurmctld does
+ * init() check the configuration or set anything up.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -44,7 +47,7 @@ const uint32_t plugin_id = SELECT_COALLOC_PLUGIN_ID;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 /* True when slurmctld runs with us as its SelectType. */
-static bool _we_select(void)
+bool coalloc_we_select(void)
 {
 	return running_in_slurmctld() &&
 	       !xstrcmp(slurm_conf.select_type, plugin_type);
@@ -52,7 +55,7 @@ static bool _we_select(void)
 
 extern int init(void)
 {
-	if (!_we_select())
+	if (!coalloc_we_select())
 		return SLURM_SUCCESS;
 	if (coalloc_check_slurm_conf() != SLURM_SUCCESS)
 		return SLURM_ERROR;
@@ -81,29 +84,6 @@ extern int fini(void)
 	return SLURM_SUCCESS;
 }
 
-/*
- * Jobs' rows, the active row and disabled queues: saved with slurmctld's
- * own state, read back once at start-up (a reconfiguration keeps what is
- * in memory), applied when the jobs are put back in the matrix (see
- * select_p_job_init()).
- */
-extern int select_p_state_save(char *dir_name)
-{
-	if (!_we_select())
-		return SLURM_SUCCESS;
-	return coalloc_state_save(dir_name);
-}
-
-extern int select_p_state_restore(char *dir_name)
-{
-	static bool restored;
-
-	if (restored || !_we_select())
-		return SLURM_SUCCESS;
-	restored = true;
-	return coalloc_state_restore(dir_name);
-}
-
 /* The matrix first: the policy engine counts running jobs in its rows. */
 static int _rebuild(list_t *jobs)
 {
@@ -111,21 +91,6 @@ static int _rebuild(list_t *jobs)
 	    coalloc_queues_reset(jobs) != SLURM_SUCCESS)
 		return SLURM_ERROR;
 	coalloc_timeslice_kick();
-	return SLURM_SUCCESS;
-}
-
-/*
- * Not the place to put the jobs back: slurmctld calls this before it
- * builds the jobs' node bitmaps (at start-up load_all_job_state() leaves
- * them unset, and _sync_jobs_to_conf() builds them after this call; on a
- * reconfiguration they still index the old node table).  The rows stay
- * saved (select_p_node_init's rebuild kept them) until
- * select_p_reconfigure(), which slurmctld calls at the end of the same
- * read_slurm_conf(), under the same locks, with every bitmap built.
- */
-extern int select_p_job_init(list_t *job_list_arg)
-{
-	(void) job_list_arg;
 	return SLURM_SUCCESS;
 }
 
@@ -274,56 +239,6 @@ extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 	return SLURM_SUCCESS;
 }
 
-/* NULL: slurmctld's step manager picks a step's nodes within the job. */
-extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
-					  select_jobinfo_t *jobinfo,
-					  uint32_t node_count,
-					  bitstr_t **avail_nodes)
-{
-	(void) job_ptr;
-	(void) jobinfo;
-	(void) node_count;
-	(void) avail_nodes;
-	return NULL;
-}
-
-extern int select_p_step_start(step_record_t *step_ptr)
-{
-	(void) step_ptr;
-	return SLURM_SUCCESS;
-}
-
-extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
-{
-	(void) step_ptr;
-	(void) killing_step;
-	return SLURM_SUCCESS;
-}
-
-extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
-					 buf_t *buffer,
-					 uint16_t protocol_version)
-{
-	return coalloc_nodeinfo_pack(nodeinfo, buffer, protocol_version);
-}
-
-extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
-					   buf_t *buffer,
-					   uint16_t protocol_version)
-{
-	return coalloc_nodeinfo_unpack(nodeinfo, buffer, protocol_version);
-}
-
-extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
-{
-	return coalloc_nodeinfo_alloc();
-}
-
-extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
-{
-	return coalloc_nodeinfo_free(nodeinfo);
-}
-
 extern int select_p_select_nodeinfo_set_all(void)
 {
 	return coalloc_nodeinfo_set_all();
@@ -332,71 +247,6 @@ extern int select_p_select_nodeinfo_set_all(void)
 extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
 {
 	(void) job_ptr;	/* set_all derives everything from node usage */
-	return SLURM_SUCCESS;
-}
-
-extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
-					enum select_nodedata_type dinfo,
-					enum node_states state, void *data)
-{
-	return coalloc_nodeinfo_get(nodeinfo, dinfo, state, data);
-}
-
-/* No per-job select data (yet): Slurm accepts NULL jobinfo throughout. */
-extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
-{
-	return NULL;
-}
-
-extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
-{
-	(void) jobinfo;
-	return SLURM_SUCCESS;
-}
-
-extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
-				       enum select_jobdata_type data_type,
-				       void *data)
-{
-	(void) jobinfo;
-	(void) data_type;
-	(void) data;
-	return SLURM_SUCCESS;
-}
-
-extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
-				       enum select_jobdata_type data_type,
-				       void *data)
-{
-	(void) jobinfo;
-	(void) data_type;
-	(void) data;
-	return SLURM_ERROR;
-}
-
-extern select_jobinfo_t *select_p_select_jobinfo_copy(select_jobinfo_t *jobinfo)
-{
-	(void) jobinfo;
-	return NULL;
-}
-
-extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
-					buf_t *buffer,
-					uint16_t protocol_version)
-{
-	(void) jobinfo;
-	(void) buffer;
-	(void) protocol_version;
-	return SLURM_SUCCESS;
-}
-
-extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
-					  buf_t *buffer,
-					  uint16_t protocol_version)
-{
-	(void) buffer;
-	(void) protocol_version;
-	*jobinfo = NULL;
 	return SLURM_SUCCESS;
 }
 

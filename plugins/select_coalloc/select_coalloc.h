@@ -35,6 +35,11 @@ extern const char plugin_type[];
 extern list_t *job_list __attribute__((weak));
 extern list_t *part_list __attribute__((weak));
 
+/* ---- select_coalloc.c: the entry file ---- */
+/* True when slurmctld runs with us as its SelectType (not a command, not
+ * another daemon, not a slurmctld of another select plugin). */
+bool coalloc_we_select(void);
+
 /* ---- slurm_conf_check.c: SelectTypeParameters, other slurm.conf checks ---- */
 int coalloc_check_slurm_conf(void);
 /* Queue partitions against slurm.conf's priorities and partitions:
@@ -241,15 +246,6 @@ void coalloc_build_job_resources(job_record_t *job_ptr, bitstr_t *nodes);
 uint32_t coalloc_node_cpus(int node_inx);
 
 /* ---- nodeinfo.c: per-node data shown by sinfo ---- */
-select_nodeinfo_t *coalloc_nodeinfo_alloc(void);
-int coalloc_nodeinfo_free(select_nodeinfo_t *nodeinfo);
-int coalloc_nodeinfo_pack(select_nodeinfo_t *nodeinfo, buf_t *buffer,
-			  uint16_t protocol_version);
-int coalloc_nodeinfo_unpack(select_nodeinfo_t **nodeinfo, buf_t *buffer,
-			    uint16_t protocol_version);
 int coalloc_nodeinfo_set_all(void);
-int coalloc_nodeinfo_get(select_nodeinfo_t *nodeinfo,
-			 enum select_nodedata_type dinfo,
-			 enum node_states state, void *data);
 
 #endif /* SELECT_COALLOC_H */

@@ -29,6 +29,20 @@
  */
 #define COALLOC_SLURM_INTERFACES \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
+/*
+ * Before 25.05 every command and daemon loads the select plugin, which
+ * owns per-node and per-job data it packs itself (select_nodeinfo_t,
+ * select_jobinfo_t) and whose state slurmctld saves; from 25.05 only
+ * slurmctld loads it, those types are gone and so are the calls.
+ */
+#define COALLOC_SLURM_SELECT_DATA \
+	(SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(25, 5, 0))
+/* 26.05 keeps the allocation select writes in node_select_stats_array. */
+#define COALLOC_SLURM_SELECT_STATS \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
+/* 25.11 addresses suspend messages by step id (with the job's SLUID). */
+#define COALLOC_SLURM_STEP_ID_MSGS \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0))
 
 #include "src/common/slurm_xlator.h"	/* must come before Slurm headers */
 #include "slurm/slurm.h"
@@ -52,6 +66,14 @@ typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
 /* 22.05 has the struct only. */
 typedef struct job_details job_details_t;
+#endif
+
+/* A SelectTypeParameters bit: CR_name macros until 24.11, the SELECT_name
+ * enum from 25.11 (commit a74989ff05). */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
+#define COALLOC_PARAM(name) SELECT_##name
+#else
+#define COALLOC_PARAM(name) CR_##name
 #endif
 
 /* SelectTypeParameters of layered select plugins (removed by 24.11). */
@@ -111,6 +133,18 @@ typedef struct job_details job_details_t;
 	bitstr_t *exc_core_bitmap __attribute__((unused))
 #endif
 
+/*
+ * The job a suspend_msg_t or suspend_int_msg_t is about: its id before
+ * 25.11, its step id (job id, SLUID, no step) from 25.11 on.
+ */
+#if COALLOC_SLURM_STEP_ID_MSGS
+#define coalloc_suspend_msg_target(msg, job_ptr) \
+	((msg)->step_id = STEP_ID_FROM_JOB_RECORD(job_ptr))
+#else
+#define coalloc_suspend_msg_target(msg, job_ptr) \
+	((msg)->job_id = (job_ptr)->job_id)
+#endif
+
 /* REQUEST_SUSPEND_INT carries the job's core spec in 22.05, not in 24.11. */
 static inline void coalloc_suspend_int_core_spec(suspend_int_msg_t *msg,
 						 uint16_t core_spec)
@@ -122,6 +156,22 @@ static inline void coalloc_suspend_int_core_spec(suspend_int_msg_t *msg,
 	msg->job_core_spec = core_spec;
 #endif
 }
+
+/*
+ * What a node has allocated, as sinfo shows it (nodeinfo.c works it out).
+ * coalloc_node_alloc_store() keeps it where the release looks: the
+ * plugin's own select_nodeinfo_t before 25.05 (entry_select_data.c), the
+ * node record's alloc fields in 25.x and node_select_stats_array in 26.05
+ * (entry_2505.c).  It takes tres_fmt_str (xmalloc'ed, or NULL).
+ */
+struct coalloc_node_alloc {
+	uint16_t cpus;
+	uint64_t memory;
+	char *tres_fmt_str;
+	double tres_weighted;	/* before 25.05 only */
+};
+void coalloc_node_alloc_store(node_record_t *node_ptr,
+			      struct coalloc_node_alloc *alloc);
 
 /*
  * The running libslurm against the one we were compiled for: 0 when they

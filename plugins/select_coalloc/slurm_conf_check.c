@@ -18,10 +18,13 @@
  * plugins (select/cons_tres): select/coalloc hands out whole nodes, so
  * accepting them would silently ignore what the admin asked for.
  */
-#define CONS_TRES_ONLY_PARAMS (CR_CPU | CR_SOCKET | CR_CORE | CR_BOARD | \
-			       COALLOC_CR_LAYERED | CR_ONE_TASK_PER_CORE | \
-			       CR_PACK_NODES | CR_CORE_DEFAULT_DIST_BLOCK | \
-			       CR_LLN)
+#define CONS_TRES_ONLY_PARAMS (COALLOC_PARAM(CPU) | COALLOC_PARAM(SOCKET) | \
+			       COALLOC_PARAM(CORE) | COALLOC_PARAM(BOARD) | \
+			       COALLOC_CR_LAYERED | \
+			       COALLOC_PARAM(ONE_TASK_PER_CORE) | \
+			       COALLOC_PARAM(PACK_NODES) | \
+			       COALLOC_PARAM(CORE_DEFAULT_DIST_BLOCK) | \
+			       COALLOC_PARAM(LLN))
 
 int coalloc_check_slurm_conf(void)
 {

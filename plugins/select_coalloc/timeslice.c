@@ -193,7 +193,7 @@ static void _suspend_again(uint32_t job_id, uint16_t op, const char *why)
 		return;
 	}
 	msg = xmalloc(sizeof(*msg));
-	msg->job_id = job_id;
+	coalloc_suspend_msg_target(msg, job_ptr);
 	msg->op = op;
 	coalloc_suspend_int_core_spec(msg, job_ptr->details->core_spec);
 	args->msg_args = msg;
@@ -213,12 +213,18 @@ static void _suspend_again(uint32_t job_id, uint16_t op, const char *why)
  */
 static void _suspend_op(uint32_t job_id, uint16_t op)
 {
-	suspend_msg_t msg = { .job_id = job_id, .op = op };
+	suspend_msg_t msg = { .op = op };
 	job_record_t *job_ptr = find_job_record(job_id);
-	time_t last_active = job_ptr ? job_ptr->time_last_active : 0;
-	int rc = coalloc_job_suspend(&msg);
+	time_t last_active;
+	int rc;
 
-	if (job_ptr && (job_ptr = find_job_record(job_id)))
+	if (!job_ptr)	/* gone since the table was made: nothing to do */
+		return;
+	last_active = job_ptr->time_last_active;
+	coalloc_suspend_msg_target(&msg, job_ptr);
+	rc = coalloc_job_suspend(&msg);
+
+	if ((job_ptr = find_job_record(job_id)))
 		job_ptr->time_last_active = last_active;
 	xfree(msg.job_id_str);
 	if (rc != SLURM_SUCCESS)

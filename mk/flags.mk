@@ -22,8 +22,9 @@ OPT_CFLAGS := -O2 -D_FORTIFY_SOURCE=2
 OPT_LDFLAGS :=
 endif
 
-# Project-wide include paths: the TAP header and every pure library.
-PROJECT_CPPFLAGS := -Itestsuite/tap -Ilib
+# Project-wide include paths: the TAP header, every pure library, and the
+# public Slurm API's release differences (compat/).
+PROJECT_CPPFLAGS := -Itestsuite/tap -Ilib -Icompat
 
 ALL_CFLAGS  = $(BASE_CFLAGS) $(OPT_CFLAGS) $(PROJECT_CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(OPT_LDFLAGS) $(LDFLAGS)

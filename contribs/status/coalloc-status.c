@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <slurm/slurm.h>
+#include "slurm_public.h"
 
 #include "coalloc_status/status_json.h"
 #include "prometheus.h"
@@ -126,7 +126,7 @@ static json_object *_from_slurmctld(char **path)
 	if (!root && asprintf(path, "%s/%s", conf->state_save_location,
 			      STATUS_FILE) < 0)
 		*path = NULL;
-	slurm_free_ctl_conf(conf);
+	coalloc_free_ctl_conf(conf);
 out:
 	slurm_fini();
 	return root;

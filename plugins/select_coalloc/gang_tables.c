@@ -274,7 +274,7 @@ void coalloc_gang_tables_start(void)
 	slurm_mutex_lock(&gt_mutex);
 	if (!gt_running) {
 		gt_stop = false;
-		slurm_thread_create(&gt_thread, _gang_tables_main, NULL);
+		coalloc_thread_create("coalloc_gang", &gt_thread, _gang_tables_main, NULL);
 		gt_running = true;
 	}
 	slurm_mutex_unlock(&gt_mutex);

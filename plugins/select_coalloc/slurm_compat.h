@@ -40,6 +40,9 @@
 /* 26.05 keeps the allocation select writes in node_select_stats_array. */
 #define COALLOC_SLURM_SELECT_STATS \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
+/* 26.05 runs threads through a pool; slurm_thread_create takes a name. */
+#define COALLOC_SLURM_THREADPOOL \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
 /* 25.11 addresses suspend messages by step id (with the job's SLUID). */
 #define COALLOC_SLURM_STEP_ID_MSGS \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0))
@@ -59,6 +62,9 @@
 #include "src/slurmctld/preempt.h"
 #endif
 #include "src/slurmctld/slurmctld.h"
+#if COALLOC_SLURM_THREADPOOL
+#include "src/common/threadpool.h"
+#endif
 
 #if !COALLOC_SLURM_INTERFACES
 /* 22.05 has only the pointer typedefs List and ListIterator. */
@@ -143,6 +149,15 @@ typedef struct job_details job_details_t;
 #else
 #define coalloc_suspend_msg_target(msg, job_ptr) \
 	((msg)->job_id = (job_ptr)->job_id)
+#endif
+
+/* A joinable thread of ours, named where the release names threads. */
+#if COALLOC_SLURM_THREADPOOL
+#define coalloc_thread_create(name, id, func, arg) \
+	slurm_thread_create((name), (id), (func), (arg))
+#else
+#define coalloc_thread_create(name, id, func, arg) \
+	slurm_thread_create((id), (func), (arg))
 #endif
 
 /* REQUEST_SUSPEND_INT carries the job's core spec in 22.05, not in 24.11. */

@@ -386,7 +386,7 @@ void coalloc_timeslice_start(void)
 	slurm_mutex_lock(&ts_mutex);
 	if (!ts_running) {
 		ts_stop = false;
-		slurm_thread_create(&ts_thread, _timeslice_main, NULL);
+		coalloc_thread_create("coalloc_slice", &ts_thread, _timeslice_main, NULL);
 		ts_running = true;
 	}
 	slurm_mutex_unlock(&ts_mutex);

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <slurm/slurm.h>
+#include "slurm_public.h"
 
 #include "cosched.h"
 #include "cosched_proto/gang.h"
@@ -250,7 +250,7 @@ static int _slurmctld_hosts(char *buf, size_t len, char *err, size_t err_len)
 			return -1;
 		}
 		_control_hosts(conf, &h);
-		slurm_free_ctl_conf(conf);
+		coalloc_free_ctl_conf(conf);
 	}
 	if (!h.n) {
 		snprintf(err, err_len, "no address of SlurmctldHost resolves");

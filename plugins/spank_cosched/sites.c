@@ -14,7 +14,7 @@
  */
 #include <dlfcn.h>
 #include <string.h>
-#include <slurm/slurm.h>
+#include "slurm_public.h"
 
 #include "cosched.h"
 #include "coalloc/shape.h"
@@ -36,7 +36,7 @@ struct slurm_api {
 static int _lookup(struct slurm_api *api)
 {
 	*(void **)&api->load_conf = dlsym(RTLD_DEFAULT, "slurm_load_ctl_conf");
-	*(void **)&api->free_conf = dlsym(RTLD_DEFAULT, "slurm_free_ctl_conf");
+	*(void **)&api->free_conf = dlsym(RTLD_DEFAULT, COALLOC_FREE_CTL_CONF_SYMBOL);
 	*(void **)&api->iter_create = dlsym(RTLD_DEFAULT,
 					    "slurm_list_iterator_create");
 	*(void **)&api->iter_next = dlsym(RTLD_DEFAULT, "slurm_list_next");

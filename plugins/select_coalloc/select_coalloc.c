@@ -53,6 +53,20 @@ bool coalloc_we_select(void)
 	       !xstrcmp(slurm_conf.select_type, plugin_type);
 }
 
+/* The queues changed: the status, and the state where we save it. */
+static void _queues_changed(void)
+{
+	coalloc_status_changed();
+	coalloc_state_changed();
+}
+
+/* The matrix changed: the node agents' gang tables, and the state. */
+static void _matrix_changed(void)
+{
+	coalloc_gang_tables_kick();
+	coalloc_state_changed();
+}
+
 extern int init(void)
 {
 	if (!coalloc_we_select())
@@ -62,9 +76,8 @@ extern int init(void)
 	/* Who hears of changes, before any thread runs: callbacks, so that
 	 * the status and the gang tables read the queues and the matrix
 	 * without those calling back into them. */
-	coalloc_queues_notify(coalloc_status_changed,
-			      coalloc_status_reasons_due);
-	node_usage_on_change(coalloc_gang_tables_kick);
+	coalloc_queues_notify(_queues_changed, coalloc_status_reasons_due);
+	node_usage_on_change(_matrix_changed);
 	coalloc_status_start();
 	coalloc_timeslice_start();
 	coalloc_gang_tables_start();
@@ -97,14 +110,21 @@ static int _rebuild(list_t *jobs)
 /*
  * Called by slurmctld at start-up and again on every reconfiguration, once
  * the node and partition tables are built: (re)load coalloc.conf here.
+ * From 25.05 on the plugin reads its own saved state back here, where
+ * 24.11 called select_p_state_restore() right after this (read_config.c).
  */
 extern int select_p_node_init(void)
 {
 	static bool started;
+	bool first = !started;
+	int rc;
 
-	coalloc_sites_load(!started);	/* fatal only at start-up */
+	coalloc_sites_load(first);	/* fatal only at start-up */
 	started = true;
-	return _rebuild(NULL);
+	rc = _rebuild(NULL);
+	if (first && COALLOC_PLUGIN_SAVES_STATE && coalloc_we_select())
+		coalloc_state_restore(slurm_conf.state_save_location);
+	return rc;
 }
 
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,

@@ -181,6 +181,13 @@ void coalloc_gang_tables_kick(void);	/* the matrix changed: send soon */
 /* ---- state.c: StateSaveLocation/coalloc_state ---- */
 int coalloc_state_save(const char *dir);
 int coalloc_state_restore(const char *dir);
+/* The matrix or the queues changed: the state is saved at the next
+ * coalloc_state_save_due() (any thread). */
+void coalloc_state_changed(void);
+/* Where the plugin saves its own state (25.05 on: slurmctld no longer
+ * calls select_p_state_save): save it when it changed.  The status
+ * thread calls it every STATUS_PERIOD. */
+void coalloc_state_save_due(void);
 
 /* ---- file_replace.c: a file written whole, crash-safe ---- */
 int coalloc_file_replace(const char *path,

@@ -43,6 +43,9 @@
 /* 26.05 runs threads through a pool; slurm_thread_create takes a name. */
 #define COALLOC_SLURM_THREADPOOL \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
+/* Who saves the plugin's state: slurmctld (select_p_state_save) before
+ * 25.05, the plugin itself after (state.c, entry_2505.c). */
+#define COALLOC_PLUGIN_SAVES_STATE (!COALLOC_SLURM_SELECT_DATA)
 /* 25.11 addresses suspend messages by step id (with the job's SLUID). */
 #define COALLOC_SLURM_STEP_ID_MSGS \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0))

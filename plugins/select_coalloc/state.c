@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,21 @@
 #include "src/common/xstring.h"
 
 #define STATE_FILE "coalloc_state"
+
+static atomic_bool state_dirty;
+
+void coalloc_state_changed(void)
+{
+	atomic_store(&state_dirty, true);
+}
+
+void coalloc_state_save_due(void)
+{
+	if (!COALLOC_PLUGIN_SAVES_STATE || !atomic_exchange(&state_dirty, false))
+		return;
+	if (coalloc_state_save(slurm_conf.state_save_location))
+		atomic_store(&state_dirty, true);	/* again next time */
+}
 
 
 static void _write_state(FILE *fp, const void *arg)

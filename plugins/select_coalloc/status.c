@@ -339,8 +339,10 @@ static void *_writer_main(void *arg)
 		slurm_mutex_unlock(&status_mutex);
 		if (reasons)
 			_timed(_restore_reasons, COALLOC_TIMER_REASONS);
-		if (tick)	/* may mark the status dirty */
+		if (tick) {	/* may mark the status dirty */
 			_timed(_sync_queues, COALLOC_TIMER_QUEUE_SYNC);
+			coalloc_state_save_due();
+		}
 		slurm_mutex_lock(&status_mutex);
 		if (!tick || !dirty)
 			continue;

@@ -31,7 +31,10 @@ set_order() {
 	printf 'Policy=GS AgingTime=%s QueueOrder=%s\nSite=site1 Nodes=n[1-8]\nGlobalPartition=grid\n' \
 		"${2:-3600}" "$1" > "$ETC/coalloc.conf"
 	scontrol reconfigure
-	wait_until 20 eval '(($(grep -c "QueueOrder=$1\$" "$LOG") > n))'
+	wait_until 20 order_logged_more "$1" "$n"
+}
+order_logged_more() {	# order count: more "QueueOrder=order" lines than count
+	(($(grep -c "QueueOrder=$1\$" "$LOG") > $2))
 }
 # six of the eight nodes busy outside the policy
 six_busy() {

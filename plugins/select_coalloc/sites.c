@@ -309,14 +309,14 @@ static void _log_sites(const struct sites *s)
 			 c->time_slice_ms, c->gang_port_offset);
 	else
 		snprintf(slice, sizeof(slice), "%u", c->time_slice);
-	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u TimeSlice=%s PreemptPartition=%s PreemptHold=%u QueueOrder=%s",
+	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u QueueOrder=%s TimeSlice=%s PreemptPartition=%s PreemptHold=%u",
 	     plugin_type, s->implicit ? "no coalloc.conf" : c->file, c->nsites,
 	     c->nsites == 1 ? "" : "s", coalloc_policy_name(c->policy),
 	     c->aging_time, coalloc_conf_matrix_name(c->matrix), c->mpl,
+	     coalloc_order_name(c->queue_order),
 	     slice,
 	     c->preempt_partition ? c->preempt_partition : "(none)",
-	     c->preempt_partition ? c->preempt_hold : 0,
-	     coalloc_order_name(c->queue_order));
+	     c->preempt_partition ? c->preempt_hold : 0);
 	_check_sharing(c);
 	coalloc_check_partitions(c);
 	for (size_t i = 0; i < c->nsites; i++)

@@ -27,14 +27,14 @@ grid() { submit -p grid -N "$1" -o /dev/null --wrap "sleep ${2:-60}"; }
 # set_order ORDER [AGING]: coalloc.conf rewritten, slurmctld reconfigured
 set_order() {
 	local n
-	n=$(grep -c "QueueOrder=$1\$" "$LOG")
+	n=$(grep -c "QueueOrder=$1 " "$LOG")
 	printf 'Policy=GS AgingTime=%s QueueOrder=%s\nSite=site1 Nodes=n[1-8]\nGlobalPartition=grid\n' \
 		"${2:-3600}" "$1" > "$ETC/coalloc.conf"
 	scontrol reconfigure
 	wait_until 20 order_logged_more "$1" "$n"
 }
 order_logged_more() {	# order count: more "QueueOrder=order" lines than count
-	(($(grep -c "QueueOrder=$1\$" "$LOG") > $2))
+	(($(grep -c "QueueOrder=$1 " "$LOG") > $2))
 }
 # six of the eight nodes busy outside the policy
 six_busy() {

@@ -1,10 +1,12 @@
 #!/bin/bash
 # The ESP test, compressed, on the embedded cluster under select/coalloc
-# (gang rows, PreemptPartition for the full-configuration jobs): the run
-# completes every job of ESP-1, honours both Z rules, and its efficiency is
-# what its own log implies (recomputed here from jobs.csv, independently of
-# the C analysis).  A second run interrupted after its first block cancels
-# its jobs (they log cancelled=1) and stops its cluster.
+# as make esp runs it (QueueOrder=smallest, one job per node,
+# PreemptPartition for the full-configuration jobs): the run completes
+# every job of ESP-1, honours both Z rules, and its efficiency is what its
+# own log implies (recomputed here from jobs.csv, independently of the C
+# analysis).  A second run, the T3E's gang rows (--swap), interrupted
+# after its first block cancels its jobs (they log cancelled=1) and stops
+# its cluster.
 source "$(dirname "$0")/lib/tap.sh"
 
 ESP=$REPO/contribs/esp/esp
@@ -74,7 +76,8 @@ grep -q "Z rule 1 (first full-configuration job at once): PASS" "$TEST_DIR/run.o
 ok $? "the verdicts are printed"
 like "$(cat "$TEST_DIR/run.out")" "esp: [0-9]+/82 jobs done, [0-9]+ running, [0-9]+ suspended, [0-9]+ submitted; [0-9]+ s of [0-9]+ s \(theoretical minimum\); busy [0-9]+ %" \
 	"progress lines while it runs (not a terminal: one every 10 s)"
-# with two gang rows both holding jobs, only the active row's are busy
+# suspended jobs (a Z job preempting; with --swap's gang rows, the row
+# off) are not busy
 over=$(grep -o 'busy [0-9]* %' "$TEST_DIR/run.out" | awk '$2 > 100' | head -n1)
 is "$over" "" "no progress line says busy over 100 % (suspended rows are not busy)"
 grep -q "^esp: 82/82 jobs done" "$TEST_DIR/run.out"
@@ -88,7 +91,7 @@ like "$out" "esp.log: File exists \(use a new --out directory\)" "... saying why
 
 # --- an interrupted run: SIGINT after the first block is running
 IRUN=$TEST_DIR/interrupted
-setsid "$ESP" run --mix esp1 --select coalloc --nodes $NODES --minutes 3 \
+setsid "$ESP" run --mix esp1 --select coalloc --swap --nodes $NODES --minutes 3 \
 	--out "$IRUN" --port-base $((PORT_BASE + 50)) --quiet >"$TEST_DIR/irun.out" 2>&1 &
 pid=$!
 wait_until 90 grep -q " start " "$IRUN/esp.log" 2>/dev/null

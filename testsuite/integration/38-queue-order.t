@@ -12,10 +12,6 @@ cluster_start --select coalloc --sites 1 --nodes-per-site 8 --policy GS \
 ETC=$TEST_DIR/cluster/etc
 LOG=$TEST_DIR/cluster/log/slurmctld.log
 STATUS=$BUILD_DIR/bin/coalloc-status
-running() { test "$(job_state "$1")" = RUNNING; }
-pending() { test "$(job_state "$1")" = PENDING; }
-reason() { squeue -h -j "$1" -o %R; }
-held() { pending "$1" && [[ $(reason "$1") =~ $2 ]]; }
 all_idle() { test "$(nodes_in idle)" = 8; }
 reset() {
 	scancel --user=root
@@ -47,11 +43,15 @@ hold=$(six_busy)
 a=$(grid 4) b=$(grid 2) c=$(grid 1)
 wait_until 30 running "$b"
 ok $? "firstfit: B (2 nodes) starts though A (4) ahead of it does not fit"
-wait_until 15 held "$a" 'coalloc: '
-ok $? "  A waits: $(reason "$a")"
+# A and C lack nodes: slurmctld finds too few idle nodes before it asks
+# the plugin and says so itself (Resources); when it does ask, the
+# plugin's text names the queue, never "head of" under firstfit
+no_room='^(Resources|coalloc: in global queue; .*do not fit now)$'
+wait_until 15 held "$a" "$no_room"
+ok $? "  A waits for nodes: $(reason "$a")"
 pending "$c"
 ok $? "  C (1 node) waits: nothing is left"
-wait_until 15 held "$c" 'coalloc: .*(QueueOrder=firstfit|in global queue)'
+wait_until 15 held "$c" "$no_room"
 ok $? "  and says why: $(reason "$c")"
 like "$("$STATUS" 2>&1)" "QueueOrder=firstfit" "coalloc-status shows QueueOrder=firstfit"
 reset

@@ -26,7 +26,7 @@ result() {	# dir label seed E [finished missing]
 JSON
 }
 
-plan 23
+plan 28
 
 # one seed: no seed summary; loss shares of P*T = 19200
 result "$TMP/one/co" "$CO" 1 0.84
@@ -106,7 +106,7 @@ out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" compare --configs cons_tres+norows --o
 [ "$out" = "esp: error: --configs: 'cons_tres+norows': only coalloc has rows to switch off" ]
 ok $? "esp compare: +norows is coalloc's only ($out)"
 out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --rows off --time-slice 2 --out "$TMP/no" 2>&1)
-[ "$out" = "esp: error: --time-slice needs --rows gang" ]
+[ "$out" = "esp: error: --time-slice needs gang rows, not --rows off" ]
 ok $? "esp run: no time slice without rows ($out)"
 out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --rows none --out "$TMP/no" 2>&1)
 [ "$out" = "esp: error: --rows must be gang or off, not 'none'" ]
@@ -123,10 +123,28 @@ ok $? "esp compare: +favorsmall tunes a built-in only ($out)"
 out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --queue-order sjf --out "$TMP/no" 2>&1)
 [ "$out" = "esp: error: --queue-order must be slurm, fcfs, firstfit or smallest, not 'sjf'" ]
 ok $? "esp run: --queue-order names an order ($out)"
-out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --aging 60 --out "$TMP/no" 2>&1)
+out=$(ESP_BIN=$(dirname "$DRIVER") "$ESP" run --swap --aging 60 --out "$TMP/no" 2>&1)
 [ "$out" = "esp: error: --aging needs --queue-order fcfs, firstfit or smallest" ]
 ok $? "esp run: --aging only with a queue order ($out)"
 [ ! -e "$TMP/no" ]
 ok $? "  and nothing started"
+
+# what each configuration starts (--dry-run: nothing is started)
+dry() { ESP_BIN=$(dirname "$DRIVER") "$ESP" "$@" --out "$TMP/dry" --dry-run 2>&1; }
+out=$(dry run --select coalloc)
+[[ $out == *"--sites 1 --nodes-per-site 32 "*"--policy GS --queue-order smallest"*"--matrix off --preempt; select/coalloc, one job per node, QueueOrder=smallest, preemption; partitions grid, preempt" ]]
+ok $? "esp run --select coalloc: QueueOrder=smallest, one job per node ($out)"
+out=$(dry run --select coalloc --swap)
+[[ $out == *"--sites 4 --nodes-per-site 8 "*"--matrix gang --mpl 2 --time-slice "*"; select/coalloc, gang rows MPL 2, slice "*"s, preemption; partitions debug, preempt" && $out != *queue-order* ]]
+ok $? "  --swap: the T3E's gang rows in Slurm's order ($out)"
+out=$(dry run --select coalloc --time-slice 200ms)
+[[ $out == *"--matrix gang --mpl 2 --time-slice 200ms"*"QueueOrder=smallest"* ]]
+ok $? "  --time-slice: gang rows ($out)"
+out=$(dry compare --configs coalloc,coalloc+swap,coalloc+agents,linear+favorsmall)
+[[ $(grep -c "would start" <<<"$out") == 4 && $(grep -c "matrix gang" <<<"$out") == 2 &&
+   $out == *"select/linear, sched/backfill, PriorityFavorSmall"* ]]
+ok $? "esp compare: coalloc, +swap, +agents and a built-in ($out)"
+[ ! -e "$TMP/dry" ]
+ok $? "  and nothing started, no directory made"
 
 done_testing

@@ -1,0 +1,7 @@
+# Tests of the build's own scripts (mk/): how a Slurm release's source is
+# found and checked before anything is configured.
+#
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+$(eval $(call unit_test,build/test_slurm_fetch,$(SCRIPT_TEST),,))
+$(O)/tests/build/test_slurm_fetch.t: testsuite/unit/build/test_slurm_fetch.sh mk/slurm-build.sh

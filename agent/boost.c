@@ -156,15 +156,13 @@ const char *boost_mechanism(const struct boost *b)
 }
 
 /* Whether a cgroup path lies in a Slurm job's group (a "job_<digits>"
- * component): its processes are weighed in place on v2. */
+ * or, from 26.05, a SLUID component): its processes are weighed in
+ * place on v2. */
 static bool _in_slurm_job(const char *path)
 {
-	for (const char *p = path; (p = strstr(p, "/job_")); p++) {
-		size_t digits = strspn(p + 5, "0123456789");
-
-		if (digits && (p[5 + digits] == '/' || !p[5 + digits]))
+	for (const char *p = path; (p = strchr(p, '/')); )
+		if (cgv1_slurm_job_component(++p, 0))
 			return true;
-	}
 	return false;
 }
 

@@ -499,6 +499,44 @@ int cgv1_check_node(const char *node, char *err, size_t len)
 	return -1;
 }
 
+#define SLUID_DIGITS 13
+
+static size_t _job_id_component(const char *p, uint32_t job)
+{
+	size_t digits;
+	char *end;
+	unsigned long id;
+
+	if (strncmp(p, "job_", 4))
+		return 0;
+	digits = strspn(p + 4, "0123456789");
+	if (!digits || (p[4 + digits] && p[4 + digits] != '/'))
+		return 0;
+	errno = 0;
+	id = strtoul(p + 4, &end, 10);
+	if (errno || (job && id != job))
+		return 0;
+	return 4 + digits;
+}
+
+static size_t _sluid_component(const char *p)
+{
+	/* Crockford's base32 as Slurm's print_sluid() writes it */
+	static const char cb32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+	if (p[0] != 's' || strspn(p + 1, cb32) != SLUID_DIGITS ||
+	    (p[1 + SLUID_DIGITS] && p[1 + SLUID_DIGITS] != '/'))
+		return 0;
+	return 1 + SLUID_DIGITS;
+}
+
+size_t cgv1_slurm_job_component(const char *p, uint32_t job)
+{
+	size_t len = _job_id_component(p, job);
+
+	return len ? len : _sluid_component(p);
+}
+
 bool cgv1_clean_path(const char *path)
 {
 	const char *p = path;

@@ -133,4 +133,16 @@ int cgv1_check_node(const char *node, char *err, size_t len);
  */
 bool cgv1_clean_path(const char *path);
 
+/*
+ * The length of the path component at P (up to '/' or the end) when it
+ * is Slurm's name of a job's group, else 0: "job_<id>" (cgroup/v1, and
+ * v2 before 26.05 or with CgroupJobIdPaths=yes), its id equal to JOB
+ * unless JOB is 0; or from 26.05 on, under cgroup/v2 by default, the
+ * job's SLUID ("s" and 13 characters of Crockford's base32 as Slurm
+ * prints them, cgroup_v2.c).  A SLUID does not say which job: callers
+ * match it only in the path of a process the job registered, where no
+ * other job's group can appear above it.
+ */
+size_t cgv1_slurm_job_component(const char *p, uint32_t job);
+
 #endif /* COSCHEDD_CGROUP_H */

@@ -11,6 +11,10 @@ AGENT_FREEZE_SRCS := agent/freeze.c agent/freeze_util.c agent/freeze_signal.c \
 	agent/freeze_cgroup.c agent/cgroup.c
 AGENT_FREEZE_LDLIBS := -lcgroup
 
+# Slurm's names of a job's group (job_<id>, a 26.05 SLUID) and the
+# clean-path rule: pure functions of agent/cgroup.c.
+$(eval $(call unit_test,agent/test_cgroup_names,testsuite/unit/agent/test_cgroup_names.c agent/cgroup.c,$(LIBNUM),-lcgroup))
+
 # Forks spinning children and freezes them; the cgroup part is skipped
 # where the freezer hierarchy is not writable.
 # (agent_harness.c for its small file helpers, lib/cosched_proto for its

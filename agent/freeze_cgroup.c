@@ -266,23 +266,37 @@ static void _step_name(uint32_t step, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu32, step);
 }
 
+/* Whether the component before the '/' at P (within CUR) names job's
+ * group: job_J, or a SLUID (cgv1_slurm_job_component). */
+static bool _after_job_component(const char *cur, const char *p, uint32_t job)
+{
+	const char *c = p;
+
+	while (c > cur && c[-1] != '/')
+		c--;
+	return c > cur && c < p &&
+	       cgv1_slurm_job_component(c, job) == (size_t)(p - c);
+}
+
 /*
  * Whether cgroup path cur lies in Slurm's cgroup of step job.step
- * (.../job_J/step_S, or step_S+C for a heterogeneous component, or a
- * task cgroup below it).  If so, the step's cgroup into dir (no leading
- * '/').
+ * (.../job_J/step_S, or from 26.05 .../SLUID/step_S; step_S+C for a
+ * heterogeneous component; or a task cgroup below it), the outermost
+ * such group.  If so, the step's cgroup into dir (no leading '/').
  */
 static bool _slurm_step_cgroup(const char *cur, uint32_t job, uint32_t step,
 			       char *dir, size_t len)
 {
-	char needle[64], name[16];
+	char needle[32], name[16];
 	const char *p = cur;
 
 	_step_name(step, name, sizeof(name));
-	snprintf(needle, sizeof(needle), "/job_%" PRIu32 "/step_%s", job, name);
-	while ((p = strstr(p, needle))) {
+	snprintf(needle, sizeof(needle), "/step_%s", name);
+	for (; (p = strstr(p, needle)); p++) {
 		const char *end = p + strlen(needle);
 
+		if (!_after_job_component(cur, p, job))
+			continue;
 		if (end[0] == '+' && isdigit((unsigned char)end[1]))
 			for (end++; isdigit((unsigned char)*end); end++)
 				;
@@ -292,7 +306,6 @@ static bool _slurm_step_cgroup(const char *cur, uint32_t job, uint32_t step,
 			return (size_t)snprintf(dir, len, "%.*s",
 						(int)(end - cur), cur) < len;
 		}
-		p++;
 	}
 	return false;
 }

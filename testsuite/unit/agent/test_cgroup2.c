@@ -47,7 +47,7 @@
 
 #define WAIT_MS 5000		/* generous: a loaded 2-core machine */
 #define STILL_MS 300		/* a frozen counter stays still this long */
-#define MAX_KIDS 8
+#define MAX_KIDS 16
 
 static char _tmp[64];		/* /tmp/test_cgroup2.XXXXXX */
 static char _mnt[128];		/* _tmp/v2: our cgroup2 mount */
@@ -229,8 +229,16 @@ static void test_freeze_ours(void)
 
 #define TESTS_FREEZE_SLURM 6
 
+/*
+ * Slurm's job groups by id, and by SLUID as 26.05's cgroup/v2 names them
+ * unless CgroupJobIdPaths=yes.
+ */
+#define SLUID_DIR "s0C1JZ0K2Q5W3M"
+static const char *const job_dirs[] = { "job_7", SLUID_DIR };
+#define NJOB_DIRS (sizeof(job_dirs) / sizeof(job_dirs[0]))
+
 /* Slurm's v2 step: slurmstepd in step_0/slurm, the task in user/task_0. */
-static void test_freeze_slurm(void)
+static void test_freeze_slurm(const char *job_dir)
 {
 	char err[512], step[128], user[192], dir[PATH_MAX];
 	char task_rel[256], stepd_rel[192];
@@ -238,7 +246,7 @@ static void test_freeze_slurm(void)
 	pid_t task = _spinner(), stepd = _spinner();
 	struct proc_id id = _id_of(task);
 
-	snprintf(step, sizeof(step), "%s/job_7/step_0", _test_rel);
+	snprintf(step, sizeof(step), "%s/%s/step_0", _test_rel, job_dir);
 	snprintf(stepd_rel, sizeof(stepd_rel), "%s/slurm", step);
 	snprintf(user, sizeof(user), "%s/user", step);
 	snprintf(task_rel, sizeof(task_rel), "%s/task_0", user);
@@ -249,7 +257,8 @@ static void test_freeze_slurm(void)
 	g = freeze_group_create(_node, 7, 0, FREEZE_CGROUP2, err, sizeof(err));
 	if (!ok(g && task > 0 && stepd > 0 && !_join(task_rel, task) &&
 		!_join(stepd_rel, stepd),
-		"slurm v2: a task in .../job_7/step_0/user/task_0, slurmstepd in step_0/slurm")) {
+		"slurm v2: a task in .../%s/step_0/user/task_0, slurmstepd in step_0/slurm",
+		job_dir)) {
 		skip(TESTS_FREEZE_SLURM - 1, "no Slurm-shaped groups");
 		freeze_group_destroy(g);
 		return;
@@ -258,7 +267,7 @@ static void test_freeze_slurm(void)
 	ok(!freeze_group_add(g, &id) && !strcmp(freeze_group_path(g), dir),
 	   "slurm v2: the group frozen is the step's user group (%s)",
 	   freeze_group_path(g));
-	ok(strstr(_v2_group(task), "/job_7/step_0/user/task_0") != NULL,
+	ok(strstr(_v2_group(task), "/step_0/user/task_0") != NULL,
 	   "slurm v2: the task is not moved (%s)", _v2_group(task));
 	ok(!freeze_group_freeze(g) && _still(task),
 	   "slurm v2: freeze stops the task");
@@ -385,7 +394,7 @@ static void test_weight_ours(struct boost *b)
 #define TESTS_WEIGHT_SLURM 7
 
 /* A Slurm job's process: its own task group's weight, in place. */
-static void test_weight_slurm(struct boost *b)
+static void test_weight_slurm(struct boost *b, const char *job_dir)
 {
 	char err[512] = "", task[192], dir[PATH_MAX], path[PATH_MAX + 16];
 	char text[64];
@@ -394,7 +403,7 @@ static void test_weight_slurm(struct boost *b)
 	struct boost_saved saved;
 	int attached;
 
-	snprintf(task, sizeof(task), "%s/job_9/step_0/user/task_0", _test_rel);
+	snprintf(task, sizeof(task), "%s/%s/step_0/user/task_0", _test_rel, job_dir);
 	snprintf(dir, sizeof(dir), "%s/%s", _mnt, task);
 	_mimic_group(task, "100\n", kid);
 	if (!ok(kid > 0 && !harness_mkdir_p(dir) && !_join(task, kid),
@@ -505,14 +514,16 @@ int main(void)
 		_cleanup();
 		return 0;
 	}
-	plan(1 + TESTS_FREEZE_OURS + TESTS_FREEZE_SLURM + TESTS_THAW_PATH + 2 +
-	     TESTS_WEIGHT_OURS + TESTS_WEIGHT_SLURM);
+	plan(1 + TESTS_FREEZE_OURS + NJOB_DIRS * TESTS_FREEZE_SLURM +
+	     TESTS_THAW_PATH + 2 + TESTS_WEIGHT_OURS +
+	     NJOB_DIRS * TESTS_WEIGHT_SLURM);
 	snprintf(path, sizeof(path), "%s/%s", _mnt, _test_rel);
 	/* the freezer's hierarchy: our own cgroup2 mount */
 	ok(!cgv2_set_root(_mnt) && !harness_mkdir_p(path),
 	   "the v2 code is pointed at our cgroup2 mount %s", _mnt);
 	test_freeze_ours();
-	test_freeze_slurm();
+	for (size_t i = 0; i < NJOB_DIRS; i++)
+		test_freeze_slurm(job_dirs[i]);
 	test_thaw_path();
 
 	/* the cpu hierarchy: the mimic (set before boost.c first looks) */
@@ -525,10 +536,12 @@ int main(void)
 	if (!ok(b && !strcmp(boost_mechanism(b), "cgroup-v2 cpu.weight"),
 		"boost: --boost cgroup2 opens there (%s)",
 		b ? boost_mechanism(b) : err)) {
-		skip(TESTS_WEIGHT_OURS + TESTS_WEIGHT_SLURM, "no mechanism");
+		skip(TESTS_WEIGHT_OURS + NJOB_DIRS * TESTS_WEIGHT_SLURM,
+		     "no mechanism");
 	} else {
 		test_weight_ours(b);
-		test_weight_slurm(b);
+		for (size_t i = 0; i < NJOB_DIRS; i++)
+			test_weight_slurm(b, job_dirs[i]);
 	}
 	boost_close(b);
 	_cleanup();

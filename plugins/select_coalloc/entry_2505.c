@@ -16,11 +16,22 @@
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
 
+#if COALLOC_SLURM_SELECT_STATS
+/*
+ * slurmctld's table, weak: a data symbol is bound when the plugin is
+ * mapped, lazy binding or not, and another release's slurmctld lacks it;
+ * weak, the mapping succeeds and the constructor's release check names
+ * both releases (27-slurm-mismatch).
+ */
+#pragma weak node_select_stats_array
+#endif
+
 void coalloc_node_alloc_store(node_record_t *node_ptr,
 			      struct coalloc_node_alloc *a)
 {
 #if COALLOC_SLURM_SELECT_STATS
-	node_select_stats_t *stats = node_select_stats_array ?
+	node_select_stats_t *stats = (&node_select_stats_array &&
+				      node_select_stats_array) ?
 		node_select_stats_array[node_ptr->index] : NULL;
 
 	if (!stats) {

@@ -8,11 +8,13 @@ SELECT_COALLOC_SRCS := $(addprefix plugins/select_coalloc/,\
 	slurm_conf_check.c file_replace.c job_request.c job_resources.c job_test.c node_usage.c \
 	nodeinfo.c queues.c sites.c slurm_compat.c state.c status.c \
 	timeslice.c gang_tables.c timers.c job_env.c release_order.c \
-	preempt_hold.c)
+	preempt_hold.c) compat/slurm_release.c
 SELECT_COALLOC_OBJS := $(patsubst %.c,$(O)/%.o,$(SELECT_COALLOC_SRCS))
 SELECT_COALLOC_SO   := $(O)/plugins/select_coalloc.so
 
 CFLAGS_plugins/select_coalloc := $(SLURM_INTERNAL_CPPFLAGS) $(JSONC_CFLAGS)
+# the plugins' release check, built against the same Slurm
+CFLAGS_compat := $(SLURM_INTERNAL_CPPFLAGS)
 NEEDS_SLURM_SRC += $(SELECT_COALLOC_OBJS)
 
 SELECT_COALLOC_LIBS := $(LIBNODEPICK) $(LIBCOALLOC_CONF) $(LIBCOALLOC_CONF_DEPS) \
@@ -25,7 +27,8 @@ $(SELECT_COALLOC_SO): $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) \
 	@# -z lazy (after ALL_LDFLAGS' -z now): a build for another Slurm
 	@# release must load far enough for slurm_compat.c's constructor to
 	@# name both releases; Slurm's loader uses RTLD_LAZY for the same reason
-	$(CC) -shared $(ALL_LDFLAGS) -Wl,-z,lazy \
+	@# the soname lets node_features/coalloc find us (compat/ctld_pairs.h)
+	$(CC) -shared $(ALL_LDFLAGS) -Wl,-z,lazy -Wl,-soname,select_coalloc.so \
 		-Wl,--version-script=plugins/select_coalloc/select_coalloc.map \
 		-o $@.tmp $(SELECT_COALLOC_OBJS) $(SELECT_COALLOC_LIBS) $(JSONC_LIBS) \
 		-lmunge

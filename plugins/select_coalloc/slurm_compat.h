@@ -191,12 +191,4 @@ struct coalloc_node_alloc {
 void coalloc_node_alloc_store(node_record_t *node_ptr,
 			      struct coalloc_node_alloc *alloc);
 
-/*
- * The running libslurm against the one we were compiled for: 0 when they
- * are the same release series, else -1 after logging both versions.
- * Runs from an ELF constructor, before Slurm's own plugin_version check
- * (which names only the plugin's version).
- */
-int coalloc_slurm_version_check(void);
-
 #endif /* SELECT_COALLOC_SLURM_COMPAT_H */

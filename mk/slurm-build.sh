@@ -34,7 +34,7 @@ say() { echo "make slurm-src SLURM=$series: $*"; }
 die() { echo "make slurm-src SLURM=$series: error: $*" >&2; exit 1; }
 
 versions=${COALLOC_SLURM_VERSIONS:-$here/slurm-versions}	# tests give their own
-read -r _ version source < <(awk -v s="$series" '$1 == s' "$versions") ||
+read -r _ version source _ < <(awk -v s="$series" '$1 == s' "$versions") ||
 	die "not in mk/slurm-versions; supported: $(awk '/^[0-9]/ {printf "%s ", $1}' "$versions")"
 case $source in
 trixie|upstream) ;;

@@ -18,3 +18,8 @@ SLURM_TREE_SUFFIX :=
 else
 SLURM_TREE_SUFFIX := -$(SLURM)
 endif
+
+# Who loads the select plugin (mk/slurm-versions' SELECT): "yes" when
+# every command and daemon does (before 25.05), empty when slurmctld alone.
+SLURM_SELECT_EVERYWHERE := $(shell awk -v s='$(SLURM)' '$$1 == s && $$4 == "all" { print "yes" }' mk/slurm-versions)
+

@@ -19,14 +19,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "ctld_pairs.h"
 #include "slurm_public.h"
 
 #include "coalloc_status/status_json.h"
 #include "prometheus.h"
 #include "version/version.h"
 
-#define STATUS_FILE "coalloc_status.json"
-#define STATUS_KEY "CoallocStatus"
 
 struct options {
 	bool json;
@@ -41,7 +40,7 @@ static void _usage(FILE *out)
 		"  --prometheus print it as metrics for node-exporter's textfile\n"
 		"               collector\n"
 		"  --file PATH  read this status file instead of slurmctld's\n"
-		"               StateSaveLocation/" STATUS_FILE "\n"
+		"               StateSaveLocation/" COALLOC_STATUS_FILE "\n"
 		"  --version    the suite's version\n");
 }
 
@@ -89,23 +88,24 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 
 /*
  * What slurmctld says, asked through Slurm's public API from any host:
- * select/coalloc's status among the select plugin's key-value pairs of
- * slurm_load_ctl_conf() (CoallocStatus), else (an older plugin) the path
+ * select/coalloc's status among the key-value pairs of
+ * slurm_load_ctl_conf() (CoallocStatus: the select plugin's before 25.05,
+ * node_features/coalloc's after, compat/ctld_pairs.h), else the path
  * of the status file in StateSaveLocation, which only its host reads.
  * The library is set up first (slurm_init: Slurm 24.11's RPCs need its
  * plugins, 22.05 has the call too) and torn down after.
  */
-struct key_pair {	/* Slurm's config_key_pair_t, opaque in slurm.h */
-	char *name;
-	char *value;
+static const struct coalloc_list_api slurm_lists = {
+	.iter_create = (void *(*)(void *)) slurm_list_iterator_create,
+	.iter_next = (void *(*)(void *)) slurm_list_next,
+	.iter_destroy = (void (*)(void *)) slurm_list_iterator_destroy,
 };
 
 static json_object *_from_slurmctld(char **path)
 {
 	slurm_conf_t *conf = NULL;
 	json_object *root = NULL;
-	struct key_pair *kp;
-	void *it;
+	const char *text;
 
 	slurm_init(NULL);
 	if (slurm_load_ctl_conf((time_t) 0, &conf) != SLURM_SUCCESS) {
@@ -116,15 +116,10 @@ static json_object *_from_slurmctld(char **path)
 	if (strcmp(conf->select_type, "select/coalloc"))
 		fprintf(stderr, "coalloc-status: note: SelectType is %s, not select/coalloc\n",
 			conf->select_type);
-	it = conf->select_conf_key_pairs ?
-	     slurm_list_iterator_create(conf->select_conf_key_pairs) : NULL;
-	while (it && !root && (kp = slurm_list_next(it)))
-		if (kp->name && kp->value && !strcmp(kp->name, STATUS_KEY))
-			root = json_tokener_parse(kp->value);
-	if (it)
-		slurm_list_iterator_destroy(it);
+	if ((text = coalloc_ctld_value(&slurm_lists, conf, COALLOC_STATUS_KEY)))
+		root = json_tokener_parse(text);
 	if (!root && asprintf(path, "%s/%s", conf->state_save_location,
-			      STATUS_FILE) < 0)
+			      COALLOC_STATUS_FILE) < 0)
 		*path = NULL;
 	coalloc_free_ctl_conf(conf);
 out:
@@ -211,11 +206,11 @@ static void _print_matrix(json_object *root)
 	else
 		printf(", active row %lld (+: replica)\n", (long long)active);
 	if (!nodes) {
-		printf("(the nodes' rows: too many to send; on slurmctld's host, coalloc-status --file StateSaveLocation/" STATUS_FILE ")\n");
+		printf("(the nodes' rows: too many to send; on slurmctld's host, coalloc-status --file StateSaveLocation/" COALLOC_STATUS_FILE ")\n");
 		return;
 	}
 	if (status_jobs_private(root))
-		printf("(job ids hidden: PrivateData=jobs; with them, on slurmctld's host as SlurmUser or root: coalloc-status --file StateSaveLocation/" STATUS_FILE ")\n");
+		printf("(job ids hidden: PrivateData=jobs; with them, on slurmctld's host as SlurmUser or root: coalloc-status --file StateSaveLocation/" COALLOC_STATUS_FILE ")\n");
 	printf("%-12s %-12s", "NODE", "SITE");
 	for (int64_t r = 0; r < rows; r++) {
 		char head[32];
@@ -285,7 +280,7 @@ int main(int argc, char **argv)
 		root = json_object_from_file(path);
 	if (!root || !status_array(root, "sites")) {
 		fprintf(stderr, "coalloc-status: %s: %s\n",
-			path ? path : "slurmctld's " STATUS_KEY, root ?
+			path ? path : "slurmctld's " COALLOC_STATUS_KEY, root ?
 			"not a select/coalloc status" :
 			"cannot read it (is slurmctld running select/coalloc?)");
 		goto fail;

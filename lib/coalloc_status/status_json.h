@@ -25,6 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* the key of the public form among slurmctld's key pairs */
+#define COALLOC_STATUS_KEY "CoallocStatus"
+/* the full status, in StateSaveLocation (coalloc-status --file) */
+#define COALLOC_STATUS_FILE "coalloc_status.json"
 #define COALLOC_STATUS_JOB "job"
 #define COALLOC_STATUS_BUSY "busy"
 #define COALLOC_STATUS_PRIVATE_JOBS "private_jobs"

@@ -15,6 +15,7 @@
 
 #include "src/common/node_conf.h"
 #include "src/common/pack.h"
+#include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
@@ -296,7 +297,8 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 		return SLURM_SUCCESS;
 #endif
 	case SELECT_CONFIG_INFO:
-		coalloc_status_key_pairs(data);
+		*(list_t **) data = list_create(destroy_config_key_pair);
+		coalloc_ctld_key_pairs(*(list_t **) data);
 		return SLURM_SUCCESS;
 	default:
 		return SLURM_SUCCESS;

@@ -119,8 +119,10 @@ void coalloc_status_start(void);	/* slurmctld only */
 void coalloc_status_stop(void);
 void coalloc_status_changed(void);
 void coalloc_status_reasons_due(void);	/* pending reasons to restore */
-/* The last status for slurm_load_ctl_conf(): SELECT_CONFIG_INFO's list. */
-void coalloc_status_key_pairs(list_t **pairs);
+/* CoallocStatus and CoallocSites for slurm_load_ctl_conf(), appended to
+ * PAIRS: SELECT_CONFIG_INFO's list before 25.05, node_features/coalloc's
+ * after (exported: compat/ctld_pairs.h). */
+void coalloc_ctld_key_pairs(list_t *pairs);
 void coalloc_sites_json(struct json_object *root);	/* sites.c */
 void coalloc_queues_json(struct json_object *root);	/* queues.c */
 

@@ -14,9 +14,10 @@
  *
  * The last status also goes, as one line of compact JSON, to Slurm's
  * clients on any host: slurm_load_ctl_conf() returns it among the select
- * plugin's key-value pairs (CoallocStatus; scontrol show config prints
- * it), which slurmctld asks for under its own read locks, so the string
- * is kept ready here.  Past REMOTE_STATUS_MAX the per-node table is left
+ * plugin's key-value pairs (before 25.05) or node_features/coalloc's
+ * (from 25.05 on: CoallocStatus; scontrol show config prints it), which
+ * slurmctld asks for under its own read locks, so the string is kept
+ * ready here.  Past REMOTE_STATUS_MAX the per-node table is left
  * out of it (sites keep their busy counts).
  *
  * slurmctld serves that list to any user and does not tell the plugin
@@ -56,9 +57,7 @@
 #pragma weak lock_slurmctld
 #pragma weak unlock_slurmctld
 
-#define STATUS_FILE "coalloc_status.json"
 #define STATUS_PERIOD 2	/* seconds between checks for changes */
-#define REMOTE_STATUS_KEY "CoallocStatus"
 #define REMOTE_STATUS_MAX (64 * 1024)	/* bytes, before nodes are left out */
 
 static pthread_mutex_t status_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -209,7 +208,7 @@ static json_object *_snapshot(char **path, bool *private_jobs)
 	lock_slurmctld(lock);
 	root = _status_json();
 	*path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
-			       STATUS_FILE);
+			       COALLOC_STATUS_FILE);
 	*private_jobs = _jobs_private();
 	unlock_slurmctld(lock);
 	return root;
@@ -247,11 +246,17 @@ static config_key_pair_t *_sites_pair(void)
 	return pair;
 }
 
-void coalloc_status_key_pairs(list_t **pairs)
+/*
+ * Exported (select_coalloc.map): from 25.05 on node_features/coalloc
+ * finds it with dlsym() and shows these pairs as its own (Slurm no
+ * longer asks a select plugin for any); before, slurmctld asks us
+ * (entry_select_data.c).  Called under slurmctld's config read lock.
+ */
+void coalloc_ctld_key_pairs(list_t *pairs)
 {
 	config_key_pair_t *pair = xmalloc(sizeof(*pair));
 
-	pair->name = xstrdup(REMOTE_STATUS_KEY);
+	pair->name = xstrdup(COALLOC_STATUS_KEY);
 	slurm_mutex_lock(&status_mutex);
 	/* PrivateData=jobs set by a reconfiguration after the last status
 	 * was kept: nothing until the next one (within STATUS_PERIOD) rather
@@ -261,9 +266,8 @@ void coalloc_status_key_pairs(list_t **pairs)
 	else
 		pair->value = xstrdup("null");
 	slurm_mutex_unlock(&status_mutex);
-	*pairs = list_create(destroy_config_key_pair);
-	list_append(*pairs, pair);
-	list_append(*pairs, _sites_pair());
+	list_append(pairs, pair);
+	list_append(pairs, _sites_pair());
 }
 
 /*

@@ -14,7 +14,7 @@ source testsuite/unit/lib/tap.sh
 BUILD_SH=mk/slurm-build.sh
 TB=$TMP/tarballs
 mkdir -p "$TB"
-printf '25.11\t25.11.7\tupstream\n26.05\t26.05.3\tupstream\n99.1\t99.1.0\tcvs\n' > "$TMP/versions"
+printf '25.11\t25.11.7\tupstream\tslurmctld\n26.05\t26.05.3\tupstream\tslurmctld\n99.1\t99.1.0\tcvs\tall\n' > "$TMP/versions"
 echo "a release" > "$TB/slurm-25.11.7.tar.bz2"
 echo "another" > "$TB/slurm-26.05.3.tar.bz2"
 (cd "$TB" && sha256sum slurm-25.11.7.tar.bz2) > "$TB/SHA256SUMS"

@@ -38,6 +38,7 @@ INSTALL_MAN  :=	# man pages (section taken from the suffix)
 NEEDS_SLURM_SRC :=	# objects that include Slurm's internal headers
 
 include mk/rules.mk
+include mk/roles.mk
 # Linked by modules included before lib/num/module.mk defines its rule.
 LIBNUM := $(O)/lib/libnum.a
 LIBVERSION := $(O)/lib/libversion.a
@@ -104,11 +105,19 @@ INTEGRATION_SUBSET := 01-cluster 02-jobs 05-spank-options 07-coalloc-conf \
 	08-sites 09-policies 10-status 11-policy-restart 12-matrix 14-esp \
 	15-cosched 27-slurm-mismatch 28-cancel-purged 29-gang-agents 30-reserve \
 	35-accounting 36-request-types
-SUBSET_TESTS := $(patsubst %,testsuite/integration/%.t,$(INTEGRATION_SUBSET))
+# What each release built from source runs: the subset (24.11); with the
+# exported symbols and the install by role (26.05, the newest); 25.11 a
+# smoke test (its slurmctld loads the plugin, which exports what its
+# loader looks up).
+RELEASE_TESTS_24.11 := $(INTEGRATION_SUBSET)
+RELEASE_TESTS_25.11 := 01-cluster 39-select-symbols
+RELEASE_TESTS_26.05 := $(INTEGRATION_SUBSET) 39-select-symbols 40-roles
+# $(call release_tests,SERIES): its files, RELEASE:FILE for the runner
+release_tests = $(patsubst %,$(1):testsuite/integration/%.t,$(or $(RELEASE_TESTS_$(1)),$(INTEGRATION_SUBSET)))
 ifeq ($(SLURM_ORIGIN),installed)
 SLURM_INTEGRATION_TESTS := $(INTEGRATION_TESTS)
 else
-SLURM_INTEGRATION_TESTS := $(SUBSET_TESTS)
+SLURM_INTEGRATION_TESTS := $(patsubst $(SLURM):%,%,$(call release_tests,$(SLURM)))
 endif
 # The other supported releases, built from source (mk/slurm-versions).
 SLURM_OTHERS := $(shell awk '/^[0-9]/ && $$3 != "installed" { print $$1 }' mk/slurm-versions)
@@ -131,7 +140,7 @@ check: deps
 	$(MAKE) -j$(CPUS) DEBUG=0 all tests
 	@set -e; for s in $(SLURM_OTHERS); do $(MAKE) -j$(CPUS) SLURM=$$s DEBUG=0 all; done
 	$(RUN_TESTS) $(UNIT_TESTS) $(FUZZ_SMOKE_TEST) $(INTEGRATION_TESTS) \
-		$(foreach s,$(SLURM_OTHERS),$(addprefix $(s):,$(SUBSET_TESTS)))
+		$(foreach s,$(SLURM_OTHERS),$(call release_tests,$(s)))
 
 # The timing table of doc/testing.md from the last run's build/test-run/
 # times.tsv (after a fresh-clone .ci/run).
@@ -148,18 +157,21 @@ bench: $(BENCHES)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+# make install ROLE=controller|compute|login|tools (several: comma-
+# separated; default all): what each kind of host needs (mk/roles.mk).
 install: all
-	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(PREFIX)/sbin
-	$(if $(INSTALL_PLUGINS),install -m 0755 $(INSTALL_PLUGINS) $(DESTDIR)$(PLUGINDIR))
-	$(if $(INSTALL_BINS),install -m 0755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin)
-	$(if $(INSTALL_SBINS),install -m 0755 $(INSTALL_SBINS) $(DESTDIR)$(PREFIX)/sbin)
-	$(if $(INSTALL_LIBS),install -d $(DESTDIR)$(PREFIX)/lib/coalloc)
-	$(if $(INSTALL_LIBS),install -m 0644 $(INSTALL_LIBS) $(DESTDIR)$(PREFIX)/lib/coalloc)
-	@for m in $(INSTALL_MAN); do \
+	$(if $(strip $(role_check)),$(error mk/roles.mk gives no role to: $(strip $(role_check))))
+	$(call install_files,0755,$(call for_role,$(INSTALL_PLUGINS)),$(PLUGINDIR))
+	$(call install_files,0755,$(call for_role,$(INSTALL_BINS)),$(PREFIX)/bin)
+	$(call install_files,0755,$(call for_role,$(INSTALL_SBINS)),$(PREFIX)/sbin)
+	$(call install_files,0644,$(call for_role,$(INSTALL_LIBS)),$(PREFIX)/lib/coalloc)
+	@for m in $(call for_role,$(INSTALL_MAN)); do \
 		s=$${m##*.}; install -d $(DESTDIR)$(PREFIX)/share/man/man$$s; \
 		install -m 0644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/; \
 	done
+
+# $(call install_files,MODE,FILES,DIR): FILES into DESTDIR/DIR, if any
+install_files = $(if $(2),install -d $(DESTDIR)$(3) && install -m $(1) $(2) $(DESTDIR)$(3))
 
 clean:
 	rm -rf $(BUILD)/release $(BUILD)/debug $(BUILD)/test

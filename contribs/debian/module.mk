@@ -1,13 +1,18 @@
 # contribs/debian - 'make deb': Debian binary packages built by
 # dpkg-buildpackage (debhelper) for the installed Slurm, into build/deb:
-#   coalloc-slurmctld  select_coalloc.so and coalloc-status: the
-#                      controller; depends on the exact Slurm build
+#   coalloc-select     select_coalloc.so and coalloc-status: every host
+#                      (Slurm 22.05 loads the select plugin in every
+#                      command and daemon); the exact Slurm build
+#   coalloc-slurmctld  the controller: coalloc-select and an example
+#                      coalloc.conf
 #   coalloc-cosched    cosched.so, coschedd, coschedctl, the MPI shim, a
 #                      plugstack.conf.d snippet, the systemd units: every
-#                      node and submit host; same Slurm release series
+#                      compute node and login host; same Slurm release
+#                      series, and coalloc-select
 #   coalloc-tools      simulators, ESP, benchmarks: no Slurm daemon needed
-# Split by where each part runs, so that a compute node carries no
-# controller plugin and a laptop running the simulators no Slurm at all.
+# Split by where each part runs (mk/roles.mk; 34-deb checks that a
+# host's packages hold what make install gives its role), so that a
+# laptop running the simulators needs no Slurm at all.
 # The package version is VERSION's (native); the tree is copied (without
 # build/ and .git) to build/deb/coalloc-VERSION, this folder becomes its
 # debian/, and the configured Slurm source of this build is linked in.
@@ -17,7 +22,7 @@
 DEB_DIR := $(BUILD)/deb
 DEB_TREE := $(DEB_DIR)/coalloc-$(COALLOC_VERSION)
 DEB_ARCH := $(shell dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null)
-DEB_PACKAGES := coalloc-slurmctld coalloc-cosched coalloc-tools
+DEB_PACKAGES := coalloc-select coalloc-slurmctld coalloc-cosched coalloc-tools
 DEB_FILES := $(foreach p,$(DEB_PACKAGES),$(DEB_DIR)/$(p)_$(COALLOC_VERSION)_$(DEB_ARCH).deb)
 
 .PHONY: deb

@@ -27,7 +27,9 @@ $(O)/tests/esp/test_table.t: $(ESP_DRIVER) testsuite/unit/esp/test_table.sh
 # once installed.
 INSTALL_BINS += contribs/esp/esp
 .PHONY: install-esp
+ifneq ($(call role_has,esp-mixes),)
 install: install-esp
+endif
 install-esp: all
 	install -d $(DESTDIR)$(PREFIX)/share/coalloc/esp
 	install -m 0644 contribs/esp/esp1.mix contribs/esp/esp2.mix \

@@ -9,7 +9,10 @@ SYSTEMD_UNITS_IN := contribs/systemd/coschedd.service.in \
 SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 
 .PHONY: install-systemd
+# compute hosts' (mk/roles.mk)
+ifneq ($(call role_has,systemd-units),)
 install: install-systemd
+endif
 install-systemd: all
 	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
 	@for u in $(SYSTEMD_UNITS_IN); do \

@@ -1,8 +1,12 @@
 #!/bin/bash
 # Debian packages (make deb, contribs/debian): built with debhelper for
-# the installed Slurm, the version in their names; coalloc-slurmctld
+# the installed Slurm, the version in their names; coalloc-select
 # depends on the exact Slurm build, and dpkg refuses it beside another,
-# naming both versions.  Installed, the suite runs from the installed
+# naming both versions.  The packages a site puts on each kind of host
+# (controller: coalloc-slurmctld; compute and login: coalloc-cosched;
+# each with what it depends on) hold every file make install gives that
+# role (mk/roles.mk): Slurm 22.05's commands load the select plugin on
+# every host.  Installed, the suite runs from the installed
 # files alone (slurm-cluster --installed /usr): a co-allocated job and a
 # --cosched job whose agent is /usr/sbin/coschedd.  An upgrade keeps the
 # plugstack.conf.d snippet; a purge leaves no file of the suite and no
@@ -13,9 +17,9 @@
 # Slurm looks first.
 source "$(dirname "$0")/lib/tap.sh"
 [[ -z ${COALLOC_SLURM:-} ]] || skip_all "packages are for the installed Slurm"
-plan 17
+plan 20
 
-PKGS=(coalloc-slurmctld coalloc-cosched coalloc-tools)
+PKGS=(coalloc-select coalloc-slurmctld coalloc-cosched coalloc-tools)
 VERSION=$(< "$REPO/VERSION")
 ARCH=$(dpkg-architecture -qDEB_HOST_ARCH)
 DEBS=$REPO/build/deb
@@ -35,9 +39,25 @@ ok $? "make deb ($(tail -n1 deb.log))"
 files=()
 for p in "${PKGS[@]}"; do files+=("$DEBS/${p}_${VERSION}_$ARCH.deb"); done
 ls "${files[@]}" > /dev/null 2>&1
-ok $? "three packages, the suite's version in their names: ${files[*]##*/}"
+ok $? "four packages, the suite's version in their names: ${files[*]##*/}"
 dep=$(dpkg-deb -f "${files[0]}" Depends)
-like "$dep" "slurm-wlm-basic-plugins \(= ${SLURM_VERSION//+/\\+}\)" "coalloc-slurmctld depends on this Slurm build exactly ($dep)"
+like "$dep" "slurm-wlm-basic-plugins \(= ${SLURM_VERSION//+/\\+}\)" "coalloc-select depends on this Slurm build exactly ($dep)"
+
+# What each kind of host gets from its packages, against its role.
+declare -A HOST_PKGS=([controller]="coalloc-slurmctld coalloc-select"
+	[compute]="coalloc-cosched coalloc-select" [login]="coalloc-cosched coalloc-select")
+deb_of() { echo "$DEBS/${1}_${VERSION}_$ARCH.deb"; }
+for role in controller compute login; do
+	make -s -C "$REPO" install ROLE=$role DESTDIR="$WORK/role-$role" > "role-$role.log" 2>&1 ||
+		bail_out "make install ROLE=$role failed: $(tail -n 3 "role-$role.log")"
+	want=$(find "$WORK/role-$role" -type f -printf '%f\n' | sort -u)
+	[[ -n $want ]] || bail_out "make install ROLE=$role installed nothing"
+	# (man pages as dh_installman leaves them: gzipped)
+	have=$(for p in ${HOST_PKGS[$role]}; do dpkg-deb -c "$(deb_of "$p")"; done |
+		awk '{ n = split($NF, a, "/"); sub(/\.gz$/, "", a[n]); print a[n] }' | sort -u)
+	is "$(comm -23 <(echo "$want") <(echo "$have") | paste -sd' ')" "" \
+		"a $role host's packages (${HOST_PKGS[$role]}) hold what make install ROLE=$role puts there"
+done
 
 # Beside another Slurm build: the same package claiming 22.05.0-fake.
 mkdir fake && dpkg-deb -R "${files[0]}" fake/root
@@ -45,12 +65,12 @@ sed -i "s/slurm-wlm-basic-plugins (= [^)]*)/slurm-wlm-basic-plugins (= 22.05.0-f
 dpkg-deb -b fake/root fake/other.deb > /dev/null
 out=$(dpkg -i fake/other.deb 2>&1)
 rc=$?
-! installed coalloc-slurmctld && ((rc != 0)) && [[ $out == *22.05.0-fake* && $out == *"$SLURM_VERSION"* ]]
+! installed coalloc-select && ((rc != 0)) && [[ $out == *22.05.0-fake* && $out == *"$SLURM_VERSION"* ]]
 ok $? "built for another Slurm, it refuses to configure, naming both: $(grep -m1 -o 'Version of slurm-wlm-basic-plugins.*' <<< "$out")"
 purge_all
 
 dpkg -i "${files[@]}" > install.log 2>&1
-ok $? "dpkg -i installs the three"
+ok $? "dpkg -i installs the four"
 missing=
 for p in "${PKGS[@]}"; do
 	while read -r f; do
@@ -87,7 +107,8 @@ up=()
 for f in "${files[@]}"; do
 	d=up/$(basename "$f" .deb)
 	mkdir -p up && dpkg-deb -R "$f" "$d"
-	sed -i "s/^Version: .*/Version: $VERSION+up1/" "$d/DEBIAN/control"
+	sed -i -e "s/^Version: .*/Version: $VERSION+up1/" \
+		-e "s/(= $VERSION)/(= $VERSION+up1)/g" "$d/DEBIAN/control"
 	dpkg-deb -b "$d" "$d.deb" > /dev/null && up+=("$d.deb")
 done
 dpkg -i "${up[@]}" > upgrade.log 2>&1
@@ -97,7 +118,7 @@ ok $? "  and keeps the site's plugstack.conf.d snippet"
 
 listed=$(dpkg -L "${PKGS[@]}" | sort -u)
 purge_all
-ok $? "dpkg --purge removes the three"
+ok $? "dpkg --purge removes the four"
 left=
 while read -r f; do
 	[[ -z $f || -d $f ]] && continue

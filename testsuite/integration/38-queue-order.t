@@ -46,7 +46,7 @@ ok $? "firstfit: B (2 nodes) starts though A (4) ahead of it does not fit"
 # A and C lack nodes: slurmctld finds too few idle nodes before it asks
 # the plugin and says so itself (Resources); when it does ask, the
 # plugin's text names the queue, never "head of" under firstfit
-no_room='^(Resources|coalloc: in global queue; .*do not fit now)$'
+no_room='^\((Resources|coalloc: in global queue; .*do not fit now)\)$'
 wait_until 15 held "$a" "$no_room"
 ok $? "  A waits for nodes: $(reason "$a")"
 pending "$c"

@@ -187,8 +187,9 @@ int coalloc_state_restore(const char *dir);
  * coalloc_state_save_due() (any thread). */
 void coalloc_state_changed(void);
 /* Where the plugin saves its own state (25.05 on: slurmctld no longer
- * calls select_p_state_save): save it when it changed.  The status
- * thread calls it every STATUS_PERIOD. */
+ * calls select_p_state_save): write it when it differs from the file's,
+ * or was marked changed.  The status thread calls it every
+ * STATUS_PERIOD. */
 void coalloc_state_save_due(void);
 
 /* ---- file_replace.c: a file written whole, crash-safe ---- */

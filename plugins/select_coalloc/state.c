@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,18 +23,66 @@
 #define STATE_FILE "coalloc_state"
 
 static atomic_bool state_dirty;
+/* Nothing is saved before the file was read back: the status thread
+ * starts before slurmctld's first select_p_node_init, and an empty
+ * state written then replaced the rows a restart was to restore
+ * (12-matrix on 26.05). */
+static atomic_bool state_restored;
+/* What the file holds since the last save (the status thread's alone). */
+static char *saved_text;
+static size_t saved_len;
 
 void coalloc_state_changed(void)
 {
 	atomic_store(&state_dirty, true);
 }
 
+static void _write_state(FILE *fp, const void *arg);
+
+static void _write_text(FILE *fp, const void *arg)
+{
+	fwrite(arg, 1, saved_len, fp);
+}
+
+/*
+ * From 25.05 on, every STATUS_PERIOD: the state as text, written when it
+ * differs from the file's.  Compared rather than trusted to a mark: an
+ * engine pass may disable or enable a queue without a grant, and a
+ * change left unmarked kept a stale file; slurmctld re-executes itself
+ * at every reconfigure, and the stale queues held a starving job for
+ * good (09-policies on 26.05).  A mark saves at once, unchanged or not.
+ */
 void coalloc_state_save_due(void)
 {
-	if (!COALLOC_PLUGIN_SAVES_STATE || !atomic_exchange(&state_dirty, false))
+	char *text = NULL, *path;
+	size_t len = 0;
+	FILE *mem;
+	bool marked;
+
+	if (!COALLOC_PLUGIN_SAVES_STATE || !atomic_load(&state_restored))
 		return;
-	if (coalloc_state_save(slurm_conf.state_save_location))
-		atomic_store(&state_dirty, true);	/* again next time */
+	marked = atomic_exchange(&state_dirty, false);
+	if (!(mem = open_memstream(&text, &len))) {
+		atomic_store(&state_dirty, true);
+		return;
+	}
+	_write_state(mem, NULL);
+	fclose(mem);
+	if (!marked && saved_text && len == saved_len &&
+	    !memcmp(text, saved_text, len)) {
+		free(text);
+		return;
+	}
+	free(saved_text);
+	saved_text = text;
+	saved_len = len;
+	path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+			      STATE_FILE);
+	if (coalloc_file_replace(path, _write_text, saved_text)) {
+		free(saved_text);	/* again next time */
+		saved_text = NULL;
+	}
+	xfree(path);
 }
 
 
@@ -92,6 +141,7 @@ int coalloc_state_restore(const char *dir)
 			error("%s: cannot read %s: %m; rebuilding from the job records",
 			      plugin_type, path);
 		xfree(path);
+		atomic_store(&state_restored, true);
 		return SLURM_SUCCESS;
 	}
 	text = _read(fp, &len);
@@ -111,5 +161,6 @@ int coalloc_state_restore(const char *dir)
 	xfree(text);
 	fclose(fp);
 	xfree(path);
+	atomic_store(&state_restored, true);
 	return SLURM_SUCCESS;
 }

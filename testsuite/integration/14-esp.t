@@ -13,7 +13,7 @@ ESP=$REPO/contribs/esp/esp
 [[ -x $BUILD_DIR/bin/esp-driver && -x $BUILD_DIR/bin/esp-work ]] ||
 	skip_all "esp-driver or esp-work is missing: run make"
 
-plan 31
+plan 32
 
 rm -rf "$TEST_DIR"
 mkdir -p "$TEST_DIR"

@@ -105,13 +105,15 @@ INTEGRATION_SUBSET := 01-cluster 02-jobs 05-spank-options 07-coalloc-conf \
 	08-sites 09-policies 10-status 11-policy-restart 12-matrix 14-esp \
 	15-cosched 27-slurm-mismatch 28-cancel-purged 29-gang-agents 30-reserve \
 	35-accounting 36-request-types
-# What each release built from source runs: the subset (24.11); with the
+# What each release built from source runs: the subset (24.11); with
+# slurmctld's faults (the plugin keeps its own state from 25.05 on), the
 # exported symbols and the install by role (26.05, the newest); 25.11 a
 # smoke test (its slurmctld loads the plugin, which exports what its
 # loader looks up).
 RELEASE_TESTS_24.11 := $(INTEGRATION_SUBSET)
 RELEASE_TESTS_25.11 := 01-cluster 39-select-symbols
-RELEASE_TESTS_26.05 := $(INTEGRATION_SUBSET) 39-select-symbols 40-roles
+RELEASE_TESTS_26.05 := $(INTEGRATION_SUBSET) 18-ctld-faults \
+	39-select-symbols 40-roles
 # $(call release_tests,SERIES): its files, RELEASE:FILE for the runner
 release_tests = $(patsubst %,$(1):testsuite/integration/%.t,$(or $(RELEASE_TESTS_$(1)),$(INTEGRATION_SUBSET)))
 ifeq ($(SLURM_ORIGIN),installed)

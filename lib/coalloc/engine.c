@@ -1018,12 +1018,20 @@ uint32_t coalloc_engine_idle_row(const struct coalloc_engine *e, unsigned row,
 	       e->idle[row][site] : 0;
 }
 
-int coalloc_engine_disable_queue(struct coalloc_engine *e, int queue)
+int coalloc_engine_disable_queue(struct coalloc_engine *e, int queue,
+				 uint32_t head_id)
 {
 	int q = queue_internal(e, queue);
 
 	if (q < 0 || !queue_in_policy(e, (unsigned)q))
 		return -EINVAL;
+	/* a stale record would hold a queue whose head nothing tried:
+	 * only a departure would free it, and none may come.  Under
+	 * firstfit and smallest every submission enables its queue, and
+	 * the jobs came back as submissions. */
+	if (!head_id || coalloc_engine_queue_head(e, queue) != head_id ||
+	    !coalloc_order_head_blocks(e->cfg.order))
+		return -ESTALE;
 	queue_disable(e, (unsigned)q);
 	return 0;
 }
@@ -1033,6 +1041,15 @@ size_t coalloc_engine_queue_length(const struct coalloc_engine *e, int queue)
 	int q = queue_internal(e, queue);
 
 	return q < 0 ? 0 : e->queue[q].len;
+}
+
+uint32_t coalloc_engine_queue_head(const struct coalloc_engine *e, int queue)
+{
+	int q = queue_internal(e, queue);
+
+	if (q < 0 || e->queue[q].head == NO_SLOT)
+		return 0;
+	return e->jobs[e->queue[q].head].id;
 }
 
 bool coalloc_engine_queue_enabled(const struct coalloc_engine *e, int queue)

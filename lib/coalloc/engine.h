@@ -226,10 +226,18 @@ enum coalloc_why coalloc_engine_why(const struct coalloc_engine *e,
 				    char *buf, size_t len);
 
 /*
- * Restore a queue's disabled state (saved across a restart): a disabled
- * queue starts nothing until the next departure.  Returns 0 or -EINVAL.
+ * Restore a queue's disabled state (saved across a restart or a
+ * reconfiguration, with the job then at its head): a disabled queue
+ * starts nothing until the next departure.  The record holds only while
+ * head_id is still the queue's head: a queue whose head has left (or was
+ * never said, head_id 0) stays enabled, and its head is tried as after a
+ * departure.  Under QueueOrder=firstfit and smallest no record holds:
+ * there every submission enables its queue, and after a restart the
+ * jobs come back as submissions.  Returns 0, -ESTALE for a record that
+ * does not hold, or -EINVAL.
  */
-int coalloc_engine_disable_queue(struct coalloc_engine *e, int queue);
+int coalloc_engine_disable_queue(struct coalloc_engine *e, int queue,
+				 uint32_t head_id);
 
 /* Queries. */
 enum coalloc_policy coalloc_engine_policy(const struct coalloc_engine *e);
@@ -239,6 +247,8 @@ uint32_t coalloc_engine_idle(const struct coalloc_engine *e, unsigned site);
 uint32_t coalloc_engine_idle_row(const struct coalloc_engine *e, unsigned row,
 				 unsigned site);
 size_t coalloc_engine_queue_length(const struct coalloc_engine *e, int queue);
+/* The id of the job at the queue's head, or 0 when it is empty. */
+uint32_t coalloc_engine_queue_head(const struct coalloc_engine *e, int queue);
 bool coalloc_engine_queue_enabled(const struct coalloc_engine *e, int queue);
 size_t coalloc_engine_pending(const struct coalloc_engine *e);
 size_t coalloc_engine_running(const struct coalloc_engine *e);

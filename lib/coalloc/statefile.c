@@ -75,13 +75,16 @@ static int _job(struct coalloc_statefile *st, const struct words *w)
 	return 0;
 }
 
-/* "queue -1 disabled" is the global queue: the one negative number. */
+/* "queue -1 disabled" is the global queue: the one negative number.
+ * HEAD is optional: 0.9 wrote none. */
 static int _queue(struct coalloc_statefile *st, const struct words *w)
 {
-	uint64_t site;
+	uint64_t site, head = 0;
 	int q;
 
-	if (w->n != 3 || strcmp(w->w[2], "disabled"))
+	if (w->n < 3 || w->n > 4 || strcmp(w->w[2], "disabled"))
+		return -1;
+	if (w->n == 4 && num_parse_range(w->w[3], 1, UINT32_MAX, &head))
 		return -1;
 	if (!strcmp(w->w[1], "-1"))
 		q = COALLOC_QUEUE_GLOBAL;
@@ -90,9 +93,11 @@ static int _queue(struct coalloc_statefile *st, const struct words *w)
 	else
 		return -1;
 	for (size_t i = 0; i < st->nqueues; i++)
-		if (st->queues[i] == q)
+		if (st->queues[i].queue == q)
 			return -1;
-	st->queues[st->nqueues++] = q;	/* distinct: they fit */
+	/* distinct: they fit */
+	st->queues[st->nqueues++] = (struct coalloc_statefile_queue){
+		.queue = q, .head = (uint32_t)head };
 	return 0;
 }
 
@@ -116,7 +121,7 @@ static int _line(struct coalloc_statefile *st, const char *s, size_t len,
 			rc = _queue(st, &w);
 	}
 	if (rc)
-		return _fail(err, errlen, line, "'%.*s%s' is not 'active ROW', 'job ID ROW' or 'queue Q disabled', or repeats one",
+		return _fail(err, errlen, line, "'%.*s%s' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
 			     len > 60 ? 57 : (int)len, s, len > 60 ? "..." : "");
 	return 0;
 }

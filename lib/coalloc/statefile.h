@@ -6,9 +6,13 @@
  *   # select/coalloc state 1        the header, exactly
  *   active ROW                      the matrix's active row, at most once
  *   job ID ROW                      a job's matrix row, once per job
- *   queue Q disabled                a queue the policy had disabled
+ *   queue Q disabled HEAD           a queue the policy had disabled,
+ *                                   and the job at its head then
  *
- * each line ending in a newline, numbers whole and decimal.  Anything
+ * each line ending in a newline, numbers whole and decimal.  A queue
+ * line without HEAD (0.9 and before) is read with head 0, which no job
+ * has: the plugin then leaves that queue enabled (see
+ * coalloc_engine_disable_queue).  Anything
  * else (another header, a line longer than COALLOC_STATEFILE_LINE_MAX, a
  * NUL byte, a number out of range, a duplicate) makes the whole file
  * corrupt: the plugin then rebuilds from slurmctld's job records rather
@@ -38,12 +42,17 @@ struct coalloc_statefile_job {
 	uint32_t row;
 };
 
+struct coalloc_statefile_queue {
+	int queue;		/* COALLOC_QUEUE_GLOBAL or a site */
+	uint32_t head;		/* its head job when saved; 0: not said */
+};
+
 struct coalloc_statefile {
 	bool has_active;
 	uint32_t active;
 	struct coalloc_statefile_job *jobs;	/* malloc'd */
 	size_t njobs;
-	int queues[COALLOC_MAX_SITES + 1];	/* COALLOC_QUEUE_GLOBAL or a site */
+	struct coalloc_statefile_queue queues[COALLOC_MAX_SITES + 1];
 	size_t nqueues;
 };
 

@@ -328,8 +328,14 @@ static void _engine_shape(struct coalloc_config *cfg, int nsites)
 	}
 }
 
-/* Disabled queues, kept across a reconfiguration or a restart. */
-static int disabled_queues[COALLOC_MAX_SITES + 1];
+/*
+ * Disabled queues, kept across a reconfiguration or a restart with the
+ * job then at their head (a record holds only while that job still
+ * heads the queue: coalloc_engine_disable_queue).  Applied once the
+ * pending jobs are back in the queues, at the first sync after a reset.
+ */
+static struct coalloc_statefile_queue disabled_queues[COALLOC_MAX_SITES + 1];
+static bool disabled_due;	/* apply them at the next sync */
 
 /*
  * Who hears that the queues changed, or that waiting jobs need their
@@ -361,10 +367,11 @@ static void _tell_reasons_due(void)
 	if (fn)
 		fn();
 }
-static size_t ndisabled;	/* > 0: to restore at the next reset */
+static size_t ndisabled;	/* > 0: to restore after the next reset */
 
-/* The queues that hold jobs and are disabled, into out; how many. */
-static size_t _disabled_locked(int *out)
+/* The queues that hold jobs and are disabled, with their heads, into
+ * out; how many. */
+static size_t _disabled_locked(struct coalloc_statefile_queue *out)
 {
 	size_t n = 0;
 
@@ -372,7 +379,9 @@ static size_t _disabled_locked(int *out)
 	     engine && q < (int) coalloc_engine_nsites(engine); q++)
 		if (coalloc_engine_queue_length(engine, q) &&
 		    !coalloc_engine_queue_enabled(engine, q))
-			out[n++] = q;
+			out[n++] = (struct coalloc_statefile_queue){
+				.queue = q,
+				.head = coalloc_engine_queue_head(engine, q) };
 	return n;
 }
 
@@ -384,11 +393,19 @@ static void _remember_disabled_locked(void)
 
 static void _restore_disabled_locked(void)
 {
-	for (size_t i = 0; i < ndisabled; i++)
-		if (!coalloc_engine_disable_queue(engine, disabled_queues[i]))
-			log_flag(SELECT_TYPE, "%s: queue %d stays disabled",
-				 plugin_type, disabled_queues[i]);
+	for (size_t i = 0; i < ndisabled; i++) {
+		struct coalloc_statefile_queue *d = &disabled_queues[i];
+		int rc = coalloc_engine_disable_queue(engine, d->queue,
+						      d->head);
+
+		log_flag(SELECT_TYPE, "%s: queue %d (head JobId=%u) %s",
+			 plugin_type, d->queue, d->head,
+			 !rc ? "stays disabled" :
+			 rc == -ESTALE ? "enabled: its head has changed" :
+			 "is not the policy's: enabled");
+	}
 	ndisabled = 0;
+	disabled_due = false;
 }
 
 int coalloc_queues_reset(list_t *jobs)
@@ -424,8 +441,7 @@ int coalloc_queues_reset(list_t *jobs)
 	engine = coalloc_engine_create(&cfg);
 	for (size_t i = 0; engine && i < active.n; i++)
 		_add_running_locked(active.job[i], active.row[i]);
-	if (engine && jobs)
-		_restore_disabled_locked();
+	disabled_due = engine && jobs;
 done:
 	slurm_mutex_unlock(&queues_mutex);
 	xfree(active.job);
@@ -436,14 +452,21 @@ done:
 
 void coalloc_queues_save(FILE *fp)
 {
-	int queues[COALLOC_MAX_SITES + 1];
+	struct coalloc_statefile_queue queues[COALLOC_MAX_SITES + 1];
 	size_t n;
 
 	slurm_mutex_lock(&queues_mutex);
-	n = _disabled_locked(queues);
+	if (ndisabled) {	/* restored, not applied yet: kept as read */
+		n = ndisabled;
+		memcpy(queues, disabled_queues, n * sizeof(*queues));
+	} else {
+		n = _disabled_locked(queues);
+	}
 	slurm_mutex_unlock(&queues_mutex);
 	for (size_t i = 0; i < n; i++)
-		fprintf(fp, "queue %d disabled\n", queues[i]);
+		if (queues[i].head)	/* 0.9's records hold no head: none */
+			fprintf(fp, "queue %d disabled %u\n",
+				queues[i].queue, queues[i].head);
 }
 
 void coalloc_queues_restore(const struct coalloc_statefile *st)
@@ -572,6 +595,8 @@ static void _sync_locked(time_t now)
 	list_for_each(job_list, _collect_new_pending, fresh);
 	_submit_in_order(fresh);
 	FREE_NULL_LIST(fresh);
+	if (disabled_due)	/* the heads are back: the records can hold */
+		_restore_disabled_locked();
 	_tell_changed();
 }
 

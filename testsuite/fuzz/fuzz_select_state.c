@@ -37,12 +37,12 @@ static void _check_accepted(const struct coalloc_statefile *st)
 	}
 	FUZZ_CHECK(st->nqueues <= COALLOC_MAX_SITES + 1);
 	for (size_t i = 0; i < st->nqueues; i++) {
-		int q = st->queues[i];
+		int q = st->queues[i].queue;
 
 		FUZZ_CHECK(q == COALLOC_QUEUE_GLOBAL ||
 			   (q >= 0 && q < COALLOC_MAX_SITES));
 		for (size_t k = 0; k < i; k++)
-			FUZZ_CHECK(st->queues[k] != q);
+			FUZZ_CHECK(st->queues[k].queue != q);
 	}
 }
 

@@ -557,22 +557,68 @@ static void test_rows(void)
 	coalloc_engine_destroy(e);
 }
 
-/* A queue's disabled state can be restored after a restart. */
+/* A queue's disabled state can be restored after a restart, while the
+ * head that had not fit is still its head. */
 static void test_disable_queue(void)
 {
 	struct coalloc_engine *e = mk(COALLOC_POLICY_LS_OR, 2, 4);
+	struct coalloc_config cfg;
 	uint32_t ids[4];
 
-	is_int(coalloc_engine_disable_queue(e, 1), 0, "disable q1");
-	ok(!coalloc_engine_queue_enabled(e, 1), "q1 disabled");
-	is_int(coalloc_engine_disable_queue(e, G), -EINVAL,
+	is_int(coalloc_engine_disable_queue(e, G, 1), -EINVAL,
 	       "LS has no global queue to disable");
+	is_int(coalloc_engine_disable_queue(e, 1, 1), -ESTALE,
+	       "an empty queue is not disabled: its saved head is gone");
 	submit(e, 1, 1, 0, 1, 1);
+	submit(e, 2, 1, 0, 1, 1);
+	is_int((int)coalloc_engine_queue_head(e, 1), 1, "job 1 heads q1");
+	is_int((int)coalloc_engine_queue_head(e, 0), 0, "q0 has no head");
+	is_int(coalloc_engine_disable_queue(e, 1, 2), -ESTALE,
+	       "a record naming another head is stale");
+	is_int(coalloc_engine_disable_queue(e, 1, 0), -ESTALE,
+	       "so is one without a head (0.9's state file)");
+	ok(coalloc_engine_queue_enabled(e, 1), "  q1 stays enabled");
+	is_int(coalloc_engine_disable_queue(e, 1, 1), 0,
+	       "the record of its head disables q1");
+	ok(!coalloc_engine_queue_enabled(e, 1), "q1 disabled");
 	is_int(pass(e, 0, ids, 4), 0, "disabled queue starts nothing");
 	running(e, 9, 0, 1);
 	coalloc_engine_depart(e, 9);
 	ok(coalloc_engine_queue_enabled(e, 1), "a departure enables it");
 	is_int(pass(e, 1, ids, 4), 1, "and its job starts");
+	coalloc_engine_destroy(e);
+
+	/* firstfit: submissions enable queues; the jobs came back as such */
+	coalloc_config_init(&cfg, COALLOC_POLICY_LS_OR, 2, 4);
+	cfg.order = COALLOC_ORDER_FIRSTFIT;
+	e = coalloc_engine_create(&cfg);
+	submit(e, 1, 1, 0, 1, 1);
+	is_int(coalloc_engine_disable_queue(e, 1, 1), -ESTALE,
+	       "firstfit: no record holds");
+	coalloc_engine_destroy(e);
+}
+
+/* The lost start a stale record caused (26.05 re-executes slurmctld at
+ * every reconfiguration): GP with aging, the starving local job's queue
+ * restored disabled from a file written before its jobs came, and no
+ * departure to come.  It must start. */
+static void test_stale_disable_aging(void)
+{
+	struct coalloc_config cfg;
+	struct coalloc_engine *e;
+	uint32_t ids[4];
+
+	coalloc_config_init(&cfg, COALLOC_POLICY_GP, 2, 4);
+	cfg.aging_wait = 5;
+	e = coalloc_engine_create(&cfg);
+	ok(!running(e, 50, 0, 4), "site 0 full");
+	submit(e, 7, 1, 0, 1, 1);		/* y: fits site 1 */
+	submit(e, 8, G, 1, 2, 2, 2);		/* x: cannot fit */
+	coalloc_engine_disable_queue(e, G, 8);
+	is_int(coalloc_engine_disable_queue(e, 1, 3), -ESTALE,
+	       "site 1's record names job 3, long gone: stale");
+	is_int(pass(e, 10, ids, 4), 1, "aging starts the starving local job");
+	is_int((int)ids[0], 7, "  it is y");
 	coalloc_engine_destroy(e);
 }
 
@@ -661,5 +707,6 @@ int main(void)
 	test_aging();
 	test_rows();
 	test_disable_queue();
+	test_stale_disable_aging();
 	return done_testing();
 }

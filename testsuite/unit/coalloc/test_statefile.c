@@ -41,13 +41,19 @@ static void rejected(const char *text, const char *want, const char *what)
 
 static void test_good(void)
 {
-	is_int(parse(HEAD "active 1\njob 17 0\njob 18 2\nqueue -1 disabled\nqueue 3 disabled\n"),
+	is_int(parse(HEAD "active 1\njob 17 0\njob 18 2\nqueue -1 disabled 20\nqueue 3 disabled 21\n"),
 	       0, "what the plugin writes is read");
 	ok(st.has_active && st.active == 1, "  the active row");
 	ok(st.njobs == 2 && st.jobs[0].id == 17 && st.jobs[0].row == 0 &&
 	   st.jobs[1].id == 18 && st.jobs[1].row == 2, "  the jobs' rows");
-	ok(st.nqueues == 2 && st.queues[0] == COALLOC_QUEUE_GLOBAL &&
-	   st.queues[1] == 3, "  the disabled queues");
+	ok(st.nqueues == 2 && st.queues[0].queue == COALLOC_QUEUE_GLOBAL &&
+	   st.queues[1].queue == 3, "  the disabled queues");
+	ok(st.queues[0].head == 20 && st.queues[1].head == 21,
+	   "  and their heads");
+	is_int(parse(HEAD "queue 2 disabled\n"), 0,
+	       "a queue line of 0.9, without its head, is read");
+	ok(st.nqueues == 1 && st.queues[0].queue == 2 && !st.queues[0].head,
+	   "  with head 0, which no job has");
 	is_int(parse(HEAD), 0, "a header alone: nothing saved");
 	ok(!st.has_active && !st.njobs && !st.nqueues, "  and nothing read");
 }
@@ -85,31 +91,37 @@ static void test_bad_lines(void)
 	static const char nul[] = HEAD "job 5 1\n\0job 6 1\n";
 
 	rejected(HEAD "job 5 1\njob 6\n",
-		 "line 3: 'job 6' is not 'active ROW', 'job ID ROW' or 'queue Q disabled', or repeats one",
+		 "line 3: 'job 6' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
 		 "a job without its row");
 	rejected(HEAD "job 5 1 extra\n",
-		 "line 2: 'job 5 1 extra' is not 'active ROW', 'job ID ROW' or 'queue Q disabled', or repeats one",
+		 "line 2: 'job 5 1 extra' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
 		 "words after a job's row");
 	rejected(HEAD "job 5 -1\n",
-		 "line 2: 'job 5 -1' is not 'active ROW', 'job ID ROW' or 'queue Q disabled', or repeats one",
+		 "line 2: 'job 5 -1' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
 		 "a negative row (sscanf's %u read it as 4294967295)");
 	rejected(HEAD "job 0x10 1\n",
-		 "line 2: 'job 0x10 1' is not 'active ROW', 'job ID ROW' or 'queue Q disabled', or repeats one",
+		 "line 2: 'job 0x10 1' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
 		 "a hexadecimal job id");
 	rejected(HEAD "job 5 1\njob 5 2\n",
-		 "line 3: 'job 5 2' is not 'active ROW', 'job ID ROW' or 'queue Q disabled', or repeats one",
+		 "line 3: 'job 5 2' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
 		 "a job twice");
 	rejected(HEAD "active 1\nactive 0\n",
-		 "line 3: 'active 0' is not 'active ROW', 'job ID ROW' or 'queue Q disabled', or repeats one",
+		 "line 3: 'active 0' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
 		 "two active rows");
 	rejected(HEAD "queue 32 disabled\n",
-		 "line 2: 'queue 32 disabled' is not 'active ROW', 'job ID ROW' or 'queue Q disabled', or repeats one",
+		 "line 2: 'queue 32 disabled' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
 		 "a queue beyond the sites");
 	rejected(HEAD "queue -2 disabled\n",
-		 "line 2: 'queue -2 disabled' is not 'active ROW', 'job ID ROW' or 'queue Q disabled', or repeats one",
+		 "line 2: 'queue -2 disabled' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
 		 "a negative queue other than the global one");
+	rejected(HEAD "queue 1 disabled 0\n",
+		 "line 2: 'queue 1 disabled 0' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
+		 "a head that is no job id");
+	rejected(HEAD "queue 1 disabled 5 6\n",
+		 "line 2: 'queue 1 disabled 5 6' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
+		 "a queue line with a word too many");
 	rejected(HEAD "job 5 1\n\n",
-		 "line 3: '' is not 'active ROW', 'job ID ROW' or 'queue Q disabled', or repeats one",
+		 "line 3: '' is not 'active ROW', 'job ID ROW' or 'queue Q disabled HEAD', or repeats one",
 		 "an empty line");
 	rejected(HEAD "job 5 1\njob 6 1",
 		 "line 3: no newline at the end (the file was cut short)",

@@ -585,7 +585,7 @@ static void test_disable_queue(void)
 	running(e, 9, 0, 1);
 	coalloc_engine_depart(e, 9);
 	ok(coalloc_engine_queue_enabled(e, 1), "a departure enables it");
-	is_int(pass(e, 1, ids, 4), 1, "and its job starts");
+	is_int(pass(e, 1, ids, 4), 2, "and its two jobs start");
 	coalloc_engine_destroy(e);
 
 	/* firstfit: submissions enable queues; the jobs came back as such */

@@ -167,6 +167,17 @@ static int _mix_line(const struct line_ctx *lc, const struct line_vals *lv,
 	return 0;
 }
 
+/* A class's share of the machine, however given, is at least
+ * FRACTION_MIN (a Size tiny beside a huge Processors= would make it 0). */
+static int _fraction_not_tiny(const struct line_ctx *lc, const char *key,
+			      const char *text, double fraction)
+{
+	if (fraction >= FRACTION_MIN)
+		return 0;
+	return _fail(lc, key, "'%s' is less than %g of the machine", text,
+		     FRACTION_MIN);
+}
+
 static int _class_fraction(const struct line_ctx *lc,
 			   const struct line_vals *lv,
 			   const struct esp_mix *mix, double *fraction)
@@ -182,11 +193,8 @@ static int _class_fraction(const struct line_ctx *lc,
 		if (*fraction > 1)
 			return _fail(lc, "Fraction", "'%s' is more than the "
 				     "whole machine", lv->val[K_FRACTION]);
-		if (*fraction < FRACTION_MIN)
-			return _fail(lc, "Fraction", "'%s' is less than %g of "
-				     "the machine", lv->val[K_FRACTION],
-				     FRACTION_MIN);
-		return 0;
+		return _fraction_not_tiny(lc, "Fraction", lv->val[K_FRACTION],
+					  *fraction);
 	}
 	if (mix->processors <= 0)
 		return _fail(lc, "Size", "needs Processors= on the Mix= line");
@@ -196,7 +204,7 @@ static int _class_fraction(const struct line_ctx *lc,
 		return _fail(lc, "Size", "%s is more than Processors=%g",
 			     lv->val[K_SIZE], mix->processors);
 	*fraction = size / mix->processors;
-	return 0;
+	return _fraction_not_tiny(lc, "Size", lv->val[K_SIZE], *fraction);
 }
 
 static int _class_line(const struct line_ctx *lc, const struct line_vals *lv,

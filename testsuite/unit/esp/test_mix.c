@@ -168,6 +168,10 @@ static void test_strict_text(void)
 	refused(HEAD "Class=a Fraction=1e-300 Count=1 Time=5\n",
 		"t.mix line 2: key 'Fraction': '1e-300' is less than 1e-09 of the machine",
 		"a fraction that would make the minimum time 0");
+	/* fuzz_esp_mix (make fuzz, 2026-11-28): the same through Size= */
+	refused("Mix=t Processors=5122e300\nClass=a Size=510e-30 Count=1 Time=5\n",
+		"t.mix line 2: key 'Size': '510e-30' is less than 1e-09 of the machine",
+		"a size that makes the class's share of the machine 0");
 	refused(HEAD "Class=a Size=8 Count=1 Time=5 Light=1e-300\n",
 		"t.mix line 2: key 'Light': '1e-300' is outside 0.001..1e+07 seconds",
 		"a light time below a millisecond");

@@ -346,20 +346,26 @@ pid_t harness_slow_to_stop(pid_t *child)
 	return pid;
 }
 
-bool harness_in_d(pid_t pid, int ms)
+char harness_proc_state(pid_t pid)
 {
 	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	for (int waited = 0; waited <= ms; waited += POLL_MS) {
-		FILE *f = fopen(path, "r");
-		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	f = fopen(path, "r");
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the name may hold anything, even ')' */
+	return p && p[1] == ' ' && p[2] ? p[2] : '?';
+}
 
-		if (f)
-			fclose(f);
-		buf[n] = '\0';
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'D')
+bool harness_in_d(pid_t pid, int ms)
+{
+	for (int waited = 0; waited <= ms; waited += POLL_MS) {
+		if (harness_proc_state(pid) == 'D')
 			return true;
 		harness_sleep_ms(POLL_MS);
 	}

@@ -94,6 +94,9 @@ pid_t harness_sleeper(void);
  * uninterruptibly: ps says D, and SIGSTOP waits): kill *child to let it.
  * Reap it with harness_reap. */
 pid_t harness_slow_to_stop(pid_t *child);
+/* The state letter of pid in /proc/PID/stat (R, S, D, T, Z, ...), '?'
+ * when it cannot be read (gone). */
+char harness_proc_state(pid_t pid);
 /* Whether pid is in uninterruptible sleep (D) within ms.  Not so under
  * valgrind, which runs vfork as fork: tests of a slow stop skip then. */
 bool harness_in_d(pid_t pid, int ms);

@@ -122,17 +122,6 @@ static const char *_freezer_state(const char *dir)
 	return _read_text(path, buf, sizeof(buf));
 }
 
-/* The /proc state letter of pid, '?' if unknown. */
-static char _proc_state(pid_t pid)
-{
-	char path[64], buf[512], *p;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	_read_text(path, buf, sizeof(buf));
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
-}
-
 /* The freezer cgroup of pid as /proc shows it ("/a/b"), "" if unknown. */
 static const char *_cgroup_of(pid_t pid)
 {
@@ -460,15 +449,15 @@ static void test_signal(void)
 	is_int(freeze_group_add(g, &id), 0, "adding it twice is fine");
 
 	ok(!freeze_group_freeze(g) && freeze_group_frozen(g), "freeze");
-	ok(_proc_state(f->child) == 'T' && _proc_state(f->grandchild) == 'T',
+	ok(harness_proc_state(f->child) == 'T' && harness_proc_state(f->grandchild) == 'T',
 	   "child and grandchild are stopped (T): %c %c",
-	   _proc_state(f->child), _proc_state(f->grandchild));
+	   harness_proc_state(f->child), harness_proc_state(f->grandchild));
 	ok(_stopped(f, 2), "both counters stand still");
 	ok(!freeze_group_freeze(g) && freeze_group_frozen(g),
 	   "freeze again is fine");
 	ok(!freeze_group_thaw(g) && !freeze_group_frozen(g), "thaw");
 	ok(_running(f, 2), "both counters move again");
-	ok(_proc_state(f->child) != 'T' && _proc_state(f->grandchild) != 'T',
+	ok(harness_proc_state(f->child) != 'T' && harness_proc_state(f->grandchild) != 'T',
 	   "neither is stopped");
 	is_int(freeze_group_thaw(g), 0, "thaw again is fine");
 
@@ -477,13 +466,13 @@ static void test_signal(void)
 	id = _id_of(late ? late->child : 0);
 	is_int(freeze_group_add(g, &id), 0,
 	       "add a process to the frozen group");
-	is_int(_proc_state(late->child), 'T', "it is stopped at once");
+	is_int(harness_proc_state(late->child), 'T', "it is stopped at once");
 	ok(_stopped(late, 1), "its counter stands still");
 
 	id = _id_of(f->child);
 	is_int(freeze_continue_pid(&id), 0, "freeze_continue_pid");
 	ok(_running(f, 1), "continues the process");
-	ok(_stopped(late, 1) && _proc_state(f->grandchild) == 'T',
+	ok(_stopped(late, 1) && harness_proc_state(f->grandchild) == 'T',
 	   "and nothing else: not its grandchild, nor another of the group");
 	is_int(freeze_continue_pid(&dead), -1,
 	       "freeze_continue_pid of a dead process fails");
@@ -566,11 +555,11 @@ static void test_signal_orphan(void)
 	orphan = f->grandchild;
 	_reap(f->child);	/* its child is reparented, still stopped */
 	f->child = 0;
-	is_int(_proc_state(orphan), 'T', "orphan: the grandchild is orphaned, stopped");
+	is_int(harness_proc_state(orphan), 'T', "orphan: the grandchild is orphaned, stopped");
 	ok(!freeze_group_thaw(g) && _moves(f, 1),
 	   "orphan: the thaw continues the orphan");
 	_persist_calls = 0;
-	ok(!freeze_group_freeze(g) && _proc_state(orphan) == 'T' &&
+	ok(!freeze_group_freeze(g) && harness_proc_state(orphan) == 'T' &&
 	   !_persist_calls,
 	   "orphan: the next freeze stops it again, nothing new to persist");
 	freeze_group_destroy(g);
@@ -582,7 +571,7 @@ static void test_signal_orphan(void)
 static bool _leaves_d(pid_t pid, int ms)
 {
 	for (int waited = 0; waited < ms; waited += 10) {
-		if (_proc_state(pid) != 'D')
+		if (harness_proc_state(pid) != 'D')
 			return true;
 		usleep(10000);
 	}
@@ -620,13 +609,13 @@ static void test_signal_slow(void)
 	}
 	is_int(freeze_group_freeze(g), FREEZE_SLOW,
 	       "slow: it does not stop in time: FREEZE_SLOW, not a failure");
-	ok(!freeze_group_frozen(g) && _proc_state(child) != 'T',
+	ok(!freeze_group_frozen(g) && harness_proc_state(child) != 'T',
 	   "slow: ... the group is thawed (its child, which stopped, runs)");
 	kill(child, SIGKILL);
 	ok(_leaves_d(slow, 2000) && !freeze_group_freeze(g) &&
-	   _proc_state(slow) == 'T',
+	   harness_proc_state(slow) == 'T',
 	   "slow: once its child is gone it stops: the same group freezes it");
-	ok(!freeze_group_thaw(g) && _proc_state(slow) != 'T',
+	ok(!freeze_group_thaw(g) && harness_proc_state(slow) != 'T',
 	   "slow: and thaws it");
 	freeze_group_destroy(g);
 	harness_reap(slow);

@@ -134,17 +134,9 @@ static void send_table(const char *to, uint32_t m0, uint32_t m1)
 /* Whether pid is stopped (state T). */
 static bool stopped(pid_t pid)
 {
-	char path[64], buf[256], *paren;
-	FILE *f;
-	bool t = false;
+	char state = harness_proc_state(pid);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (f && fgets(buf, sizeof(buf), f) && (paren = strrchr(buf, ')')))
-		t = paren[2] == 'T' || paren[2] == 't';
-	if (f)
-		fclose(f);
-	return t;
+	return state == 'T' || state == 't';
 }
 
 struct sampled {

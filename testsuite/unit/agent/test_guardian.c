@@ -49,16 +49,8 @@ static int join_group(const char *dir, pid_t pid)
 
 static bool alive(pid_t pid)
 {
-	char path[32], state = '?', buf[256], *p;
-	FILE *f;
+	char state = harness_proc_state(pid);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
-		state = p[2];
-	fclose(f);
 	return state != 'Z' && state != 'X' && state != '?';
 }
 

@@ -716,31 +716,47 @@ static void node_counts(const char *node, long long *fallbacks,
 	*quanta = counter(node, "quanta");
 }
 
+/* The first quantum from from_q of node's history whose record r
+ * matches(r, arg), polled until ms have passed; 0 if none. */
+static uint64_t history_first(const char *node, uint64_t from_q,
+			      bool (*matches)(json_object *r, const void *arg),
+			      const void *arg, int ms)
+{
+	for (uint64_t until = now_ms() + (uint64_t)ms; now_ms() < until;
+	     harness_sleep_ms(QUANTUM_MS / 4)) {
+		json_object *m = membus_status(node), *hist;
+		uint64_t found = 0;
+
+		hist = m ? json_object_object_get(m, "history") : NULL;
+		for (size_t i = 0; json_object_is_type(hist, json_type_array) &&
+				   i < json_object_array_length(hist) && !found; i++) {
+			json_object *r = json_object_array_get_idx(hist, i);
+			uint64_t q = (uint64_t)json_object_get_int64(
+				json_object_object_get(r, "q"));
+
+			if (q >= from_q && matches(r, arg))
+				found = q;
+		}
+		json_object_put(m);
+		if (found)
+			return found;
+	}
+	return 0;
+}
+
+static bool decided_by(json_object *r, const void *coord)
+{
+	const char *who = json_object_get_string(
+		json_object_object_get(r, "coordinator"));
+
+	return who && !strcmp(who, coord);
+}
+
 /* The quantum at which node first applied a decision of coord's, 0 if
  * none within ms. */
 static uint64_t first_decided_by(const char *node, const char *coord, int ms)
 {
-	for (uint64_t until = now_ms() + (uint64_t)ms; now_ms() < until;
-	     harness_sleep_ms(QUANTUM_MS / 2)) {
-		json_object *m = membus_status(node), *hist;
-		uint64_t first = 0;
-
-		hist = m ? json_object_object_get(m, "history") : NULL;
-		for (size_t i = 0; json_object_is_type(hist, json_type_array) &&
-				   i < json_object_array_length(hist) && !first; i++) {
-			json_object *r = json_object_array_get_idx(hist, i);
-			const char *who = json_object_get_string(
-				json_object_object_get(r, "coordinator"));
-
-			if (who && !strcmp(who, coord))
-				first = (uint64_t)json_object_get_int64(
-					json_object_object_get(r, "q"));
-		}
-		json_object_put(m);
-		if (first)
-			return first;
-	}
-	return 0;
+	return history_first(node, 0, decided_by, coord, ms);
 }
 
 /*
@@ -820,36 +836,28 @@ static void test_takeover(void)
 
 /* ---- a step that does not stop in time ---- */
 
+/* A record lists step id under key ("run" or "unstopped"), or not. */
+struct listed { const char *key, *id; bool want; };
+
+static bool listed_as(json_object *r, const void *arg)
+{
+	const struct listed *l = arg;
+	char words[256];
+
+	sorted_words(json_object_get_string(json_object_object_get(r, l->key)),
+		     words, sizeof(words));
+	return (strstr(words, l->id) != NULL) == l->want;
+}
+
 /* The first quantum from from_q of node's history in which step id is
  * listed under key ("run" or "unstopped") as want says, 0 if none
  * within ms. */
 static uint64_t quantum_where(const char *node, const char *key,
 			      const char *id, bool want, uint64_t from_q, int ms)
 {
-	for (uint64_t until = now_ms() + (uint64_t)ms; now_ms() < until;
-	     harness_sleep_ms(QUANTUM_MS / 4)) {
-		json_object *m = membus_status(node), *hist;
-		uint64_t found = 0;
+	const struct listed l = { key, id, want };
 
-		hist = m ? json_object_object_get(m, "history") : NULL;
-		for (size_t i = 0; json_object_is_type(hist, json_type_array) &&
-				   i < json_object_array_length(hist) && !found; i++) {
-			json_object *r = json_object_array_get_idx(hist, i);
-			uint64_t q = (uint64_t)json_object_get_int64(
-				json_object_object_get(r, "q"));
-			char words[256];
-
-			sorted_words(json_object_get_string(
-					json_object_object_get(r, key)),
-				     words, sizeof(words));
-			if (q >= from_q && (strstr(words, id) != NULL) == want)
-				found = q;
-		}
-		json_object_put(m);
-		if (found)
-			return found;
-	}
-	return 0;
+	return history_first(node, from_q, listed_as, &l, ms);
 }
 
 /*

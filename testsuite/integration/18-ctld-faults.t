@@ -112,12 +112,13 @@ kill_ctld() {
 	fi
 }
 
-# Every slurmd registers again (slurmd does on a reconfiguration), as
-# slurmctld's pings have each do every 20 pings (800 s here); at a
-# registration slurmctld purges a batch job its batch node no longer runs,
-# once the job was not active for BatchStartTimeout + MessageTimeout
-# (~20 s).
-register_all() { scontrol reconfigure; }
+# Every slurmd registers again (SIGHUP), as slurmctld's pings have each do
+# every 20 pings (800 s here); at a registration slurmctld purges a batch
+# job its batch node no longer runs, once the job was not active for
+# BatchStartTimeout + MessageTimeout (~20 s).  Not 'scontrol reconfigure':
+# from 24.05 it starts slurmctld anew, which reloads the job records and
+# marks every job active then (26.05 kept X two more registrations).
+register_all() { cluster register > register.log 2>&1; }
 PURGE_AGE=25	# seconds: past those ~20 s
 
 # ================================================= reconfigurations

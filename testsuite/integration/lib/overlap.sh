@@ -27,8 +27,18 @@ task_overlaps() {
 }
 
 # Controller-side records from jobcomp/filetxt (one-second resolution):
-# one line "NODE START END JOBID" per node of every job that had nodes.
+# one line "NODE START END JOBID" per node of every run of a job that had
+# nodes.  A run can have two records: a job whose end a SIGKILLed
+# slurmctld had not saved is recorded COMPLETED when it ends and again
+# NODE_FAIL when the restarted slurmctld purges it (same start, later
+# end); they are one run, held until the later end.
 jobcomp_intervals() {
+	_jobcomp_records "$1" | awk '
+	{ k = $1 " " $2 " " $4; if (!(k in end) || $3 > end[k]) end[k] = $3 }
+	END { for (k in end) { split(k, f, " "); print f[1], f[2], end[k], f[3] } }'
+}
+
+_jobcomp_records() {
 	local log=$1 line id nodes start end n
 	while read -r line; do
 		id=$(sed -n 's/.*JobId=\([0-9]*\).*/\1/p' <<< "$line")

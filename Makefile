@@ -138,7 +138,11 @@ check-integration:
 # release, all at once (JOBS files at a time).
 check: deps
 	$(MAKE) slurm-src
-	@set -e; for s in $(SLURM_OTHERS); do $(MAKE) SLURM=$$s slurm-src; done
+	@# The other releases' builds side by side: each has long serial
+	@# stretches (configure, linking, make install) the others fill.
+	@set -e; pids=; for s in $(SLURM_OTHERS); do \
+		$(MAKE) SLURM=$$s slurm-src & pids="$$pids $$!"; done; \
+		for p in $$pids; do wait $$p; done
 	$(MAKE) -j$(CPUS) DEBUG=0 all tests
 	@set -e; for s in $(SLURM_OTHERS); do $(MAKE) -j$(CPUS) SLURM=$$s DEBUG=0 all; done
 	$(RUN_TESTS) $(UNIT_TESTS) $(FUZZ_SMOKE_TEST) $(INTEGRATION_TESTS) \

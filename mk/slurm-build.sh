@@ -110,7 +110,9 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 opts=(--with-munge --with-pmix=/usr/lib/$multiarch/pmix2 --with-hwloc
       --with-json --with-yaml --with-lz4 --with-mysql_config=/usr/bin
       --enable-multiple-slurmd
-      --disable-debug --disable-silent-rules)
+      --disable-debug --disable-silent-rules
+      --disable-static)	# nothing links libslurm.a: libtool would compile
+			# its 500 sources twice, PIC and not (26.05)
 key=$(printf '%s\n' "$version" "$sha" "${opts[@]}" "$(cat /etc/debian_version)" \
 	"$multiarch" | sha256sum | cut -c1-12)
 dir=$cache/slurm-$version-$key

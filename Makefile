@@ -140,9 +140,10 @@ check: deps
 	$(MAKE) slurm-src
 	@# The other releases' builds side by side: each has long serial
 	@# stretches (configure, linking, make install) the others fill.
-	@set -e; pids=; for s in $(SLURM_OTHERS); do \
+	@# All are waited for, so that a failed one leaves none running on.
+	@pids=; for s in $(SLURM_OTHERS); do \
 		$(MAKE) SLURM=$$s slurm-src & pids="$$pids $$!"; done; \
-		for p in $$pids; do wait $$p; done
+		rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
 	$(MAKE) -j$(CPUS) DEBUG=0 all tests
 	@set -e; for s in $(SLURM_OTHERS); do $(MAKE) -j$(CPUS) SLURM=$$s DEBUG=0 all; done
 	$(RUN_TESTS) $(UNIT_TESTS) $(FUZZ_SMOKE_TEST) $(INTEGRATION_TESTS) \

@@ -100,31 +100,4 @@ static inline int coalloc_conf_fast_gang(const struct coalloc_conf *c)
 	return c->matrix == COALLOC_CONF_MATRIX_GANG && c->time_slice_ms > 0;
 }
 
-/*
- * A job's layout as users see it (SLURM_COALLOC_LAYOUT, scontrol's
- * SystemComment): "site1:n[1-4];site2:n[5-6]", sites in file order.
- * site_hosts[i] is the job's hostlist on site i, NULL or "" for none.
- * Returns 0, or -1 when buf is too small (buf is then "").
- */
-int coalloc_layout_join(const struct coalloc_conf *conf,
-			char *const *site_hosts, char *buf, size_t len);
-
-/*
- * The job's layout as environment variables, which slurmctld gives every
- * job it places (the batch script and each step's tasks), so that nodes
- * need no coalloc.conf: SLURM_COALLOC_LAYOUT (the joined text),
- * SLURM_COALLOC_NCOMPONENTS and, for each component (a site with hosts,
- * in file order, numbered from 0), SLURM_COALLOC_SITE_<i> and
- * SLURM_COALLOC_NODELIST_<i>, as heterogeneous jobs have theirs.  Calls
- * set(name, value, arg) for each; returns the component count, or -1
- * (nothing set) when the layout does not fit in COALLOC_LAYOUT_MAX.
- */
-#define COALLOC_ENV_PREFIX "SLURM_COALLOC_"
-#define COALLOC_LAYOUT_MAX 8192
-int coalloc_layout_env(const struct coalloc_conf *conf,
-		       char *const *site_hosts,
-		       void (*set)(const char *name, const char *value,
-				   void *arg),
-		       void *arg);
-
 #endif /* COALLOC_CONF_H */

@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "coalloc_conf/coalloc_conf.h"
+#include "coalloc_conf/layout.h"
 #include "select_coalloc.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "coalloc_conf/coalloc_conf.h"
+#include "coalloc_conf/layout.h"
 #include "num/text.h"
 #include "select_coalloc.h"
 #include "src/common/hostlist.h"

@@ -2,8 +2,8 @@
  * layout.c - slurmstepd, in each task: the job's layout, which
  * select/coalloc puts in every job's environment when it places it
  * (SLURM_COALLOC_LAYOUT, SLURM_COALLOC_NCOMPONENTS, and per component
- * SLURM_COALLOC_SITE_<i> and SLURM_COALLOC_NODELIST_<i>; lib/coalloc_conf
- * coalloc_layout_env), so that nodes need no coalloc.conf.
+ * SLURM_COALLOC_SITE_<i> and SLURM_COALLOC_NODELIST_<i>; lib/coalloc_conf's
+ * layout.h), so that nodes need no coalloc.conf.
  *
  * Nothing is computed here.  A job placed before the upgrade that added
  * them (still running, or requeued by an older slurmctld) has none: a
@@ -14,10 +14,8 @@
  */
 #include <stdint.h>
 
-#include "coalloc_conf/coalloc_conf.h"
+#include "coalloc_conf/layout.h"
 #include "cosched.h"
-
-#define NCOMPONENTS_VAR COALLOC_ENV_PREFIX "NCOMPONENTS"
 
 int cosched_layout_check(spank_t sp)
 {
@@ -25,13 +23,13 @@ int cosched_layout_check(spank_t sp)
 	uint32_t job = 0;
 	int task = 1;
 
-	if (spank_getenv(sp, NCOMPONENTS_VAR, value, sizeof(value)) ==
+	if (spank_getenv(sp, COALLOC_ENV_NCOMPONENTS, value, sizeof(value)) ==
 	    ESPANK_SUCCESS || !cosched_request()->sizes_set)
 		return 0;
 	if (spank_get_item(sp, S_TASK_ID, &task) != ESPANK_SUCCESS || task)
 		return 0;	/* the first task of the node speaks */
 	(void)spank_get_item(sp, S_JOB_ID, &job);
 	slurm_info("cosched: job %u has no %s from slurmctld (placed by an older select/coalloc?): its tasks run without the SLURM_COALLOC_* layout",
-		   job, NCOMPONENTS_VAR);
+		   job, COALLOC_ENV_NCOMPONENTS);
 	return 0;
 }

@@ -19,7 +19,7 @@ SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
 NEEDS_SLURM_SRC += $(SPANK_COSCHED_OBJS)
 
 SPANK_COSCHED_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) \
-	$(LIBCOALLOC_CONF) $(LIBCOALLOC_CONF_DEPS) $(COALLOC_LIB) $(LIBNUM) $(LIBVERSION)
+	$(COALLOC_LIB) $(LIBNUM) $(LIBVERSION)
 
 # Where the agent and the shim will be installed: the defaults of the
 # agent= and shim= arguments (plugstack.conf may say otherwise).

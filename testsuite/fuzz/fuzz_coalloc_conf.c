@@ -12,6 +12,7 @@
 #include "fuzz.h"
 
 #include "coalloc_conf/coalloc_conf.h"
+#include "coalloc_conf/layout.h"
 
 static void _check_success(const struct coalloc_conf *conf)
 {

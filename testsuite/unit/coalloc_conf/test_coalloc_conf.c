@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "coalloc_conf/coalloc_conf.h"
+#include "coalloc_conf/layout.h"
 #include "tap.h"
 
 static char err[COALLOC_CONF_ERR_LEN];

@@ -13,9 +13,9 @@ COSCHEDD_SRCS := $(addprefix agent/,coschedd.c log.c conf.c server.c jobs.c \
 	bw_resctrl.c bw_tcp.c bw_probe.c freeze.c freeze_util.c \
 	freeze_signal.c freeze_cgroup.c cgroup.c arrivals.c closer.c gang.c switch.c \
 	metrics.c)
-# The libraries by path: lib/cosched_opts/module.mk may come later.
+# The libraries by path: their module.mk files may come later.
 COSCHEDD_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
-	$(O)/lib/libcosched_opts.a $(LIBNUM)
+	$(LIBNUM)
 $(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS) $(O)/lib/libopenmetrics.a $(LIBVERSION),-lcgroup -lmunge -pthread $(JSONC_LIBS) -lm))
 TARGETS += $(COSCHEDD)
 INSTALL_SBINS += $(COSCHEDD)

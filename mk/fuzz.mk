@@ -61,8 +61,7 @@ FUZZ_NUM := lib/num/num.c lib/num/text.c lib/num/errbuf.c
 # --coalloc's request: its parser, its site names, its check on sites.
 FUZZ_COALLOC_REQUEST := lib/coalloc/sizes.c lib/coalloc/site_name.c \
 	lib/coalloc/shape.c lib/coalloc/placement.c
-FUZZ_COSCHED_OPTS := $(LIBCOSCHED_SRCS) $(FUZZ_COALLOC_REQUEST) \
-	lib/cosched_opts/cosched_bw.c $(FUZZ_NUM)
+FUZZ_COSCHED_OPTS := $(LIBCOSCHED_SRCS) $(FUZZ_COALLOC_REQUEST) $(FUZZ_NUM)
 # lib/cosched_proto and what it needs.
 # (without peer.c, the munge transport: fuzz_agent_request includes it
 # for its address splitter, the other harnesses need no munge)
@@ -73,11 +72,11 @@ FUZZ_COSCHED_PROTO := $(filter-out lib/cosched_proto/peer.c,$(LIBCOSCHED_PROTO_S
 FUZZ_AGENT := $(COSCHEDD_SRCS) $(LIBCOSCHED_PROTO_SRCS) $(LIBCOSCHED_SRCS) \
 	lib/membus/membus.c \
 	lib/membus/reduce.c $(FUZZ_COALLOC_REQUEST) \
-	lib/cosched_opts/cosched_bw.c lib/version/version.c \
+	lib/version/version.c \
 	lib/openmetrics/openmetrics.c $(FUZZ_NUM)
 FUZZ_AGENT_LIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
 
-$(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c lib/cosched_proto/settings.c $(COALLOC_SRCS) $(FUZZ_NUM),-lm))
+$(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c lib/coalloc_conf/layout.c lib/cosched_proto/settings.c $(COALLOC_SRCS) $(FUZZ_NUM),-lm))
 $(eval $(call fuzz_target,cosched_opts,$(FUZZ_COSCHED_OPTS),))
 $(eval $(call fuzz_target,plugstack_args,plugins/spank_cosched/args.c $(FUZZ_COSCHED_PROTO),))
 $(eval $(call fuzz_target,num,$(FUZZ_NUM),))

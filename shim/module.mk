@@ -32,11 +32,11 @@ SHIM_SRCS := shim/init.c shim/config.c shim/page.c shim/ranks.c \
 SHIM_OBJS := $(patsubst %.c,$(O)/%.o,$(SHIM_SRCS))
 SHIM_MAP := shim/libcosched_mpi.map
 
-$(SHIM_SO): $(SHIM_OBJS) $(LIBCOSCHED) $(LIBCOSCHED_OPTS) $(LIBNUM) $(SHIM_MAP)
+$(SHIM_SO): $(SHIM_OBJS) $(LIBCOSCHED) $(LIBNUM) $(SHIM_MAP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -shared -Wl,-z,defs \
 		-Wl,--version-script=$(SHIM_MAP) \
-		-o $@ $(SHIM_OBJS) $(LIBCOSCHED) $(LIBCOSCHED_OPTS) $(LIBNUM) \
+		-o $@ $(SHIM_OBJS) $(LIBCOSCHED) $(LIBNUM) \
 		$(OMPI_LIBS)
 TARGETS += $(SHIM_SO)
 INSTALL_LIBS += $(SHIM_SO)

@@ -23,7 +23,7 @@ COSCHED_BENCH := $(O)/bin/cosched-bench
 COSCHED_BENCH_SRCS := contribs/cosched-bench/cosched-bench.c \
 	contribs/cosched-bench/plan.c contribs/cosched-bench/work.c \
 	contribs/cosched-bench/comm.c
-$(eval $(call program,$(COSCHED_BENCH),$(COSCHED_BENCH_SRCS),$(LIBCOSCHED_OPTS) $(LIBNUM) $(LIBVERSION),$(COSCHED_BENCH_MPI_LIBS) -lm))
+$(eval $(call program,$(COSCHED_BENCH),$(COSCHED_BENCH_SRCS),$(O)/lib/libcosched.a $(LIBNUM) $(LIBVERSION),$(COSCHED_BENCH_MPI_LIBS) -lm))
 TARGETS += $(COSCHED_BENCH)
 INSTALL_BINS += $(COSCHED_BENCH)
 
@@ -38,7 +38,7 @@ TARGETS += $(AGENT_OVERHEAD)
 # behind a small C launcher (so valgrind checks the launcher, not bash
 # and mpirun), on the cosched-bench of this build mode.
 CFLAGS_testsuite/unit/cosched_bench := -Icontribs/cosched-bench
-$(eval $(call unit_test,cosched_bench/test_plan,testsuite/unit/cosched_bench/test_plan.c contribs/cosched-bench/plan.c contribs/cosched-bench/work.c,$(LIBCOSCHED_OPTS) $(LIBNUM),-lm))
+$(eval $(call unit_test,cosched_bench/test_plan,testsuite/unit/cosched_bench/test_plan.c contribs/cosched-bench/plan.c contribs/cosched-bench/work.c,$(O)/lib/libcosched.a $(LIBNUM),-lm))
 $(eval $(call unit_test,cosched_bench/test_run,$(SCRIPT_TEST),,))
 $(O)/tests/cosched_bench/test_run.t: $(COSCHED_BENCH) \
 	testsuite/unit/cosched_bench/test_run.sh

@@ -3,7 +3,7 @@
 # (one formatter and one parser per message), the client transport, and
 # the one table of the settings both sides check.  Linked by the cosched
 # SPANK plugin, coschedd, coschedctl and the agent's tests; its users link
-# libcosched, libcosched_opts and libnum after it.
+# libcosched and libnum after it.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
@@ -13,7 +13,7 @@ LIBCOSCHED_PROTO_SRCS := $(addprefix lib/cosched_proto/,client.c words.c \
 $(eval $(call static_lib,$(LIBCOSCHED_PROTO),$(LIBCOSCHED_PROTO_SRCS)))
 TARGETS += $(LIBCOSCHED_PROTO)
 # What it needs, after it on a link line.
-LIBCOSCHED_PROTO_DEPS := $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) $(LIBNUM)
+LIBCOSCHED_PROTO_DEPS := $(O)/lib/libcosched.a $(LIBNUM)
 
 $(eval $(call unit_test,cosched_proto/test_proto,testsuite/unit/cosched_proto/test_proto.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
 $(eval $(call unit_test,cosched_proto/test_settings,testsuite/unit/cosched_proto/test_settings.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))

@@ -50,7 +50,7 @@
 #include <stdint.h>
 
 #include "cosched/pb.h"
-#include "cosched_opts/cosched_opts.h"
+#include "cosched/bw.h"
 #include "cosched_proto/client.h"
 #include "cosched/mode.h"
 

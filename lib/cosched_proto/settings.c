@@ -3,7 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "cosched_opts/cosched_opts.h"
+#include "cosched/bw.h"
 #include "membus/membus.h"
 #include "settings.h"
 

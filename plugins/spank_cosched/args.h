@@ -38,7 +38,7 @@
  *                       (lib/cosched/energy.h) (paper)
  *
  * Free of Slurm headers so the parser is unit-tested on its own
- * (testsuite/unit/cosched_opts/test_cosched_args.c).
+ * (testsuite/unit/spank_cosched/test_cosched_args.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

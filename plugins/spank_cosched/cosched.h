@@ -21,7 +21,7 @@
 
 #include "args.h"
 #include "cosched/pb.h"
-#include "cosched_opts/cosched_opts.h"
+#include "cosched/bw.h"
 #include "coalloc/sizes.h"
 #include "cosched/mode.h"
 

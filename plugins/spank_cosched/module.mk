@@ -18,7 +18,7 @@ SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
 # in /usr/include.
 NEEDS_SLURM_SRC += $(SPANK_COSCHED_OBJS)
 
-SPANK_COSCHED_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) \
+SPANK_COSCHED_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a \
 	$(COALLOC_LIB) $(LIBNUM) $(LIBVERSION)
 
 # Where the agent and the shim will be installed: the defaults of the
@@ -41,7 +41,7 @@ INSTALL_PLUGINS += $(SPANK_COSCHED_SO)
 INSTALL_MAN += doc/man/cosched.8
 
 # The plugstack.conf argument parser has no Slurm dependency: tested alone.
-$(eval $(call unit_test,cosched_opts/test_cosched_args,testsuite/unit/cosched_opts/test_cosched_args.c plugins/spank_cosched/args.c,$(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(LIBCOSCHED_OPTS) $(LIBNUM),))
+$(eval $(call unit_test,spank_cosched/test_cosched_args,testsuite/unit/spank_cosched/test_cosched_args.c plugins/spank_cosched/args.c,$(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(LIBNUM),))
 # And LD_PRELOAD's composition (preload_value.c).
-$(eval $(call unit_test,cosched_opts/test_preload,testsuite/unit/cosched_opts/test_preload.c plugins/spank_cosched/preload_value.c,,))
-CFLAGS_testsuite/unit/cosched_opts := -Iplugins/spank_cosched
+$(eval $(call unit_test,spank_cosched/test_preload,testsuite/unit/spank_cosched/test_preload.c plugins/spank_cosched/preload_value.c,,))
+CFLAGS_testsuite/unit/spank_cosched := -Iplugins/spank_cosched

@@ -3,7 +3,7 @@
  * first, then whatever the user preloads, kept whole whatever its length.
  *
  * Free of Slurm headers so it is unit-tested on its own
- * (testsuite/unit/cosched_opts/test_preload.c); preload.c reads and sets
+ * (testsuite/unit/spank_cosched/test_preload.c); preload.c reads and sets
  * the task's variable.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

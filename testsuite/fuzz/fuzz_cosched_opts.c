@@ -19,7 +19,7 @@
 #include <math.h>
 
 #include "cosched/pb.h"
-#include "cosched_opts/cosched_opts.h"
+#include "cosched/bw.h"
 #include "num/errbuf.h"
 #include "coalloc/shape.h"
 #include "coalloc/sizes.h"

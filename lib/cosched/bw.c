@@ -1,13 +1,13 @@
 /*
  * cosched_bw.c - parsing of --cosched-bw=mem=RATE,net=RATE, the per-process
- * bandwidth a membus job declares (see cosched_opts.h).
+ * bandwidth a membus job declares (see bw.h).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "cosched_opts/cosched_opts.h"
+#include "cosched/bw.h"
 #include "num/errbuf.h"
 #include "num/num.h"
 

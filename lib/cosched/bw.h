@@ -1,5 +1,5 @@
 /*
- * cosched_opts.h - --cosched-bw=mem=RATE,net=RATE, the bandwidth a
+ * bw.h - --cosched-bw=mem=RATE,net=RATE, the bandwidth a
  * membus job declares, parsed and validated without any Slurm header.
  * The other options have their parsers beside what they mean:
  * --coalloc=SIZES in lib/coalloc (sizes.h), --cosched=MODE in
@@ -15,8 +15,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef COALLOC_COSCHED_OPTS_H
-#define COALLOC_COSCHED_OPTS_H
+#ifndef COSCHED_BW_H
+#define COSCHED_BW_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,4 +59,4 @@ int cosched_parse_bw(const char *text, struct cosched_bw *bw, char *err,
  */
 int cosched_format_bw(const struct cosched_bw *bw, char *buf, size_t buf_len);
 
-#endif /* COALLOC_COSCHED_OPTS_H */
+#endif /* COSCHED_BW_H */

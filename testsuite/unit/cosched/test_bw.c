@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "cosched_opts/cosched_opts.h"
+#include "cosched/bw.h"
 #include "tap.h"
 #include "num/errbuf.h"
 

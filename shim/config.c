@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cosched/pages.h"
+#include "cosched/shim_env.h"
 #include "cosched/spin.h"
 #include "num/num.h"
 #include "shim.h"
@@ -75,35 +76,36 @@ static bool load_page_dir(struct shim_config *cfg)
 /* COSCHED_SHM: "1" or unset publishes, "0" turns the shim off. */
 static bool load_publish(void)
 {
-	const char *text = getenv("COSCHED_SHM");
+	const char *text = getenv(COSCHED_ENV_SHM);
 
 	if (!text || !strcmp(text, "1"))
 		return true;
 	if (!strcmp(text, "0"))
 		return false;
-	shim_warn("COSCHED_SHM='%s' is not 0 or 1; using 1", text);
+	shim_warn("%s='%s' is not 0 or 1; using 1", COSCHED_ENV_SHM, text);
 	return true;
 }
 
 static void load_wait(struct shim_config *cfg)
 {
-	const char *text = getenv("COSCHED_WAIT");
+	const char *text = getenv(COSCHED_ENV_WAIT);
 
 	if (!text || !cosched_wait_parse(text, &cfg->wait))
 		return;
-	shim_warn("COSCHED_WAIT='%s' is not busy, sb or sy; using busy", text);
+	shim_warn("%s='%s' is not busy, sb or sy; using busy",
+		  COSCHED_ENV_WAIT, text);
 	cfg->wait = COSCHED_WAIT_BUSY;
 }
 
 static void load_spin(struct shim_config *cfg)
 {
-	const char *ns = getenv("COSCHED_SPIN_NS");
-	const char *factor = getenv("COSCHED_SPIN_FACTOR");
+	const char *ns = getenv(COSCHED_ENV_SPIN_NS);
+	const char *factor = getenv(COSCHED_ENV_SPIN_FACTOR);
 	double f;
 
 	if (ns && num_parse_u64(ns, &cfg->spin_fixed_ns)) {
-		shim_warn("COSCHED_SPIN_NS='%s' is not a number of ns; "
-			  "measuring the latency", ns);
+		shim_warn("%s='%s' is not a number of ns; "
+			  "measuring the latency", COSCHED_ENV_SPIN_NS, ns);
 		cfg->spin_fixed_ns = 0;
 	}
 	if (!factor)
@@ -112,8 +114,8 @@ static void load_spin(struct shim_config *cfg)
 		cfg->spin_factor = f;
 		return;
 	}
-	shim_warn("COSCHED_SPIN_FACTOR='%s' is not a positive number; "
-		  "using %g", factor, COSCHED_SPIN_FACTOR_DEFAULT);
+	shim_warn("%s='%s' is not a positive number; using %g",
+		  COSCHED_ENV_SPIN_FACTOR, factor, COSCHED_SPIN_FACTOR_DEFAULT);
 }
 
 void shim_config_load(struct shim_config *cfg)

@@ -41,6 +41,7 @@
 #include "cosched_proto/client.h"
 #include "cosched/mode.h"
 #include "cosched/pages.h"
+#include "cosched/shim_env.h"
 #include "cosched/shm.h"
 #include "num/num.h"
 #include "version/version.h"
@@ -235,7 +236,7 @@ static pid_t _start_job(const struct opts *o, const struct trial *t,
 	    !cosched_page_dir_path(t->run_dir, job, 0, dir, sizeof(dir))) {
 		setenv("LD_PRELOAD", o->shim, 1);
 		setenv(COSCHED_PAGE_DIR_ENV, dir, 1);
-		setenv("COSCHED_WAIT", cosched_wait_name(parts.wait), 1);
+		setenv(COSCHED_ENV_WAIT, cosched_wait_name(parts.wait), 1);
 		_setenv_u32("SLURM_JOB_ID", job);
 		setenv("SLURM_STEP_ID", "0", 1);
 		if (parts.wait == COSCHED_WAIT_SY)

@@ -43,6 +43,7 @@
 #include "cosched.h"
 #include "cosched/mode.h"
 #include "cosched/pages.h"
+#include "cosched/shim_env.h"
 #include "cosched_proto/gang.h"
 #include "cosched_proto/proto.h"
 #include "num/num.h"
@@ -233,11 +234,11 @@ int cosched_stepd_task_init(spank_t sp)
 	}
 	(void)cosched_preload_shim(sp, shim, step.job);
 	(void)spank_setenv(sp, COSCHED_PAGE_DIR_ENV, step.pages, 1);
-	(void)spank_setenv(sp, "COSCHED_WAIT", cosched_wait_name(step.parts.wait), 1);
+	(void)spank_setenv(sp, COSCHED_ENV_WAIT, cosched_wait_name(step.parts.wait), 1);
 	if (step.spin_us) {
 		snprintf(spin, sizeof(spin), "%llu",
 			 (unsigned long long)step.spin_us * 1000ull);
-		(void)spank_setenv(sp, "COSCHED_SPIN_NS", spin, 1);
+		(void)spank_setenv(sp, COSCHED_ENV_SPIN_NS, spin, 1);
 	}
 	/* Open MPI's own waits (collectives) yield too; a user's value wins */
 	if (step.parts.wait == COSCHED_WAIT_SY)

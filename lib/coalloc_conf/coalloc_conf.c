@@ -107,7 +107,7 @@ static int _set_matrix(struct parser *p, const struct pair *kv)
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (!strcasecmp(kv->value, names[i])) {
-			p->conf->matrix = (enum coalloc_conf_matrix)i;
+			p->conf->matrix.mode = (enum coalloc_conf_matrix)i;
 			return 0;
 		}
 	}
@@ -146,13 +146,13 @@ static int _set_time_slice(struct parser *p, const struct pair *kv)
 	uint64_t v;
 
 	if (len < 3 || strcasecmp(kv->value + len - 2, "ms"))
-		return _parse_uint(p, kv, 1, 86400, &c->time_slice);
+		return _parse_uint(p, kv, 1, 86400, &c->matrix.time_slice);
 	snprintf(ms, sizeof(ms), "%.*s", (int)(len - 2), kv->value);
 	if (len - 2 >= sizeof(ms) ||
 	    num_parse_range(ms, GANG_SLICE_MS_MIN, GANG_SLICE_MS_MAX, &v))
 		return _fail(p, kv->key, "'%s' is neither whole seconds from 1 to 86400 nor milliseconds from %ums to %ums",
 			     kv->value, GANG_SLICE_MS_MIN, GANG_SLICE_MS_MAX);
-	c->time_slice_ms = (unsigned)v;
+	c->matrix.time_slice_ms = (unsigned)v;
 	return 0;
 }
 
@@ -175,12 +175,12 @@ static int _set_scalar(struct parser *p, const struct pair *kv, int k)
 	case KEY_MATRIX:
 		return _set_matrix(p, kv);
 	case KEY_MPL:
-		return _parse_uint(p, kv, 1, COALLOC_CONF_MAX_MPL, &c->mpl);
+		return _parse_uint(p, kv, 1, COALLOC_CONF_MAX_MPL, &c->matrix.mpl);
 	case KEY_TIMESLICE:
 		return _set_time_slice(p, kv);
 	case KEY_GANG_PORT:
 		return _parse_uint(p, kv, (unsigned)port_offset->lo,
-				   (unsigned)port_offset->hi, &c->gang_port_offset);
+				   (unsigned)port_offset->hi, &c->matrix.gang_port_offset);
 	case KEY_PREEMPT:
 		c->preempt_line = p->line;
 		return _set_string(p, kv, &c->preempt_partition);
@@ -472,14 +472,14 @@ static int _check_matrix(struct parser *p)
 	struct coalloc_conf *c = p->conf;
 
 	p->line = 0;
-	if (c->matrix != COALLOC_CONF_MATRIX_OFF && c->mpl < 2)
+	if (c->matrix.mode != COALLOC_CONF_MATRIX_OFF && c->matrix.mpl < 2)
 		return _fail(p, "MPL", "Matrix=%s needs MPL=2 or more",
-			     coalloc_conf_matrix_name(c->matrix));
-	if (c->matrix == COALLOC_CONF_MATRIX_OFF && c->mpl > 1)
-		return _fail(p, "MPL", "MPL=%u needs Matrix=gang or Matrix=local", c->mpl);
-	if (c->matrix != COALLOC_CONF_MATRIX_GANG && (p->seen & (1u << KEY_TIMESLICE)))
+			     coalloc_conf_matrix_name(c->matrix.mode));
+	if (c->matrix.mode == COALLOC_CONF_MATRIX_OFF && c->matrix.mpl > 1)
+		return _fail(p, "MPL", "MPL=%u needs Matrix=gang or Matrix=local", c->matrix.mpl);
+	if (c->matrix.mode != COALLOC_CONF_MATRIX_GANG && (p->seen & (1u << KEY_TIMESLICE)))
 		return _fail(p, "TimeSlice", "only Matrix=gang rows are time-sliced");
-	if (!coalloc_conf_fast_gang(c) && (p->seen & (1u << KEY_GANG_PORT)))
+	if (!coalloc_conf_fast_gang(&c->matrix) && (p->seen & (1u << KEY_GANG_PORT)))
 		return _fail(p, "GangPortOffset", "only rows the node agents switch (Matrix=gang, TimeSlice below a second, e.g. 200ms) use it");
 	return 0;
 }
@@ -497,7 +497,7 @@ static int _check_preempt(struct parser *p)
 	if (!part)
 		return 0;
 	p->line = c->preempt_line;
-	if (c->matrix == COALLOC_CONF_MATRIX_LOCAL)
+	if (c->matrix.mode == COALLOC_CONF_MATRIX_LOCAL)
 		return _fail(p, "PreemptPartition", "Matrix=local has no rows to suspend jobs in: use Matrix=off or Matrix=gang");
 	if (c->global_partition && !strcmp(part, c->global_partition))
 		return _fail(p, "PreemptPartition", "'%s' is also the GlobalPartition (line %d)",
@@ -524,6 +524,17 @@ static int _check_whole(struct parser *p)
 
 /* ------------------------------------------------------------ API */
 
+void coalloc_matrix_settings_init(struct coalloc_matrix_settings *m)
+{
+	*m = (struct coalloc_matrix_settings) {
+		.mode = COALLOC_CONF_MATRIX_OFF,
+		.mpl = COALLOC_CONF_DEFAULT_MPL,
+		.time_slice = COALLOC_CONF_DEFAULT_TIMESLICE,
+		.gang_port_offset = (unsigned)
+			cosched_setting(COSCHED_SET_GANG_PORT_OFFSET)->dflt,
+	};
+}
+
 static void _defaults(struct coalloc_conf *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -531,10 +542,7 @@ static void _defaults(struct coalloc_conf *c)
 	c->aging_time = COALLOC_CONF_DEFAULT_AGING;
 	c->queue_order = COALLOC_CONF_DEFAULT_ORDER;
 	c->preempt_hold = COALLOC_CONF_DEFAULT_PREEMPT_HOLD;
-	c->matrix = COALLOC_CONF_MATRIX_OFF;
-	c->mpl = COALLOC_CONF_DEFAULT_MPL;
-	c->time_slice = COALLOC_CONF_DEFAULT_TIMESLICE;
-	c->gang_port_offset = (unsigned)cosched_setting(COSCHED_SET_GANG_PORT_OFFSET)->dflt;
+	coalloc_matrix_settings_init(&c->matrix);
 }
 
 static void _free_locals(struct parser *p)

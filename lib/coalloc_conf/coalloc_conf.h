@@ -48,6 +48,21 @@ enum coalloc_conf_matrix {
 #define COALLOC_CONF_DEFAULT_PREEMPT_HOLD 10u
 #define COALLOC_CONF_MAX_PREEMPT_HOLD 3600u
 
+/*
+ * The matrix's settings, one value: the plugin takes a copy for each
+ * matrix it builds (sites.c, node_usage.c) and reads them from it.
+ */
+struct coalloc_matrix_settings {
+	enum coalloc_conf_matrix mode;	/* Matrix= */
+	unsigned mpl;			/* MPL= */
+	unsigned time_slice;		/* seconds: slurmctld suspends rows */
+	unsigned time_slice_ms;		/* 0, or below a second: agents switch */
+	unsigned gang_port_offset;	/* agents' gang port - slurmd's */
+};
+
+/* The settings of a coalloc.conf that sets none of them. */
+void coalloc_matrix_settings_init(struct coalloc_matrix_settings *m);
+
 struct coalloc_conf_site {
 	char *name;
 	char *nodes;			/* a Slurm hostlist, unexpanded */
@@ -61,11 +76,7 @@ struct coalloc_conf {
 	enum coalloc_policy policy;
 	unsigned aging_time;
 	enum coalloc_queue_order queue_order;
-	enum coalloc_conf_matrix matrix;
-	unsigned mpl;
-	unsigned time_slice;		/* seconds: slurmctld suspends rows */
-	unsigned time_slice_ms;		/* 0, or below a second: agents switch */
-	unsigned gang_port_offset;	/* agents' gang port - slurmd's */
+	struct coalloc_matrix_settings matrix;
 	char *global_partition;		/* NULL when none */
 	int global_line;
 	char *preempt_partition;	/* its jobs preempt: NULL when none */
@@ -95,9 +106,9 @@ coalloc_conf_find_site(const struct coalloc_conf *conf, const char *name);
 const char *coalloc_conf_matrix_name(enum coalloc_conf_matrix matrix);
 
 /* Rows switched by the node agents: Matrix=gang, TimeSlice below 1 s. */
-static inline int coalloc_conf_fast_gang(const struct coalloc_conf *c)
+static inline int coalloc_conf_fast_gang(const struct coalloc_matrix_settings *m)
 {
-	return c->matrix == COALLOC_CONF_MATRIX_GANG && c->time_slice_ms > 0;
+	return m->mode == COALLOC_CONF_MATRIX_GANG && m->time_slice_ms > 0;
 }
 
 #endif /* COALLOC_CONF_H */

@@ -37,7 +37,9 @@ struct saved_row {
 
 static pthread_mutex_t usage_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct coalloc_matrix *matrix;
-static struct coalloc_matrix_conf shape;
+/* The settings of the matrix now built (the sites' copy at its reset). */
+static struct coalloc_matrix_settings settings;
+static bool preempt;		/* a priority row (PreemptPartition) */
 static int first_row;		/* 1 with a priority row */
 /* The row job_test chose, for select_p_job_begin (same job, same locks). */
 static struct saved_row planned;
@@ -103,29 +105,29 @@ bool node_usage_ready(void)
 
 bool node_usage_local(void)
 {
-	return shape.mode == COALLOC_CONF_MATRIX_LOCAL;
+	return settings.mode == COALLOC_CONF_MATRIX_LOCAL;
 }
 
 bool node_usage_fast_gang(void)
 {
-	return shape.mode == COALLOC_CONF_MATRIX_GANG && shape.time_slice_ms;
+	return coalloc_conf_fast_gang(&settings);
 }
 
 /* Rows slurmctld suspends and resumes (not those the agents switch). */
 bool node_usage_time_sliced(void)
 {
-	return (shape.mode == COALLOC_CONF_MATRIX_GANG || shape.preempt) &&
+	return (settings.mode == COALLOC_CONF_MATRIX_GANG || preempt) &&
 	       !node_usage_fast_gang();
 }
 
 unsigned node_usage_time_slice_ms(void)
 {
-	return shape.time_slice_ms;
+	return settings.time_slice_ms;
 }
 
 unsigned node_usage_gang_port_offset(void)
 {
-	return shape.gang_port_offset;
+	return settings.gang_port_offset;
 }
 
 uint64_t node_usage_epoch(void)
@@ -156,12 +158,12 @@ uint32_t node_usage_busy_rows(void)
 
 bool node_usage_priority_busy(void)
 {
-	return matrix && shape.preempt && coalloc_matrix_priority_busy(matrix);
+	return matrix && preempt && coalloc_matrix_priority_busy(matrix);
 }
 
 unsigned node_usage_time_slice(void)
 {
-	return shape.time_slice;
+	return settings.time_slice;
 }
 
 int node_usage_first_row(void)
@@ -274,7 +276,7 @@ static int _place(job_record_t *job_ptr, int row, bool priority)
 
 static bool _preempting(job_record_t *job_ptr)
 {
-	return shape.preempt && job_ptr->part_ptr &&
+	return preempt && job_ptr->part_ptr &&
 	       coalloc_is_preempt_partition(job_ptr->part_ptr->name);
 }
 
@@ -337,7 +339,7 @@ int node_usage_engine_row(uint32_t job_id)
 		return 0;	/* runs outside the matrix: count it anyway */
 	if (coalloc_matrix_job_priority(matrix, job_id))
 		return -1;
-	if (shape.mode != COALLOC_CONF_MATRIX_GANG)
+	if (settings.mode != COALLOC_CONF_MATRIX_GANG)
 		return 0;
 	return row - first_row;
 }
@@ -385,7 +387,7 @@ void node_usage_remove_node(job_record_t *job_ptr, int node_inx)
 bool node_usage_rotate(bool slice_over)
 {
 	unsigned before;
-	bool prio = shape.preempt;
+	bool prio = preempt;
 
 	if (!matrix || node_usage_local())
 		return false;
@@ -396,7 +398,7 @@ bool node_usage_rotate(bool slice_over)
 		coalloc_matrix_set_active(matrix, 0);
 	} else if ((prio && before == 0) ||
 		   !coalloc_matrix_row_busy(matrix, before, true) ||
-		   (slice_over && shape.mode == COALLOC_CONF_MATRIX_GANG)) {
+		   (slice_over && settings.mode == COALLOC_CONF_MATRIX_GANG)) {
 		coalloc_matrix_rotate(matrix);
 		/* replicas alone keep a row busy: leave the priority row */
 		if (prio && coalloc_matrix_active_row(matrix) == 0 &&
@@ -464,11 +466,11 @@ static void _save_current_locked(void)
 static struct coalloc_matrix *_create(void)
 {
 	struct coalloc_matrix_config cfg = {
-		.rows = shape.mpl + (shape.preempt ? 1 : 0),
+		.rows = settings.mpl + (preempt ? 1 : 0),
 		.cols = node_record_count ? node_record_count : 1,
-		.mode = shape.mode == COALLOC_CONF_MATRIX_LOCAL ?
+		.mode = settings.mode == COALLOC_CONF_MATRIX_LOCAL ?
 			COALLOC_MATRIX_LOCAL : COALLOC_MATRIX_GANG,
-		.priority_row = shape.preempt,
+		.priority_row = preempt,
 	};
 	struct coalloc_matrix *m = coalloc_matrix_create(&cfg);
 
@@ -483,8 +485,8 @@ int node_usage_reset(list_t *jobs)
 	node_usage_lock();
 	_save_current_locked();
 	coalloc_matrix_destroy(matrix);
-	coalloc_sites_matrix(&shape);
-	first_row = shape.preempt ? 1 : 0;
+	coalloc_sites_matrix(&settings, &preempt);
+	first_row = preempt ? 1 : 0;
 	planned.id = 0;
 	matrix = _create();
 	if (matrix && jobs) {

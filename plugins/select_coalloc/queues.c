@@ -315,16 +315,17 @@ static int _collect_active(void *x, void *arg)
 /* Engine rows and capacities for the matrix of coalloc.conf. */
 static void _engine_shape(struct coalloc_config *cfg, int nsites)
 {
-	struct coalloc_matrix_conf shape;
+	struct coalloc_matrix_settings m;
+	bool preempt;
 
-	coalloc_sites_matrix(&shape);
+	coalloc_sites_matrix(&m, &preempt);
 	for (int s = 0; s < nsites; s++)
 		cfg->site_procs[s] = coalloc_site_nodes(s);
-	if (shape.mode == COALLOC_CONF_MATRIX_GANG) {
-		cfg->rows = shape.mpl;		/* a job takes one row */
-	} else if (shape.mode == COALLOC_CONF_MATRIX_LOCAL) {
+	if (m.mode == COALLOC_CONF_MATRIX_GANG) {
+		cfg->rows = m.mpl;		/* a job takes one row */
+	} else if (m.mode == COALLOC_CONF_MATRIX_LOCAL) {
 		for (int s = 0; s < nsites; s++)	/* MPL jobs per node */
-			cfg->site_procs[s] *= shape.mpl;
+			cfg->site_procs[s] *= m.mpl;
 	}
 }
 

@@ -63,15 +63,9 @@ enum coalloc_policy coalloc_sites_policy(void);
  * (their defaults without one). */
 void coalloc_sites_engine_settings(struct coalloc_config *cfg);
 /* The matrix coalloc.conf asks for. */
-struct coalloc_matrix_conf {
-	enum coalloc_conf_matrix mode;
-	unsigned mpl;
-	unsigned time_slice;		/* seconds */
-	unsigned time_slice_ms;		/* 0, or the agents switch rows */
-	unsigned gang_port_offset;	/* their gang port - slurmd's */
-	bool preempt;			/* a PreemptPartition: priority row */
-};
-void coalloc_sites_matrix(struct coalloc_matrix_conf *out);
+/* A copy of the matrix's settings; *preempt: a PreemptPartition (a
+ * priority row) is configured. */
+void coalloc_sites_matrix(struct coalloc_matrix_settings *out, bool *preempt);
 bool coalloc_is_preempt_partition(const char *partition);
 /* PreemptHold's seconds; 0 without a PreemptPartition. */
 unsigned coalloc_preempt_hold(void);

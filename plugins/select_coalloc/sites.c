@@ -187,14 +187,14 @@ static void _warn_sharing(const char *name, const struct coalloc_conf *c)
 	    (part->max_share & ~SHARED_FORCE) > 1)
 		return;
 	error("%s: partition %s needs OverSubscribe=FORCE:%u in slurm.conf for Matrix=%s%s: until then its jobs get only idle nodes",
-	      plugin_type, name, c->mpl + (c->preempt_partition ? 1 : 0),
-	      coalloc_conf_matrix_name(c->matrix),
+	      plugin_type, name, c->matrix.mpl + (c->preempt_partition ? 1 : 0),
+	      coalloc_conf_matrix_name(c->matrix.mode),
 	      c->preempt_partition ? " with PreemptPartition" : "");
 }
 
 static void _check_sharing(const struct coalloc_conf *c)
 {
-	if (c->matrix == COALLOC_CONF_MATRIX_OFF && !c->preempt_partition)
+	if (c->matrix.mode == COALLOC_CONF_MATRIX_OFF && !c->preempt_partition)
 		return;
 	_warn_sharing(c->global_partition, c);
 	_warn_sharing(c->preempt_partition, c);
@@ -305,15 +305,15 @@ static void _log_sites(const struct sites *s)
 
 	char slice[128];
 
-	if (c->time_slice_ms)
+	if (c->matrix.time_slice_ms)
 		snprintf(slice, sizeof(slice), "%ums (node agents switch the rows, gang port = slurmd's + %u)",
-			 c->time_slice_ms, c->gang_port_offset);
+			 c->matrix.time_slice_ms, c->matrix.gang_port_offset);
 	else
-		snprintf(slice, sizeof(slice), "%u", c->time_slice);
+		snprintf(slice, sizeof(slice), "%u", c->matrix.time_slice);
 	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u QueueOrder=%s TimeSlice=%s PreemptPartition=%s PreemptHold=%u",
 	     plugin_type, s->implicit ? "no coalloc.conf" : c->file, c->nsites,
 	     c->nsites == 1 ? "" : "s", coalloc_policy_name(c->policy),
-	     c->aging_time, coalloc_conf_matrix_name(c->matrix), c->mpl,
+	     c->aging_time, coalloc_conf_matrix_name(c->matrix.mode), c->matrix.mpl,
 	     coalloc_order_name(c->queue_order),
 	     slice,
 	     c->preempt_partition ? c->preempt_partition : "(none)",
@@ -460,20 +460,14 @@ void coalloc_sites_engine_settings(struct coalloc_config *cfg)
 	slurm_mutex_unlock(&sites_mutex);
 }
 
-void coalloc_sites_matrix(struct coalloc_matrix_conf *out)
+void coalloc_sites_matrix(struct coalloc_matrix_settings *out, bool *preempt)
 {
-	memset(out, 0, sizeof(*out));
-	out->mode = COALLOC_CONF_MATRIX_OFF;
-	out->mpl = COALLOC_CONF_DEFAULT_MPL;
-	out->time_slice = COALLOC_CONF_DEFAULT_TIMESLICE;
+	coalloc_matrix_settings_init(out);
+	*preempt = false;
 	slurm_mutex_lock(&sites_mutex);
 	if (current) {
-		out->mode = current->conf.matrix;
-		out->mpl = current->conf.mpl;
-		out->time_slice = current->conf.time_slice;
-		out->time_slice_ms = current->conf.time_slice_ms;
-		out->gang_port_offset = current->conf.gang_port_offset;
-		out->preempt = current->conf.preempt_partition != NULL;
+		*out = current->conf.matrix;
+		*preempt = current->conf.preempt_partition != NULL;
 	}
 	slurm_mutex_unlock(&sites_mutex);
 }
@@ -623,16 +617,16 @@ void coalloc_sites_json(json_object *root)
 		json_object_object_add(root, "queue_order", json_object_new_string(
 					       coalloc_order_name(c->queue_order)));
 		json_object_object_add(root, "matrix", json_object_new_string(
-					       coalloc_conf_matrix_name(c->matrix)));
-		json_object_object_add(root, "mpl", json_object_new_int(c->mpl));
+					       coalloc_conf_matrix_name(c->matrix.mode)));
+		json_object_object_add(root, "mpl", json_object_new_int(c->matrix.mpl));
 		json_object_object_add(root, "global_partition",
 				       _str_or_null(c->global_partition));
 		json_object_object_add(root, "preempt_partition",
 				       _str_or_null(c->preempt_partition));
 		json_object_object_add(root, "time_slice",
-				       json_object_new_int(c->time_slice));
-		json_object_object_add(root, "time_slice_ms", c->time_slice_ms ?
-				       json_object_new_int(c->time_slice_ms) : NULL);
+				       json_object_new_int(c->matrix.time_slice));
+		json_object_object_add(root, "time_slice_ms", c->matrix.time_slice_ms ?
+				       json_object_new_int(c->matrix.time_slice_ms) : NULL);
 		for (size_t i = 0; i < c->nsites; i++) {
 			json_object *s = json_object_new_object();
 			int total = 0;

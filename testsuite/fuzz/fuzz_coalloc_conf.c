@@ -18,7 +18,7 @@ static void _check_success(const struct coalloc_conf *conf)
 {
 	char **hosts, layout[4096];
 
-	FUZZ_CHECK(conf->mpl >= 1 && conf->mpl <= COALLOC_CONF_MAX_MPL);
+	FUZZ_CHECK(conf->matrix.mpl >= 1 && conf->matrix.mpl <= COALLOC_CONF_MAX_MPL);
 	FUZZ_CHECK(conf->nsites <= COALLOC_MAX_SITES);
 	FUZZ_CHECK(!strcmp(conf->file, "fuzz.conf"));
 	hosts = calloc(conf->nsites + 1, sizeof(*hosts));
@@ -34,7 +34,7 @@ static void _check_success(const struct coalloc_conf *conf)
 	if (coalloc_layout_join(conf, hosts, layout, sizeof(layout)))
 		FUZZ_CHECK(layout[0] == '\0');
 	free(hosts);
-	FUZZ_CHECK(coalloc_conf_matrix_name(conf->matrix) != NULL);
+	FUZZ_CHECK(coalloc_conf_matrix_name(conf->matrix.mode) != NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -42,8 +42,8 @@ static void test_good(void)
 	is_int(c.policy, COALLOC_POLICY_GS, "default policy GS");
 	is_int(c.aging_time, COALLOC_CONF_DEFAULT_AGING, "default aging");
 	is_int(c.queue_order, COALLOC_ORDER_FCFS, "default queue order fcfs");
-	is_int(c.matrix, COALLOC_CONF_MATRIX_OFF, "default matrix off");
-	is_int(c.mpl, 1, "default MPL 1");
+	is_int(c.matrix.mode, COALLOC_CONF_MATRIX_OFF, "default matrix off");
+	is_int(c.matrix.mpl, 1, "default MPL 1");
 	is_int(c.nsites, 2, "two sites");
 	is_str(c.sites[1].nodes, "n[5-8]", "hostlist kept as written");
 	is_int(c.sites[1].line, 3, "site line number");
@@ -59,8 +59,8 @@ static void test_good(void)
 		     TWO_SITES LOCALS, &c), 0, "full LS-DO gang config");
 	is_int(c.policy, COALLOC_POLICY_LS_DO, "policy, any case");
 	is_int(c.aging_time, 0, "aging off");
-	is_int(c.matrix, COALLOC_CONF_MATRIX_GANG, "matrix gang");
-	is_int(c.time_slice, 10, "time slice across a continued line");
+	is_int(c.matrix.mode, COALLOC_CONF_MATRIX_GANG, "matrix gang");
+	is_int(c.matrix.time_slice, 10, "time slice across a continued line");
 	is_int(c.sites[0].line, 4, "line numbers count continued lines");
 	is_str(c.sites[1].local_partition, "pb", "local partition attached");
 	is_int(c.sites[1].local_line, 7, "its line");
@@ -68,16 +68,16 @@ static void test_good(void)
 
 	is_int(parse("Matrix=gang MPL=4 TimeSlice=200ms\n" TWO_SITES, &c), 0,
 	       "a time slice in milliseconds");
-	is_int(c.time_slice_ms, 200, "... kept in milliseconds");
-	ok(coalloc_conf_fast_gang(&c), "... rows the agents switch");
-	is_int(c.gang_port_offset, 1001, "... default gang port offset");
+	is_int(c.matrix.time_slice_ms, 200, "... kept in milliseconds");
+	ok(coalloc_conf_fast_gang(&c.matrix), "... rows the agents switch");
+	is_int(c.matrix.gang_port_offset, 1001, "... default gang port offset");
 	coalloc_conf_free(&c);
 	is_int(parse("Matrix=gang MPL=2 TimeSlice=50MS GangPortOffset=2000\n" TWO_SITES, &c),
 	       0, "the shortest slice, any case; a gang port offset");
-	ok(c.time_slice_ms == 50 && c.gang_port_offset == 2000, "... both kept");
+	ok(c.matrix.time_slice_ms == 50 && c.matrix.gang_port_offset == 2000, "... both kept");
 	coalloc_conf_free(&c);
 	is_int(parse("Matrix=gang MPL=2 TimeSlice=1\n" TWO_SITES, &c), 0, "one second");
-	ok(c.time_slice == 1 && !c.time_slice_ms && !coalloc_conf_fast_gang(&c),
+	ok(c.matrix.time_slice == 1 && !c.matrix.time_slice_ms && !coalloc_conf_fast_gang(&c.matrix),
 	   "... goes through slurmctld");
 	coalloc_conf_free(&c);
 

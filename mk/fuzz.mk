@@ -78,7 +78,7 @@ FUZZ_AGENT_LIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
 
 $(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c lib/coalloc_conf/layout.c lib/cosched_proto/settings.c $(COALLOC_SRCS) $(FUZZ_NUM),-lm))
 $(eval $(call fuzz_target,cosched_opts,$(FUZZ_COSCHED_OPTS),))
-$(eval $(call fuzz_target,plugstack_args,plugins/spank_cosched/args.c $(FUZZ_COSCHED_PROTO),))
+$(eval $(call fuzz_target,plugstack_args,$(FUZZ_COSCHED_PROTO),))
 $(eval $(call fuzz_target,num,$(FUZZ_NUM),))
 $(eval $(call fuzz_target,esp_mix,lib/esp/mix.c $(FUZZ_NUM),-lm))
 $(eval $(call fuzz_target,agent_request,$(filter-out lib/cosched_proto/peer.c,$(FUZZ_AGENT)),$(FUZZ_AGENT_LIBS)))

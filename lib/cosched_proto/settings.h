@@ -1,6 +1,6 @@
 /*
  * settings.h - the one table of the settings that both the cosched
- * plugin (plugstack.conf, plugins/spank_cosched/args.c) and the node
+ * plugin (plugstack.conf, lib/cosched_proto/args.c) and the node
  * agent (its command line, agent/conf.c, and the register request)
  * check: name, default, lowest, highest, unit.  Nowhere else is a
  * default or limit of these written.

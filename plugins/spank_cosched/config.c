@@ -5,7 +5,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "args.h"
+#include "cosched_proto/args.h"
 #include "cosched.h"
 
 static struct cosched_args config;

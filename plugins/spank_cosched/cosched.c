@@ -10,7 +10,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "args.h"
+#include "cosched_proto/args.h"
 #include "cosched.h"
 #include "version/version.h"
 

@@ -2,7 +2,6 @@
  * cosched.h - what the files of the cosched SPANK plugin share.
  *
  *   cosched.c   the symbols Slurm looks up; dispatches on the context
- *   args.c      plugstack.conf arguments (args.h, no Slurm header)
  *   options.c   --coalloc, --cosched, --cosched-*: registration, validation
  *   submit.c    sbatch/salloc/srun: records the request with the job
  *   stepd.c     slurmstepd: the node agent and the MPI shim for the step
@@ -19,7 +18,7 @@
 
 #include <slurm/spank.h>
 
-#include "args.h"
+#include "cosched_proto/args.h"
 #include "cosched/pb.h"
 #include "cosched/bw.h"
 #include "coalloc/sizes.h"

@@ -10,7 +10,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
-	cosched.c config.c args.c options.c submit.c stepd.c layout.c peers.c \
+	cosched.c config.c options.c submit.c stepd.c layout.c peers.c \
 	preload.c preload_value.c sites.c)
 SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
 SPANK_COSCHED_SO   := $(O)/plugins/cosched.so
@@ -21,11 +21,7 @@ NEEDS_SLURM_SRC += $(SPANK_COSCHED_OBJS)
 SPANK_COSCHED_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a \
 	$(COALLOC_LIB) $(LIBNUM) $(LIBVERSION)
 
-# Where the agent and the shim will be installed: the defaults of the
-# agent= and shim= arguments (plugstack.conf may say otherwise).
-CFLAGS_plugins/spank_cosched = $(SLURM_PUBLIC_CPPFLAGS) \
-	-DCOSCHED_AGENT_DEFAULT='"$(PREFIX)/sbin/coschedd"' \
-	-DCOSCHED_SHIM_DEFAULT='"$(PREFIX)/lib/coalloc/libcosched_mpi.so"'
+CFLAGS_plugins/spank_cosched = $(SLURM_PUBLIC_CPPFLAGS)
 
 $(SPANK_COSCHED_SO): $(SPANK_COSCHED_OBJS) $(SPANK_COSCHED_LIBS) \
 		plugins/spank_cosched/cosched.map
@@ -40,8 +36,7 @@ TARGETS += $(SPANK_COSCHED_SO)
 INSTALL_PLUGINS += $(SPANK_COSCHED_SO)
 INSTALL_MAN += doc/man/cosched.8
 
-# The plugstack.conf argument parser has no Slurm dependency: tested alone.
-$(eval $(call unit_test,spank_cosched/test_cosched_args,testsuite/unit/spank_cosched/test_cosched_args.c plugins/spank_cosched/args.c,$(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(LIBNUM),))
-# And LD_PRELOAD's composition (preload_value.c).
+# LD_PRELOAD's composition (preload_value.c) has no Slurm dependency:
+# tested alone.
 $(eval $(call unit_test,spank_cosched/test_preload,testsuite/unit/spank_cosched/test_preload.c plugins/spank_cosched/preload_value.c,,))
 CFLAGS_testsuite/unit/spank_cosched := -Iplugins/spank_cosched

@@ -1,6 +1,6 @@
 /*
  * fuzz_plugstack_args.c - the arguments of cosched.so on its
- * plugstack.conf line (plugins/spank_cosched/args.c, free of Slurm
+ * plugstack.conf line (lib/cosched_proto/args.c, free of Slurm
  * headers), parsed in every slurmstepd, srun and sbatch.
  *
  * The input is split at newlines into argv, as Slurm splits the line at
@@ -12,7 +12,7 @@
  */
 #include "fuzz.h"
 
-#include "args.h"
+#include "cosched_proto/args.h"
 #include "cosched/mode.h"
 
 #define MAX_ARGS 64

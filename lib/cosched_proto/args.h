@@ -38,12 +38,13 @@
  *                       (lib/cosched/energy.h) (paper)
  *
  * Free of Slurm headers so the parser is unit-tested on its own
- * (testsuite/unit/spank_cosched/test_cosched_args.c).
+ * (testsuite/unit/cosched_proto/test_args.c), and read by slurmctld's
+ * select/coalloc too, to check GangPortOffset against gang_port_offset.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef COALLOC_SPANK_COSCHED_ARGS_H
-#define COALLOC_SPANK_COSCHED_ARGS_H
+#ifndef COSCHED_PROTO_ARGS_H
+#define COSCHED_PROTO_ARGS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -104,4 +105,4 @@ int cosched_args_parse(int argc, char *const argv[], struct cosched_args *args,
 bool cosched_args_allows(const struct cosched_args *args,
 			 enum cosched_mode mode);
 
-#endif /* COALLOC_SPANK_COSCHED_ARGS_H */
+#endif /* COSCHED_PROTO_ARGS_H */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "args.h"
+#include "cosched_proto/args.h"
 #include "cosched_proto/boost_names.h"
 #include "cosched_proto/client.h"
 #include "cosched_proto/settings.h"

@@ -1,5 +1,5 @@
 /*
- * test_cosched_args.c - the plugstack.conf arguments of the cosched
+ * test_args.c - the plugstack.conf arguments of the cosched
  * SPANK plugin: defaults in one place, strict parsing, every rejection
  * names the argument.
  *
@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "args.h"
+#include "cosched_proto/args.h"
 #include "tap.h"
 #include "cosched/mode.h"
 

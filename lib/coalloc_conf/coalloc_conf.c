@@ -173,12 +173,14 @@ static int _set_scalar(struct parser *p, const struct pair *kv, int k)
 	case KEY_ORDER:
 		return _set_order(p, kv);
 	case KEY_MATRIX:
+		c->matrix_line = p->line;
 		return _set_matrix(p, kv);
 	case KEY_MPL:
 		return _parse_uint(p, kv, 1, COALLOC_CONF_MAX_MPL, &c->matrix.mpl);
 	case KEY_TIMESLICE:
 		return _set_time_slice(p, kv);
 	case KEY_GANG_PORT:
+		c->gang_port_line = p->line;
 		return _parse_uint(p, kv, (unsigned)port_offset->lo,
 				   (unsigned)port_offset->hi, &c->matrix.gang_port_offset);
 	case KEY_PREEMPT:

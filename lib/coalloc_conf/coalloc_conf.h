@@ -77,6 +77,8 @@ struct coalloc_conf {
 	unsigned aging_time;
 	enum coalloc_queue_order queue_order;
 	struct coalloc_matrix_settings matrix;
+	int matrix_line;		/* 0 when Matrix= is not given */
+	int gang_port_line;		/* 0 when GangPortOffset= is not */
 	char *global_partition;		/* NULL when none */
 	int global_line;
 	char *preempt_partition;	/* its jobs preempt: NULL when none */
@@ -104,6 +106,19 @@ const struct coalloc_conf_site *
 coalloc_conf_find_site(const struct coalloc_conf *conf, const char *name);
 
 const char *coalloc_conf_matrix_name(enum coalloc_conf_matrix matrix);
+
+/*
+ * coalloc.conf against the node agents' settings on cosched.so's line of
+ * the plugstack.conf at path (plugstack_check.c): with rows the agents
+ * switch, their gang_port_offset must be GangPortOffset, or no gang table
+ * ever reaches them.  Returns 0 (they agree, or nothing to check: no
+ * such rows, no file, no cosched.so line), -1 when they disagree, or 1
+ * when the check could not be made (an unreadable file, arguments
+ * cosched.so itself refuses); the message, naming both files' lines and
+ * keys, is in err for -1 and 1.
+ */
+int coalloc_conf_check_plugstack(const struct coalloc_conf *c,
+				 const char *path, char *err, size_t errlen);
 
 /* Rows switched by the node agents: Matrix=gang, TimeSlice below 1 s. */
 static inline int coalloc_conf_fast_gang(const struct coalloc_matrix_settings *m)

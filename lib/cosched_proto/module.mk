@@ -10,7 +10,8 @@
 
 LIBCOSCHED_PROTO := $(O)/lib/libcosched_proto.a
 LIBCOSCHED_PROTO_SRCS := $(addprefix lib/cosched_proto/,client.c words.c \
-	register.c membus_req.c settings.c gang.c peer.c peer_hosts.c args.c)
+	register.c membus_req.c settings.c gang.c peer.c peer_hosts.c args.c \
+	plugstack.c)
 $(eval $(call static_lib,$(LIBCOSCHED_PROTO),$(LIBCOSCHED_PROTO_SRCS)))
 TARGETS += $(LIBCOSCHED_PROTO)
 # Where the agent and the shim will be installed: the defaults of

@@ -55,15 +55,40 @@ static void _sites_free(struct sites *s)
 	xfree(s);
 }
 
-/* coalloc.conf lives beside slurm.conf. */
-static char *_conf_path(void)
+/* A file beside slurm.conf: coalloc.conf, or Slurm's default
+ * plugstack.conf. */
+static char *_beside_slurm_conf(const char *name)
 {
 	char *copy = xstrdup(slurm_conf.slurm_conf ? slurm_conf.slurm_conf :
 			     "/etc/slurm/slurm.conf");
-	char *path = xstrdup_printf("%s/coalloc.conf", dirname(copy));
+	char *path = xstrdup_printf("%s/%s", dirname(copy), name);
 
 	xfree(copy);
 	return path;
+}
+
+static char *_conf_path(void)
+{
+	return _beside_slurm_conf("coalloc.conf");
+}
+
+/*
+ * GangPortOffset against the agents' gang_port_offset in this host's
+ * plugstack.conf (PlugStackConfig, or beside slurm.conf, as Slurm finds
+ * it): a difference is an error of the configuration; a stack that
+ * cannot be read is said, and the configuration kept.
+ */
+static int _check_agents_port(const struct coalloc_conf *c, char *err,
+			      size_t len)
+{
+	char *path = slurm_conf.plugstack ? xstrdup(slurm_conf.plugstack) :
+		     _beside_slurm_conf("plugstack.conf");
+	int rc = coalloc_conf_check_plugstack(c, path, err, len);
+
+	if (rc > 0)
+		error("%s: %s", plugin_type, err);
+	xfree(path);
+	return rc < 0 ? -1 : 0;
 }
 
 /* A message about a line of coalloc.conf (errbuf_at), then -1. */
@@ -239,7 +264,8 @@ static struct sites *_load_text(const char *text, const char *path,
 		if (_claim_nodes(s, i, err, len))
 			goto fail;
 	if (_every_node_in_a_site(s, err, len) ||
-	    _check_partitions(s, err, len))
+	    _check_partitions(s, err, len) ||
+	    _check_agents_port(&s->conf, err, len))
 		goto fail;
 	return s;
 fail:

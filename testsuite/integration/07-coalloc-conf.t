@@ -67,6 +67,11 @@ refused 'Policy=EQ-GF GlobalPartition=nope\nSite=a Nodes=n[1-4]\nLocalPartition=
 	"$C line 1: key 'GlobalPartition': partition 'nope' is not in slurm.conf" "an unknown partition"
 refused 'Matrix=gang\nSite=a Nodes=n[1-4]\n' \
 	"$C: key 'MPL': Matrix=gang needs MPL=2 or more" "an inconsistent matrix"
+# rows the agents switch, at a port plugstack.conf's cosched.so line
+# (PlugStackConfig, line 4) does not give them
+refused 'Matrix=gang MPL=2 TimeSlice=200ms GangPortOffset=1234\nSite=a Nodes=n[1-4]\n' \
+	"$C line 1: key 'GangPortOffset': 1234 differs from gang_port_offset=1001 of cosched.so at $ETC/plugstack.conf line 4" \
+	"GangPortOffset not plugstack.conf's gang_port_offset"
 
 # No coalloc.conf at all: one site of every node, and slurmctld runs.
 rm -f "$ETC/coalloc.conf"

@@ -4,6 +4,7 @@
  *   coschedctl [--node N] [--run-dir DIR] status [--json]
  *   coschedctl [--node N] [--run-dir DIR] ping
  *   coschedctl [--node N] [--run-dir DIR] request 'LINE'
+ *   coschedctl settings [KEY]
  *
  * The node defaults to $SLURMD_NODENAME, then the short host name; the
  * run directory to $COSCHED_RUN_DIR, then /run/coschedd.  `request` sends
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "cosched_proto/client.h"
+#include "cosched_proto/settings.h"
 #include "version/version.h"
 
 #define REPLY_LEN (1 << 20)
@@ -30,7 +32,36 @@ static void _usage(FILE *to)
 		"usage: coschedctl [--node NAME] [--run-dir DIR] status [--json | --prometheus]\n"
 		"       coschedctl [--node NAME] [--run-dir DIR] ping\n"
 		"       coschedctl [--node NAME] [--run-dir DIR] request 'LINE'\n"
+		"       coschedctl settings [KEY]\n"
 		"       coschedctl --help | --version\n");
+}
+
+/*
+ * 'settings [KEY]': the settings table (lib/cosched_proto/settings.c),
+ * "KEY DEFAULT LOWEST HIGHEST UNIT" a line, for scripts (bench-membus)
+ * that must not write a default or limit again.  No agent is asked.
+ */
+static int _settings(int argc, char **argv)
+{
+	int found = 0;
+
+	if (argc > 1) {
+		_usage(stderr);
+		return 2;
+	}
+	for (int id = 0; id < COSCHED_SET_COUNT; id++) {
+		const struct cosched_setting *s = cosched_setting(id);
+
+		if (argc == 1 && strcmp(argv[0], s->key))
+			continue;
+		printf("%s %llu %llu %llu %s\n", s->key,
+		       (unsigned long long)s->dflt, (unsigned long long)s->lo,
+		       (unsigned long long)s->hi, s->unit);
+		found++;
+	}
+	if (!found)
+		fprintf(stderr, "coschedctl: no setting '%s'\n", argv[0]);
+	return found ? 0 : 2;
 }
 
 static const char *_default_node(char *buf, size_t len)
@@ -90,6 +121,8 @@ int main(int argc, char **argv)
 		default: _usage(stderr); return 2;
 		}
 	}
+	if (optind < argc && !strcmp(argv[optind], "settings"))
+		return _settings(argc - optind - 1, argv + optind + 1);
 	request = _request(argc - optind, argv + optind, line, sizeof(line));
 	if (!request) {
 		_usage(stderr);

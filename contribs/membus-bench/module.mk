@@ -47,7 +47,7 @@ $(O)/tests/membus_bench/test_bench_membus.t: \
 $(eval $(call unit_test,membus_bench/test_bench_membus_cli,$(SCRIPT_TEST),,))
 $(O)/tests/membus_bench/test_bench_membus_cli.t: \
 	testsuite/unit/membus_bench/test_bench_membus_cli.sh \
-	contribs/membus-bench/bench-membus
+	contribs/membus-bench/bench-membus $(COSCHEDCTL)
 
 # 'make bench-membus': the MemBUS throughput benchmark (section 6, Fig. 4),
 # membench jobs on a one-node, two-CPU embedded cluster (W1, W2) and

@@ -11,6 +11,8 @@
 
 BENCH=contribs/membus-bench/bench-membus
 source testsuite/unit/lib/tap.sh
+# the settings table through this build's coschedctl
+export BUILD_DIR=$COALLOC_BUILD
 
 # fails_with "description" "pattern" args...: non-zero exit, stderr matches
 fails_with() { command_fails "$1" "$2" "$BENCH" --plan "${@:3}"; }
@@ -26,7 +28,7 @@ plans() {
 	ok $? "$desc: the plan says so" || sed 's/^/# /' "$TMP/out" "$TMP/err" >&2
 }
 
-plan 49
+plan 55
 fails_with "unknown workload" "unknown workload 'W4'" --workloads W4
 fails_with "a workload twice" "W1 given twice" --workloads W1,W3,W1
 fails_with "empty workloads" "--workloads: empty" --workloads ''
@@ -44,8 +46,14 @@ fails_with "takeover seconds too short" "--takeover-seconds: from 12" --takeover
 fails_with "takeover seconds not a number" "--takeover-seconds: '4x'" --takeover-seconds 4x
 fails_with "repeat over 10" "--repeat: at most 10" --repeat 11
 fails_with "unknown option" "unknown option '--nodes'" --nodes 4
+# the quantum's default and limits are the settings table's
+read -r _ q_dflt q_lo q_hi _ < <("$COALLOC_BUILD/bin/coschedctl" settings membus_quantum_ms)
+fails_with "quantum below the plugin's lowest" \
+	"--quantum-ms: from $q_lo to $q_hi (the plugin's membus_quantum_ms)" --quantum-ms $((q_lo - 1))
+fails_with "quantum above its highest" "--quantum-ms: from $q_lo" --quantum-ms $((q_hi + 1))
 
 plans "the defaults" "workloads W1,W2, 4 repetition" 
+plans "the default quantum: the plugin's" "quantum $q_dflt ms" 
 plans "W3 alone" "network alone, pairs and mixes \\(2 nodes\\): 8 batches of 6 s" --workloads W3
 plans "W3 shared" "W3 shared \\(2 nodes\\): 12 batches of 20 s" --workloads W3 --seconds 20 --repeat 6
 plans "all three" "W1,W2 shared \\(1 node\\): 8 batches" --workloads W3,W1,W2 --repeat 2 --net-bytes 65536 --light-bytes 1 --light-compute 0

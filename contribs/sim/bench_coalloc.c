@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "coalloc/coalloc.h"
+#include "coalloc/route.h"
 #include "num/num.h"
 #include "version/version.h"
 
@@ -117,11 +118,10 @@ static struct coalloc_engine *loaded_engine(enum coalloc_policy p,
 	for (int i = 0; i < NJOBS; i++) {
 		struct coalloc_request r = {
 			.id = (uint32_t)i + 1, .ncomp = jobs[i].ncomp,
-			.queue = coalloc_policy_queue_for(p, jobs[i].ncomp,
-							  jobs[i].origin),
 		};
 
 		memcpy(r.size, jobs[i].size, sizeof(r.size));
+		r.queue = coalloc_route(p, &r, (int)jobs[i].origin);
 		if (coalloc_engine_submit(e, &r)) {
 			coalloc_engine_destroy(e);
 			return NULL;
@@ -141,11 +141,10 @@ static void submit_one(struct coalloc_engine *e, enum coalloc_policy p,
 {
 	struct coalloc_request r = {
 		.id = id, .ncomp = jobs[0].ncomp,
-		.queue = coalloc_policy_queue_for(p, jobs[0].ncomp,
-						  jobs[0].origin),
 	};
 
 	memcpy(r.size, jobs[0].size, sizeof(r.size));
+	r.queue = coalloc_route(p, &r, (int)jobs[0].origin);
 	coalloc_engine_submit(e, &r);
 }
 

@@ -17,5 +17,6 @@
 #include "coalloc/engine.h"
 #include "coalloc/matrix.h"
 #include "coalloc/rng.h"
+#include "coalloc/route.h"
 
 #endif /* COALLOC_COALLOC_H */

@@ -12,7 +12,7 @@ COALLOC_SRCS := lib/coalloc/rng.c lib/coalloc/idmap.c lib/coalloc/policy.c \
 	lib/coalloc/placement.c lib/coalloc/engine.c lib/coalloc/matrix.c \
 	lib/coalloc/statefile.c lib/coalloc/resend.c lib/coalloc/reason.c \
 	lib/coalloc/sizes.c lib/coalloc/site_name.c lib/coalloc/shape.c \
-	lib/coalloc/hold.c lib/coalloc/order.c
+	lib/coalloc/hold.c lib/coalloc/order.c lib/coalloc/route.c
 
 $(eval $(call static_lib,$(COALLOC_LIB),$(COALLOC_SRCS)))
 TARGETS += $(COALLOC_LIB)

@@ -10,3 +10,7 @@
 LIBCOALLOC_SIM := $(O)/lib/libcoalloc_sim.a
 $(eval $(call static_lib,$(LIBCOALLOC_SIM),lib/coalloc_sim/workload.c lib/coalloc_sim/simulate.c))
 TARGETS += $(LIBCOALLOC_SIM)
+
+# The simulator and the select plugin route a job alike (lib/coalloc's
+# route.c, the plugin's path from --coalloc text to a queue).
+$(eval $(call unit_test,coalloc/test_route,testsuite/unit/coalloc/test_route.c,$(LIBCOALLOC_SIM) $(COALLOC_LIB) $(LIBNUM),-lm))

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coalloc/route.h"
 #include "coalloc_sim/simulate.h"
 
 struct departure {
@@ -101,32 +102,31 @@ static void start_jobs(struct run *r)
 	}
 }
 
-/* The component count routing sees: 0 for a flexible job (policy.h). */
-static unsigned sim_job_ncomp(const struct sim_job *sj)
+void sim_job_request(const struct sim_job *sj, uint32_t id,
+		     enum coalloc_policy policy, struct coalloc_request *req)
 {
-	return sj->type == COALLOC_REQ_FLEXIBLE ? 0 : sj->ncomp;
+	*req = (struct coalloc_request) {
+		.id = id, .type = sj->type, .submit_time = sj->arrival,
+	};
+	if (sj->type == COALLOC_REQ_FLEXIBLE) {
+		for (unsigned k = 0; k < sj->ncomp; k++)
+			req->total += sj->size[k];
+	} else {
+		req->ncomp = sj->ncomp;
+		memcpy(req->size, sj->size, sj->ncomp * sizeof(req->size[0]));
+		memcpy(req->want_site, sj->want_site,
+		       sj->ncomp * sizeof(req->want_site[0]));
+	}
+	req->queue = coalloc_route(policy, req, (int)sj->origin);
 }
 
 static int arrive(struct run *r, size_t i, enum coalloc_policy policy)
 {
 	const struct sim_job *sj = &r->jobs[i];
-	struct coalloc_request req = {
-		.id = (uint32_t)(i + 1), .type = sj->type,
-		.queue = coalloc_policy_queue_for(policy, sim_job_ncomp(sj),
-						  sj->origin),
-		.submit_time = sj->arrival,
-	};
+	struct coalloc_request req;
 	int rc;
 
-	if (sj->type == COALLOC_REQ_FLEXIBLE) {
-		for (unsigned k = 0; k < sj->ncomp; k++)
-			req.total += sj->size[k];
-	} else {
-		req.ncomp = sj->ncomp;
-		memcpy(req.size, sj->size, sj->ncomp * sizeof(req.size[0]));
-		memcpy(req.want_site, sj->want_site,
-		       sj->ncomp * sizeof(req.want_site[0]));
-	}
+	sim_job_request(sj, (uint32_t)(i + 1), policy, &req);
 	rc = coalloc_engine_submit(r->e, &req);
 	if (rc)
 		return rc;
@@ -160,6 +160,7 @@ static void summarise(const struct run *r, const struct sim_config *sc,
 
 	for (size_t i = first; i < r->njobs; i++) {
 		const struct sim_job *j = &r->jobs[i];
+		struct coalloc_request req;
 		double resp;
 
 		if (r->start[i] < 0)
@@ -167,9 +168,8 @@ static void summarise(const struct run *r, const struct sim_config *sc,
 		resp = r->start[i] + j->service - j->arrival;
 		sum += resp;
 		n++;
-		if (coalloc_policy_queue_for(sc->policy, sim_job_ncomp(j),
-					     j->origin) ==
-		    COALLOC_QUEUE_GLOBAL) {
+		sim_job_request(j, (uint32_t)(i + 1), sc->policy, &req);
+		if (req.queue == COALLOC_QUEUE_GLOBAL) {
 			sg += resp;
 			res->n_global++;
 		} else {

@@ -42,6 +42,14 @@ struct sim_result {
  */
 bool sim_saturated(double wait_q2, double wait_q4);
 
+/*
+ * The engine request of a simulated job, as id, and its queue by
+ * lib/coalloc's coalloc_route(), the select plugin's rule, from its
+ * origin site.
+ */
+void sim_job_request(const struct sim_job *sj, uint32_t id,
+		     enum coalloc_policy policy, struct coalloc_request *req);
+
 /* Run one simulation; returns 0, or a negative errno. */
 int sim_run(const struct sim_job *jobs, size_t njobs,
 	    const struct sim_config *sc, struct sim_result *res);

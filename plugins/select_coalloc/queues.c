@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "coalloc/engine.h"
+#include "coalloc/route.h"
 #include "num/errbuf.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
@@ -148,48 +149,23 @@ static void _withdraw_locked(uint32_t id)
 /* ------------------------------------------------------------ routing */
 
 /*
- * The engine queue of a job, or QUEUE_BYPASS when the policy does not
- * manage it, or QUEUE_INVALID when the policy cannot take it at all.
+ * The engine queue of a job (lib/coalloc's coalloc_route: the
+ * simulator's rule too), or QUEUE_BYPASS when the policy does not manage
+ * it: it asks for given nodes, or its partition is no queue's.
  */
 #define QUEUE_BYPASS (-100)
-#define QUEUE_INVALID (-101)		/* single-site job, global partition */
-#define QUEUE_WRONG_SITE (-102)		/* names another site than its
-					 * partition's */
 
-/* The site a single-component ordered request names, or -1. */
-static int _named_site(const struct coalloc_shape *shape)
+static int _route(job_record_t *job_ptr, const struct coalloc_request *req)
 {
-	if (shape->type != COALLOC_REQ_ORDERED || shape->ncomp != 1)
-		return -1;
-	return shape->site[0] == COALLOC_SITE_ANY ? -1 : shape->site[0];
-}
-
-static int _route(job_record_t *job_ptr, const struct coalloc_shape *shape)
-{
-	enum coalloc_policy policy = coalloc_sites_policy();
 	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
 	int origin = coalloc_local_site_of_partition(part);
-	int named = _named_site(shape);
-	/* ncomp 0: flexible, which may span sites (policy.h) */
-	unsigned ncomp = shape->type == COALLOC_REQ_FLEXIBLE ? 0 : shape->ncomp;
-	int queue;
 
 	if (job_ptr->details && job_ptr->details->req_node_bitmap)
 		return QUEUE_BYPASS;
 	if (origin < 0 && !coalloc_is_global_partition(part))
 		return QUEUE_BYPASS;
-	if (named >= 0 && origin >= 0 && named != origin)
-		return QUEUE_WRONG_SITE;
-	if (coalloc_policy_family(policy) == COALLOC_FAMILY_GS)
-		return COALLOC_QUEUE_GLOBAL;
-	/* a single component naming its site is that site's local job */
-	if (named >= 0)
-		origin = named;
-	queue = coalloc_policy_queue_for(policy, ncomp, origin < 0 ? 0 : origin);
-	/* a single-component job of the global partition has no local queue */
-	if (origin < 0 && queue != COALLOC_QUEUE_GLOBAL)
-		return QUEUE_INVALID;
-	return queue;
+	return coalloc_route(coalloc_sites_policy(), req,
+			     origin < 0 ? COALLOC_ORIGIN_NONE : origin);
 }
 
 /* The engine request of a job, from its request on the sites. */
@@ -201,15 +177,11 @@ static int _request(job_record_t *job_ptr, struct coalloc_request *req,
 	memset(req, 0, sizeof(*req));
 	if (coalloc_job_shape(job_ptr, &shape, err, err_len) < 0)
 		return -1;
-	req->id = job_ptr->job_id;
-	req->type = shape.type;
-	req->ncomp = shape.ncomp;
-	req->total = shape.total;
-	memcpy(req->size, shape.size, shape.ncomp * sizeof(shape.size[0]));
-	memcpy(req->want_site, shape.site, shape.ncomp * sizeof(shape.site[0]));
-	req->queue = _route(job_ptr, &shape);
-	req->submit_time = job_ptr->details ? job_ptr->details->submit_time :
-					      time(NULL);
+	coalloc_request_from_shape(&shape, job_ptr->job_id,
+				   job_ptr->details ?
+				   job_ptr->details->submit_time : time(NULL),
+				   req);
+	req->queue = _route(job_ptr, req);
 	return 0;
 }
 
@@ -231,12 +203,12 @@ int coalloc_queues_valid(job_record_t *job_ptr)
 		info("%s: %pJ: %s", plugin_type, job_ptr, err);
 		return -1;
 	}
-	if (req.queue == QUEUE_WRONG_SITE) {
+	if (req.queue == COALLOC_ROUTE_WRONG_SITE) {
 		info("%s: %pJ: --coalloc names another site than the one of its partition %s; submit it to GlobalPartition or to that site's partition",
 		     plugin_type, job_ptr, job_ptr->part_ptr->name);
 		return -1;
 	}
-	if (req.queue == QUEUE_INVALID) {
+	if (req.queue == COALLOC_ROUTE_NO_LOCAL) {
 		info("%s: %pJ: Policy=%s puts single-component jobs in local queues, not in GlobalPartition; submit it to a site's partition or with --coalloc",
 		     plugin_type, job_ptr,
 		     coalloc_policy_name(coalloc_sites_policy()));

@@ -155,7 +155,28 @@ static void _withdraw_locked(uint32_t id)
  */
 #define QUEUE_BYPASS (-100)
 
-static int _route(job_record_t *job_ptr, const struct coalloc_request *req)
+/*
+ * The policy jobs are routed by: the engine's, which the last reset built
+ * from coalloc.conf, or the configuration's before there is one.  Caller
+ * holds queues_mutex.
+ */
+static enum coalloc_policy _policy_locked(void)
+{
+	return engine ? coalloc_engine_policy(engine) : coalloc_sites_policy();
+}
+
+static enum coalloc_policy _policy(void)
+{
+	enum coalloc_policy policy;
+
+	slurm_mutex_lock(&queues_mutex);
+	policy = _policy_locked();
+	slurm_mutex_unlock(&queues_mutex);
+	return policy;
+}
+
+static int _route(job_record_t *job_ptr, enum coalloc_policy policy,
+		  const struct coalloc_request *req)
 {
 	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
 	int origin = coalloc_local_site_of_partition(part);
@@ -164,13 +185,13 @@ static int _route(job_record_t *job_ptr, const struct coalloc_request *req)
 		return QUEUE_BYPASS;
 	if (origin < 0 && !coalloc_is_global_partition(part))
 		return QUEUE_BYPASS;
-	return coalloc_route(coalloc_sites_policy(), req,
+	return coalloc_route(policy, req,
 			     origin < 0 ? COALLOC_ORIGIN_NONE : origin);
 }
 
 /* The engine request of a job, from its request on the sites. */
-static int _request(job_record_t *job_ptr, struct coalloc_request *req,
-		    char *err, size_t err_len)
+static int _request(job_record_t *job_ptr, enum coalloc_policy policy,
+		    struct coalloc_request *req, char *err, size_t err_len)
 {
 	struct coalloc_shape shape;
 
@@ -181,25 +202,31 @@ static int _request(job_record_t *job_ptr, struct coalloc_request *req,
 				   job_ptr->details ?
 				   job_ptr->details->submit_time : time(NULL),
 				   req);
-	req->queue = _route(job_ptr, req);
+	req->queue = _route(job_ptr, policy, req);
 	return 0;
 }
 
-bool coalloc_queues_manage(job_record_t *job_ptr)
+static bool _manages(job_record_t *job_ptr, enum coalloc_policy policy)
 {
 	struct coalloc_request req;
 	char err[ERRBUF_LEN];
 
-	return !_request(job_ptr, &req, err, sizeof(err)) &&
+	return !_request(job_ptr, policy, &req, err, sizeof(err)) &&
 	       req.queue != QUEUE_BYPASS;
+}
+
+bool coalloc_queues_manage(job_record_t *job_ptr)
+{
+	return _manages(job_ptr, _policy());
 }
 
 int coalloc_queues_valid(job_record_t *job_ptr)
 {
 	struct coalloc_request req;
+	enum coalloc_policy policy = _policy();
 	char err[ERRBUF_LEN];
 
-	if (_request(job_ptr, &req, err, sizeof(err))) {
+	if (_request(job_ptr, policy, &req, err, sizeof(err))) {
 		info("%s: %pJ: %s", plugin_type, job_ptr, err);
 		return -1;
 	}
@@ -211,7 +238,7 @@ int coalloc_queues_valid(job_record_t *job_ptr)
 	if (req.queue == COALLOC_ROUTE_NO_LOCAL) {
 		info("%s: %pJ: Policy=%s puts single-component jobs in local queues, not in GlobalPartition; submit it to a site's partition or with --coalloc",
 		     plugin_type, job_ptr,
-		     coalloc_policy_name(coalloc_sites_policy()));
+		     coalloc_policy_name(policy));
 		return -1;
 	}
 	return 0;
@@ -484,7 +511,8 @@ static int _collect_new_pending(void *x, void *arg)
 	if (!IS_JOB_PENDING(job_ptr) || !job_ptr->priority)
 		return 0;	/* held jobs wait outside the queues */
 	why = coalloc_engine_why(engine, job_ptr->job_id, 0, NULL, 0);
-	if (why == COALLOC_WHY_UNKNOWN_JOB && coalloc_queues_manage(job_ptr))
+	if (why == COALLOC_WHY_UNKNOWN_JOB &&
+	    _manages(job_ptr, _policy_locked()))
 		list_append(arg, job_ptr);
 	return 0;
 }
@@ -518,7 +546,8 @@ static void _submit_in_order(list_t *fresh)
 
 		/* a request the sites cannot take (they changed since its
 		 * submit) stays pending outside the queues */
-		if (_request(job_ptr, &req, err, sizeof(err))) {
+		if (_request(job_ptr, _policy_locked(), &req, err,
+			     sizeof(err))) {
 			debug("%s: %pJ not queued in the policy engine: %s",
 			      plugin_type, job_ptr, err);
 			continue;

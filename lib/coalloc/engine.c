@@ -74,6 +74,7 @@ struct scan {
 struct coalloc_engine {
 	struct coalloc_config cfg;
 	enum coalloc_family family;
+	const struct coalloc_policy_desc *desc;	/* its row (policy.c) */
 	unsigned gq;		/* index of the global queue (= nsites) */
 	uint32_t idle[COALLOC_MAX_ROWS][COALLOC_MAX_SITES];
 	struct queue queue[COALLOC_MAX_SITES + 1];
@@ -287,28 +288,22 @@ static void order_disabled(struct coalloc_engine *e)
  * so LS-DO can still see which ones were disabled). */
 static void set_departure_order(struct coalloc_engine *e, const struct job *j)
 {
-	switch (e->cfg.policy) {
-	case COALLOC_POLICY_LS_RD:
+	switch (e->desc->enable) {
+	case COALLOC_ENABLE_RANDOM_START:
 		e->norder = 0;
 		order_locals(e, coalloc_rng_below(&e->rng, e->cfg.nsites));
 		break;
-	case COALLOC_POLICY_LS_RO:
+	case COALLOC_ENABLE_RELEASE:
 		order_release(e, j);
 		break;
-	case COALLOC_POLICY_LS_DO:
+	case COALLOC_ENABLE_DISABLED:
 		order_disabled(e);
 		break;
-	case COALLOC_POLICY_LP_LF:
-	case COALLOC_POLICY_EQ_LF:
-		order_two_sided(e, false);
-		break;
-	case COALLOC_POLICY_LP_RD:
-	case COALLOC_POLICY_EQ_RD:
+	case COALLOC_ENABLE_RANDOM_SIDE:
 		order_two_sided(e, coalloc_rng_below(&e->rng, 2) == 0);
 		break;
-	default:
-		/* GS, LS-OR, GP, LP-GF, EQ-GF, LQ: fixed orders */
-		break;
+	case COALLOC_ENABLE_FIXED:
+		break;		/* the initial order stands */
 	}
 }
 
@@ -323,8 +318,7 @@ static void set_initial_order(struct coalloc_engine *e)
 		order_locals(e, 0);
 		break;
 	default:
-		order_two_sided(e, e->cfg.policy != COALLOC_POLICY_LP_LF &&
-				   e->cfg.policy != COALLOC_POLICY_EQ_LF);
+		order_two_sided(e, e->desc->global_first);
 		break;
 	}
 }
@@ -491,7 +485,8 @@ struct coalloc_engine *coalloc_engine_create(const struct coalloc_config *cfg)
 	e->cfg = *cfg;
 	if (!e->cfg.rows)
 		e->cfg.rows = 1;
-	e->family = coalloc_policy_family(cfg->policy);
+	e->desc = coalloc_policy_desc(cfg->policy);
+	e->family = e->desc->family;
 	e->gq = cfg->nsites;
 	e->free_slot = NO_SLOT;
 	for (unsigned r = 0; r < e->cfg.rows; r++)

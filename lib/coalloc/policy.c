@@ -10,27 +10,37 @@
 
 #include "coalloc/policy.h"
 
-static const char *const policy_names[COALLOC_POLICY_COUNT] = {
-	[COALLOC_POLICY_GS] = "GS",
-	[COALLOC_POLICY_LS_OR] = "LS-OR",
-	[COALLOC_POLICY_LS_RD] = "LS-RD",
-	[COALLOC_POLICY_LS_RO] = "LS-RO",
-	[COALLOC_POLICY_LS_DO] = "LS-DO",
-	[COALLOC_POLICY_GP] = "GP",
-	[COALLOC_POLICY_LP_LF] = "LP-LF",
-	[COALLOC_POLICY_LP_GF] = "LP-GF",
-	[COALLOC_POLICY_LP_RD] = "LP-RD",
-	[COALLOC_POLICY_EQ_LF] = "EQ-LF",
-	[COALLOC_POLICY_EQ_GF] = "EQ-GF",
-	[COALLOC_POLICY_EQ_RD] = "EQ-RD",
-	[COALLOC_POLICY_LQ] = "LQ",
+#define ROW(p, n, fam, en, gf) \
+	[COALLOC_POLICY_##p] = { n, COALLOC_FAMILY_##fam, COALLOC_ENABLE_##en, gf }
+
+static const struct coalloc_policy_desc policies[COALLOC_POLICY_COUNT] = {
+	/*   policy  name     family enable after a departure  global first */
+	ROW(GS,    "GS",    GS, FIXED,         true),
+	ROW(LS_OR, "LS-OR", LS, FIXED,         false),
+	ROW(LS_RD, "LS-RD", LS, RANDOM_START,  false),
+	ROW(LS_RO, "LS-RO", LS, RELEASE,       false),
+	ROW(LS_DO, "LS-DO", LS, DISABLED,      false),
+	ROW(GP,    "GP",    GP, FIXED,         true),
+	ROW(LP_LF, "LP-LF", LP, FIXED,         false),
+	ROW(LP_GF, "LP-GF", LP, FIXED,         true),
+	ROW(LP_RD, "LP-RD", LP, RANDOM_SIDE,   true),
+	ROW(EQ_LF, "EQ-LF", EQ, FIXED,         false),
+	ROW(EQ_GF, "EQ-GF", EQ, FIXED,         true),
+	ROW(EQ_RD, "EQ-RD", EQ, RANDOM_SIDE,   true),
+	ROW(LQ,    "LQ",    LQ, FIXED,         true),
 };
+
+const struct coalloc_policy_desc *coalloc_policy_desc(enum coalloc_policy policy)
+{
+	return (unsigned)policy < COALLOC_POLICY_COUNT ? &policies[policy] :
+							 NULL;
+}
 
 const char *coalloc_policy_name(enum coalloc_policy policy)
 {
-	if ((unsigned)policy >= COALLOC_POLICY_COUNT)
-		return NULL;
-	return policy_names[policy];
+	const struct coalloc_policy_desc *d = coalloc_policy_desc(policy);
+
+	return d ? d->name : NULL;
 }
 
 const char *coalloc_policy_list(char *buf, size_t len)
@@ -43,7 +53,7 @@ const char *coalloc_policy_list(char *buf, size_t len)
 				  p == COALLOC_POLICY_COUNT - 1 ? " or " : ", ";
 
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", sep,
-					 policy_names[p]);
+					 policies[p].name);
 	}
 	return buf;
 }
@@ -66,7 +76,7 @@ int coalloc_policy_parse(const char *name, enum coalloc_policy *policy)
 	if (!name)
 		return -EINVAL;
 	for (int p = 0; p < COALLOC_POLICY_COUNT; p++) {
-		if (name_matches(policy_names[p], name)) {
+		if (name_matches(policies[p].name, name)) {
 			*policy = (enum coalloc_policy)p;
 			return 0;
 		}
@@ -76,28 +86,9 @@ int coalloc_policy_parse(const char *name, enum coalloc_policy *policy)
 
 enum coalloc_family coalloc_policy_family(enum coalloc_policy policy)
 {
-	switch (policy) {
-	case COALLOC_POLICY_LS_OR:
-	case COALLOC_POLICY_LS_RD:
-	case COALLOC_POLICY_LS_RO:
-	case COALLOC_POLICY_LS_DO:
-		return COALLOC_FAMILY_LS;
-	case COALLOC_POLICY_GP:
-		return COALLOC_FAMILY_GP;
-	case COALLOC_POLICY_LP_LF:
-	case COALLOC_POLICY_LP_GF:
-	case COALLOC_POLICY_LP_RD:
-		return COALLOC_FAMILY_LP;
-	case COALLOC_POLICY_EQ_LF:
-	case COALLOC_POLICY_EQ_GF:
-	case COALLOC_POLICY_EQ_RD:
-		return COALLOC_FAMILY_EQ;
-	case COALLOC_POLICY_LQ:
-		return COALLOC_FAMILY_LQ;
-	case COALLOC_POLICY_GS:
-	default:
-		return COALLOC_FAMILY_GS;
-	}
+	const struct coalloc_policy_desc *d = coalloc_policy_desc(policy);
+
+	return d ? d->family : COALLOC_FAMILY_GS;
 }
 
 bool coalloc_policy_has_global(enum coalloc_policy policy)

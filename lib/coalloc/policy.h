@@ -42,6 +42,33 @@ enum coalloc_family {
 	COALLOC_FAMILY_LQ,
 };
 
+/*
+ * The variants of a family differ in the order in which the queues are
+ * enabled after a departure (section 2.5): the engine reads it here.
+ */
+enum coalloc_enable_order {
+	COALLOC_ENABLE_FIXED,		/* the initial order, every time */
+	COALLOC_ENABLE_RANDOM_START,	/* LS-RD: the locals from a random one */
+	COALLOC_ENABLE_RELEASE,		/* LS-RO: the departing job's sites
+					 * first, larger components first */
+	COALLOC_ENABLE_DISABLED,	/* LS-DO: in the order they were
+					 * disabled, then the others */
+	COALLOC_ENABLE_RANDOM_SIDE,	/* LP-RD, EQ-RD: global or locals
+					 * first, at random */
+};
+
+/* One policy: a row of policy.c's table. */
+struct coalloc_policy_desc {
+	const char *name;			/* "LS-RO" */
+	enum coalloc_family family;
+	enum coalloc_enable_order enable;
+	bool global_first;	/* with both kinds of queue: the global one
+				 * before the locals in the initial order */
+};
+
+/* The row of a policy; NULL for a value out of range. */
+const struct coalloc_policy_desc *coalloc_policy_desc(enum coalloc_policy policy);
+
 /* Sentinel queue index of the global queue (local queues are 0..C-1). */
 #define COALLOC_QUEUE_GLOBAL (-1)
 

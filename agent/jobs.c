@@ -303,7 +303,7 @@ static int _add(struct agent *a, const struct cosched_register *r,
 	p->perf.fd = -1;
 	if (record && _record(a, p, why, len))
 		goto undo;	/* nothing applied yet */
-	if ((r->mode == COSCHED_MODE_MEMBUS &&
+	if ((cosched_mode_by_quanta(r->mode) &&
 	     _membus_add(a, s, p, r, why, len)) ||
 	    (r->gang && _gang_add(a, s, p, why, len)) ||
 	    _attach(a, s, p, why, len))
@@ -345,7 +345,7 @@ int agent_register(struct agent *a, const char *request, pid_t peer_pid,
 
 	if (cosched_register_parse(request, &r, why, sizeof(why)))
 		goto fail;
-	if (r.mode == COSCHED_MODE_NONE && !r.gang) {
+	if (!cosched_mode_for_agent(r.mode) && !r.gang) {
 		snprintf(why, sizeof(why), "mode %s has nothing for this agent to do",
 			 cosched_mode_name(r.mode));
 		goto fail;
@@ -565,7 +565,7 @@ static int _adopt(const struct state_entry *e, void *arg)
 		agent_log("recovery: could not thaw pid %d", (int)e->id.pid);
 	if (!rec->adopt || !proc_alive(&e->id))
 		return 0;
-	if (e->mode == COSCHED_MODE_MEMBUS || e->gang) {
+	if (cosched_mode_by_quanta(e->mode) || e->gang) {
 		/* its peers and span, or the gang request, came with the
 		 * step: it runs uncoordinated until it ends */
 		agent_log("recovery: pid %d (%s) thawed, not re-adopted",

@@ -14,28 +14,37 @@
 #define NWAITS (COSCHED_WAIT_SY + 1)
 #define NREACTS (COSCHED_REACT_EDM + 1)
 
+#define ROW(m, n, w, r, shim, agent, quanta) \
+	[COSCHED_MODE_##m] = { n, COSCHED_WAIT_##w, COSCHED_REACT_##r, \
+			       shim, agent, quanta }
+
 /*
- * Table 1 of the paper, rows (reaction) by columns (wait), plus the energy
- * models.  Those were defined on MPICH over TCP (Sriprayoonsakul and
- * Uthayopas), whose receives sleep in the kernel until data comes: so they
- * wait by spin-block, the nearest we have (with busy waiting, EDM's rising
+ * One row per mode.  Wait and reaction are Table 1 of the paper, rows
+ * (reaction) by columns (wait), plus the energy models.  Those were
+ * defined on MPICH over TCP (Sriprayoonsakul and Uthayopas), whose
+ * receives sleep in the kernel until data comes: so they wait by
+ * spin-block, the nearest we have (with busy waiting, EDM's rising
  * priority while communicating makes the spinning receiver starve the
  * sender it waits for: 23x slower than alone in our benchmark).  none and
- * membus change nothing in how a process waits or is boosted.
+ * membus change nothing in how a process waits or is boosted; the shim
+ * spins, blocks, yields and publishes the endpoint status every reaction
+ * reads, so every other mode needs it; membus (gang pairing by quanta,
+ * SIGSTOP/SIGCONT or the freezer) is the one switched by its own quanta.
  */
-static const struct cosched_mode_parts mode_parts[COSCHED_MODE_COUNT] = {
-	[COSCHED_MODE_NONE]   = { COSCHED_WAIT_BUSY, COSCHED_REACT_NONE },
-	[COSCHED_MODE_SB]     = { COSCHED_WAIT_SB,   COSCHED_REACT_NONE },
-	[COSCHED_MODE_SY]     = { COSCHED_WAIT_SY,   COSCHED_REACT_NONE },
-	[COSCHED_MODE_DCS]    = { COSCHED_WAIT_BUSY, COSCHED_REACT_DCS },
-	[COSCHED_MODE_PB]     = { COSCHED_WAIT_BUSY, COSCHED_REACT_PB },
-	[COSCHED_MODE_PB_SB]  = { COSCHED_WAIT_SB,   COSCHED_REACT_PB },
-	[COSCHED_MODE_PB_SY]  = { COSCHED_WAIT_SY,   COSCHED_REACT_PB },
-	[COSCHED_MODE_DCS_SB] = { COSCHED_WAIT_SB,   COSCHED_REACT_DCS },
-	[COSCHED_MODE_DCS_SY] = { COSCHED_WAIT_SY,   COSCHED_REACT_DCS },
-	[COSCHED_MODE_ECM]    = { COSCHED_WAIT_SB,   COSCHED_REACT_ECM },
-	[COSCHED_MODE_EDM]    = { COSCHED_WAIT_SB,   COSCHED_REACT_EDM },
-	[COSCHED_MODE_MEMBUS] = { COSCHED_WAIT_BUSY, COSCHED_REACT_NONE },
+static const struct cosched_mode_desc modes[COSCHED_MODE_COUNT] = {
+	/*   mode    name      wait  react  shim   agent  quanta */
+	ROW(NONE,   "none",   BUSY, NONE, false, false, false),
+	ROW(SB,     "sb",     SB,   NONE, true,  true,  false),
+	ROW(SY,     "sy",     SY,   NONE, true,  true,  false),
+	ROW(DCS,    "dcs",    BUSY, DCS,  true,  true,  false),
+	ROW(PB,     "pb",     BUSY, PB,   true,  true,  false),
+	ROW(PB_SB,  "pb-sb",  SB,   PB,   true,  true,  false),
+	ROW(PB_SY,  "pb-sy",  SY,   PB,   true,  true,  false),
+	ROW(DCS_SB, "dcs-sb", SB,   DCS,  true,  true,  false),
+	ROW(DCS_SY, "dcs-sy", SY,   DCS,  true,  true,  false),
+	ROW(ECM,    "ecm",    SB,   ECM,  true,  true,  false),
+	ROW(EDM,    "edm",    SB,   EDM,  true,  true,  false),
+	ROW(MEMBUS, "membus", BUSY, NONE, false, true,  true),
 };
 
 static const char *const wait_names[NWAITS] = {
@@ -58,23 +67,47 @@ static bool _mode_valid(enum cosched_mode mode)
 	return (unsigned int)mode < COSCHED_MODE_COUNT;
 }
 
+const struct cosched_mode_desc *cosched_mode_desc(enum cosched_mode mode)
+{
+	return _mode_valid(mode) ? &modes[mode] : NULL;
+}
+
 int cosched_mode_split(enum cosched_mode mode, struct cosched_mode_parts *parts)
 {
 	if (!_mode_valid(mode) || !parts)
 		return -1;
-	*parts = mode_parts[mode];
+	*parts = (struct cosched_mode_parts) {
+		modes[mode].wait, modes[mode].react
+	};
 	return 0;
 }
 
-/*
- * The shim is what spins, blocks, yields and publishes the endpoint
- * status every reaction reads; only none and membus (gang pairing by
- * SIGSTOP/SIGCONT) leave the processes alone.
- */
 bool cosched_mode_needs_shim(enum cosched_mode mode)
 {
-	return _mode_valid(mode) && mode != COSCHED_MODE_NONE &&
-	       mode != COSCHED_MODE_MEMBUS;
+	return _mode_valid(mode) && modes[mode].shim;
+}
+
+bool cosched_mode_for_agent(enum cosched_mode mode)
+{
+	return _mode_valid(mode) && modes[mode].agent;
+}
+
+bool cosched_mode_by_quanta(enum cosched_mode mode)
+{
+	return _mode_valid(mode) && modes[mode].quanta;
+}
+
+enum cosched_mode cosched_mode_resolve(bool given, enum cosched_mode option,
+				       const char *recorded,
+				       enum cosched_mode dflt)
+{
+	enum cosched_mode mode = dflt;
+
+	if (given)
+		return option;
+	if (recorded && cosched_parse_mode(recorded, &mode, NULL, 0))
+		mode = dflt;
+	return mode;
 }
 
 /* Out-of-range values name themselves "?" so log lines never get NULL. */
@@ -115,22 +148,7 @@ int cosched_wait_parse(const char *text, enum cosched_wait *wait)
  */
 #define QUOTE_MODE_MAX 24
 
-static const char *const mode_names[COSCHED_MODE_COUNT] = {
-	[COSCHED_MODE_NONE]	= "none",
-	[COSCHED_MODE_SB]	= "sb",
-	[COSCHED_MODE_SY]	= "sy",
-	[COSCHED_MODE_DCS]	= "dcs",
-	[COSCHED_MODE_PB]	= "pb",
-	[COSCHED_MODE_PB_SB]	= "pb-sb",
-	[COSCHED_MODE_PB_SY]	= "pb-sy",
-	[COSCHED_MODE_DCS_SB]	= "dcs-sb",
-	[COSCHED_MODE_DCS_SY]	= "dcs-sy",
-	[COSCHED_MODE_ECM]	= "ecm",
-	[COSCHED_MODE_EDM]	= "edm",
-	[COSCHED_MODE_MEMBUS]	= "membus",
-};
-
-/* Kept in step with mode_names[] by the unit test. */
+/* Kept in step with the table's names by the unit test. */
 static const char all_mode_names[] =
 	"none, sb, sy, dcs, pb, pb-sb, pb-sy, dcs-sb, dcs-sy, ecm, edm, membus";
 
@@ -146,7 +164,7 @@ int cosched_parse_mode(const char *text, enum cosched_mode *mode,
 		return -1;
 	}
 	for (int m = 0; m < COSCHED_MODE_COUNT; m++) {
-		if (!strcasecmp(text, mode_names[m])) {
+		if (!strcasecmp(text, modes[m].name)) {
 			if (mode)
 				*mode = (enum cosched_mode)m;
 			return 0;
@@ -163,7 +181,7 @@ const char *cosched_mode_name(enum cosched_mode mode)
 {
 	if ((int)mode < 0 || mode >= COSCHED_MODE_COUNT)
 		return NULL;
-	return mode_names[mode];
+	return modes[mode].name;
 }
 
 const char *cosched_mode_names(void)

@@ -68,6 +68,22 @@ struct cosched_mode_parts {
 	enum cosched_react react;
 };
 
+/* A mode: a row of mode.c's table, all a component needs to know of it. */
+struct cosched_mode_desc {
+	const char *name;		/* canonical, lower case */
+	enum cosched_wait wait;		/* how its processes wait */
+	enum cosched_react react;	/* what the agent does on arrivals */
+	bool shim;		/* the MPI shim runs in its processes */
+	bool agent;		/* the node agent has work for it (gang rows
+				 * aside): its tasks register */
+	bool quanta;		/* switched by its own quanta (MemBUS
+				 * pairing): peers, a declared bandwidth,
+				 * never in gang rows, not re-adopted */
+};
+
+/* The row of a mode; NULL out of range. */
+const struct cosched_mode_desc *cosched_mode_desc(enum cosched_mode mode);
+
 /*
  * The parts of a mode.  none is busy/none; membus (issue 7) is busy/none
  * here since it is gang pairing, not dynamic coscheduling.
@@ -75,8 +91,20 @@ struct cosched_mode_parts {
  */
 int cosched_mode_split(enum cosched_mode mode, struct cosched_mode_parts *parts);
 
-/* Whether a mode needs the MPI shim in the job's processes. */
+/* The table's traits of a mode (false out of range). */
 bool cosched_mode_needs_shim(enum cosched_mode mode);
+bool cosched_mode_for_agent(enum cosched_mode mode);
+bool cosched_mode_by_quanta(enum cosched_mode mode);
+
+/*
+ * The mode a job or step runs, resolved one way by every side (sbatch
+ * and srun at submit, slurmstepd): the --cosched option when given, else
+ * the value recorded with the job when it parses, else the site's
+ * default (plugstack.conf's default_mode).
+ */
+enum cosched_mode cosched_mode_resolve(bool given, enum cosched_mode option,
+				       const char *recorded,
+				       enum cosched_mode dflt);
 
 /* "busy", "sb", "sy" and "none", "dcs", "pb", "ecm", "edm". */
 const char *cosched_wait_name(enum cosched_wait wait);

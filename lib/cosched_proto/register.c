@@ -158,7 +158,7 @@ static int _gang(const char *line, struct cosched_register *r, char *err,
 	if (_optional(line, "gang", 0, 1, &v, err, err_len))
 		return -1;
 	r->gang = v;
-	if (r->gang && r->mode == COSCHED_MODE_MEMBUS) {
+	if (r->gang && cosched_mode_by_quanta(r->mode)) {
 		errbuf_set(err, err_len,
 				"register: a membus step cannot be in gang rows");
 		return -1;
@@ -209,7 +209,7 @@ int cosched_register_format(const struct cosched_register *r, char *buf,
 		return -1;
 	buf[0] = '\0';
 	if (!cosched_mode_name(r->mode) || _bw_words(&r->bw, bw, sizeof(bw)) ||
-	    (r->gang && r->mode == COSCHED_MODE_MEMBUS))
+	    (r->gang && cosched_mode_by_quanta(r->mode)))
 		return -1;
 	n = snprintf(buf, len,
 		     "register job=%u step=%u uid=%u mode=%s pb=%s tick_us=%u spin_ns=%llu pid=%d rank=%u%s%s",

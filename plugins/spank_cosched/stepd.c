@@ -118,12 +118,10 @@ static void _resolve(spank_t sp)
 	const struct cosched_args *conf = cosched_config();
 	char buf[32], err[ERRBUF_LEN];
 
-	step.mode = conf->default_mode;
-	if (req->mode_set)
-		step.mode = req->mode;
-	else if (_job_env(sp, COSCHED_ENV_MODE, buf, sizeof(buf)) &&
-		 cosched_parse_mode(buf, &step.mode, err, sizeof(err)))
-		step.mode = conf->default_mode;
+	step.mode = cosched_mode_resolve(req->mode_set, req->mode,
+					 _job_env(sp, COSCHED_ENV_MODE, buf,
+						  sizeof(buf)) ? buf : NULL,
+					 conf->default_mode);
 	step.pb = conf->default_pb;
 	if (req->pb_set)
 		step.pb = req->pb;
@@ -205,10 +203,10 @@ int cosched_stepd_post_opt(spank_t sp)
 			    step.job, cosched_mode_name(step.mode));
 		step.mode = COSCHED_MODE_NONE;
 	}
-	step.gang &= step.mode != COSCHED_MODE_MEMBUS;
+	step.gang &= !cosched_mode_by_quanta(step.mode);
 	(void)cosched_mode_split(step.mode, &step.parts);
 	step.shim = cosched_mode_needs_shim(step.mode);
-	step.active = step.shim || step.mode == COSCHED_MODE_MEMBUS || step.gang;
+	step.active = cosched_mode_for_agent(step.mode) || step.gang;
 	if (step.shim)
 		_make_pages();
 	if (step.shim)
@@ -469,7 +467,7 @@ static int _register_request(pid_t pid, uint32_t rank, char *buf, size_t len)
 	};
 
 	/* the declared bandwidth counts for membus only */
-	if (step.mode == COSCHED_MODE_MEMBUS)
+	if (cosched_mode_by_quanta(step.mode))
 		r.bw = step.bw;
 	return cosched_register_format(&r, buf, len);
 }
@@ -486,11 +484,11 @@ int cosched_stepd_task_post_fork(spank_t sp)
 		_gang_find();	/* the agent may need its --gang-self */
 	if (!_agent())
 		return 0;
-	if (step.mode == COSCHED_MODE_MEMBUS && !_membus_joined(sp))
+	if (cosched_mode_by_quanta(step.mode) && !_membus_joined(sp))
 		return 0;
 	if (step.gang && !_gang_joined()) {
 		step.gang = false;
-		if (step.mode == COSCHED_MODE_NONE)
+		if (!cosched_mode_for_agent(step.mode))
 			return 0;	/* nothing else to ask the agent */
 	}
 	if (spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS ||

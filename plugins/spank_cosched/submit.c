@@ -79,15 +79,12 @@ static int _record_bw(spank_t sp, const struct cosched_bw *bw)
  */
 static enum cosched_mode _effective_mode(const struct cosched_request *req)
 {
-	enum cosched_mode mode = cosched_config()->default_mode;
-	const char *recorded = getenv("SLURM_SPANK_" COSCHED_ENV_MODE);
+	/* srun inside a job: the job's recorded mode, as slurmstepd reads it */
+	const char *recorded = spank_context() == S_CTX_LOCAL ?
+			       getenv("SLURM_SPANK_" COSCHED_ENV_MODE) : NULL;
 
-	if (req->mode_set)
-		return req->mode;
-	/* a bad recorded value leaves mode alone: slurmstepd does the same */
-	if (spank_context() == S_CTX_LOCAL && recorded)
-		(void)cosched_parse_mode(recorded, &mode, NULL, 0);
-	return mode;
+	return cosched_mode_resolve(req->mode_set, req->mode, recorded,
+				    cosched_config()->default_mode);
 }
 
 /* The settings that only mean something in one mode. */
@@ -95,7 +92,7 @@ static int _check_mode_settings(const struct cosched_request *req)
 {
 	enum cosched_mode mode = _effective_mode(req);
 
-	if (req->bw_set && mode != COSCHED_MODE_MEMBUS) {
+	if (req->bw_set && !cosched_mode_by_quanta(mode)) {
 		slurm_error("cosched: --cosched-bw only applies to --cosched=membus (this job's mode is %s)",
 			    cosched_mode_name(mode));
 		return -1;

@@ -107,8 +107,49 @@ static void test_wait_parse(void)
 	is_int(cosched_wait_parse(NULL, &wait), -1, "NULL is rejected");
 }
 
+/* The traits every side reads from the table (mode.h). */
+static void test_traits(void)
+{
+	int agent = 0, quanta = 0;
+
+	for (int m = 0; m < COSCHED_MODE_COUNT; m++) {
+		const struct cosched_mode_desc *d = cosched_mode_desc(m);
+
+		agent += cosched_mode_for_agent(m);
+		quanta += cosched_mode_by_quanta(m);
+		ok(d && !strcmp(d->name, cosched_mode_name(m)),
+		   "%s: its row holds its name", cosched_mode_name(m));
+		ok(!cosched_mode_needs_shim(m) || cosched_mode_for_agent(m),
+		   "%s: a mode with the shim has work for the agent",
+		   cosched_mode_name(m));
+	}
+	ok(!cosched_mode_for_agent(COSCHED_MODE_NONE),
+	   "none: nothing for the agent");
+	is_int(agent, COSCHED_MODE_COUNT - 1, "every other mode has");
+	ok(cosched_mode_by_quanta(COSCHED_MODE_MEMBUS) && quanta == 1,
+	   "membus alone is switched by its own quanta");
+	ok(!cosched_mode_desc(COSCHED_MODE_COUNT) &&
+	   !cosched_mode_for_agent(COSCHED_MODE_COUNT) &&
+	   !cosched_mode_by_quanta(-1), "out of range: no row, no trait");
+}
+
+/* Option, else the recorded value when it parses, else the default. */
+static void test_resolve(void)
+{
+	is_int(cosched_mode_resolve(true, COSCHED_MODE_SB, "dcs", COSCHED_MODE_PB),
+	       COSCHED_MODE_SB, "the option wins over the record");
+	is_int(cosched_mode_resolve(false, COSCHED_MODE_SB, "DCS", COSCHED_MODE_PB),
+	       COSCHED_MODE_DCS, "no option: the recorded value");
+	is_int(cosched_mode_resolve(false, COSCHED_MODE_SB, "bogus", COSCHED_MODE_PB),
+	       COSCHED_MODE_PB, "a bad recorded value: the default");
+	is_int(cosched_mode_resolve(false, COSCHED_MODE_SB, NULL, COSCHED_MODE_NONE),
+	       COSCHED_MODE_NONE, "nothing recorded: the default");
+}
+
 int main(void)
 {
+	test_traits();
+	test_resolve();
 	test_split();
 	test_split_invalid();
 	test_names();

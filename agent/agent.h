@@ -40,9 +40,9 @@
 #include <unistd.h>
 
 #include "arrivals.h"
-#include "boost.h"
-#include "bw.h"
-#include "freeze.h"
+#include "boost/boost.h"
+#include "bw/bw.h"
+#include "freeze/freeze.h"
 #include "cosched/mode.h"
 #include "cosched/pb.h"
 #include "cosched/shm.h"

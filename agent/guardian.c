@@ -46,7 +46,7 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "boost_rt.h"
+#include "boost/boost_rt.h"
 #include "state.h"
 
 #define LEASE_SLACK_NS 100000000ull	/* a late tick is not a stall */

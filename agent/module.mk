@@ -2,21 +2,37 @@
 # node, started on demand by the cosched SPANK plugin or by a service
 # manager) and coschedctl (status).  See coschedd(8), coschedctl(1).
 #
+# The agent is a library, libcoschedd.a, as flux-core builds its modules:
+# coschedd is its main() (coschedd.c) linked against it, and its tests
+# link the same library.  The core (requests, jobs, the tick, state,
+# guardian, status) sits in agent/; each back end in a folder of its own
+# with its internal header and module.mk: boost/ (nice, cgroup weights,
+# rt), bw/ (MemBUS bandwidth sources and probes), freeze/ (cgroup freezer
+# or signals), membus/ (the MemBUS quanta, coordinator and messages).
+#
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-CFLAGS_agent := $(JSONC_CFLAGS)
+# Back-end files include the core's headers (proc.h, cgroup.h, agent.h).
+AGENT_CFLAGS := $(JSONC_CFLAGS) -Iagent
+CFLAGS_agent := $(AGENT_CFLAGS)
+
+# The back ends: each adds its sources to LIBCOSCHEDD_SRCS.
+LIBCOSCHEDD_SRCS := $(addprefix agent/,log.c conf.c server.c jobs.c \
+	state.c sched.c status.c guardian.c proc.c cgroup.c arrivals.c \
+	closer.c gang.c switch.c metrics.c)
+include agent/boost/module.mk agent/bw/module.mk agent/freeze/module.mk \
+	agent/membus/module.mk
+
+LIBCOSCHEDD := $(O)/lib/libcoschedd.a
+$(eval $(call static_lib,$(LIBCOSCHEDD),$(LIBCOSCHEDD_SRCS)))
+# What a program linking libcoschedd.a needs after it.  The libraries by
+# path: their module.mk files may come later.
+LIBCOSCHEDD_DEPS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a \
+	$(O)/lib/libmembus.a $(O)/lib/libopenmetrics.a $(LIBVERSION) $(LIBNUM)
+LIBCOSCHEDD_LDLIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
 
 COSCHEDD := $(O)/sbin/coschedd
-COSCHEDD_SRCS := $(addprefix agent/,coschedd.c log.c conf.c server.c jobs.c \
-	state.c sched.c status.c guardian.c proc.c boost.c boost_rt.c membus.c \
-	membus_coord.c membus_status.c mbmsg.c bw.c bw_util.c bw_perf.c \
-	bw_resctrl.c bw_tcp.c bw_probe.c freeze.c freeze_util.c \
-	freeze_signal.c freeze_cgroup.c cgroup.c arrivals.c closer.c gang.c switch.c \
-	metrics.c)
-# The libraries by path: their module.mk files may come later.
-COSCHEDD_LIBS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a $(O)/lib/libmembus.a \
-	$(LIBNUM)
-$(eval $(call program,$(COSCHEDD),$(COSCHEDD_SRCS),$(COSCHEDD_LIBS) $(O)/lib/libopenmetrics.a $(LIBVERSION),-lcgroup -lmunge -pthread $(JSONC_LIBS) -lm))
+$(eval $(call program,$(COSCHEDD),agent/coschedd.c,$(LIBCOSCHEDD) $(LIBCOSCHEDD_DEPS),$(LIBCOSCHEDD_LDLIBS)))
 TARGETS += $(COSCHEDD)
 INSTALL_SBINS += $(COSCHEDD)
 
@@ -25,9 +41,14 @@ $(eval $(call program,$(COSCHEDCTL),agent/coschedctl.c,$(LIBCOSCHED_PROTO) $(LIB
 TARGETS += $(COSCHEDCTL)
 INSTALL_BINS += $(COSCHEDCTL)
 
--include agent/boost.mk
--include agent/bw.mk
--include agent/freeze.mk
+# A test of a part of the agent: $(call agent_test,NAME,SOURCES): its
+# sources (the test and its helpers) linked against libcoschedd.a.
+define agent_test
+$$(eval $$(call unit_test,agent/$(1),$(2),$$(LIBCOSCHEDD) $$(LIBCOSCHEDD_DEPS),$$(LIBCOSCHEDD_LDLIBS)))
+endef
+# The tests include the agent's headers ("proc.h", "boost/boost.h").
+CFLAGS_testsuite/unit/agent += -Iagent
+
 INSTALL_MAN += doc/man/coschedd.8 doc/man/coschedctl.1
 
 # The tests that run the coschedd built here (they need root) share
@@ -42,12 +63,12 @@ $(O)/tests/agent/test_coschedd.t: | $(COSCHEDD)
 # The state file under faults: a full run directory (a tmpfs of its own
 # in a private mount namespace), a corrupt file, what signals stopped
 # (needs root; it runs the coschedd built here).
-$(eval $(call unit_test,agent/test_state,testsuite/unit/agent/test_state.c $(AGENT_HARNESS) agent/proc.c,$(AGENT_HARNESS_LIBS),))
+$(eval $(call agent_test,test_state,testsuite/unit/agent/test_state.c $(AGENT_HARNESS)))
 $(O)/tests/agent/test_state.t: | $(COSCHEDD)
 
 # Forged and replayed registrations, a reused pid (needs root; runs the
 # coschedd built here in a PID namespace of its own).
-$(eval $(call unit_test,agent/test_register,testsuite/unit/agent/test_register.c $(AGENT_HARNESS) agent/proc.c,$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))
+$(eval $(call agent_test,test_register,testsuite/unit/agent/test_register.c $(AGENT_HARNESS)))
 $(O)/tests/agent/test_register.t: | $(COSCHEDD)
 
 # The guardian outlives a Slurm-shaped step group and is replaced when it
@@ -57,7 +78,8 @@ $(O)/tests/agent/test_guardian.t: | $(COSCHEDD)
 # boost=rt on every restore path (SIGSTOP, SIGKILL, restart, end,
 # SIGTERM) and the node's safety under it (needs root and RT throttling;
 # runs the coschedd built here).
-# (kids.c, of agent/boost.mk, for the CPU readings test_boost_rt takes.)
+# (kids.c, of agent/boost/module.mk, for the CPU readings test_boost_rt
+# takes.)
 $(eval $(call unit_test,agent/test_rt_agent,testsuite/unit/agent/test_rt_agent.c $(AGENT_HARNESS) $(AGENT_KIDS),$(AGENT_HARNESS_LIBS),))
 $(O)/tests/agent/test_rt_agent.t: | $(COSCHEDD)
 # The shim's pages as the agent meets them: FIFO, truncation, other users
@@ -95,26 +117,14 @@ $(O)/tests/agent/test_pages_fuse.t: | $(COSCHEDD) $(O)/tests/agent/stallfs
 $(eval $(call unit_test,agent/test_emfile,testsuite/unit/agent/test_emfile.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),))
 $(O)/tests/agent/test_emfile.t: | $(COSCHEDD)
 
-# The MemBUS messages' parser and formatter, alone: for the unit test and
-# a fuzz harness.  Link $(MBMSG_LIBS) $(MBMSG_LDLIBS) and call
-# mbmsg_roundtrip(data, len) (mbmsg.h: < 0 is a bug); a harness that
-# compiles its own objects (-fsanitize=fuzzer) takes MBMSG_SRCS plus the
-# sources of libcosched_proto and what it needs (cosched_node_name_ok).
-MBMSG_SRCS := agent/mbmsg.c
-LIBMBMSG := $(O)/lib/libmbmsg.a
-MBMSG_LIBS := $(LIBMBMSG) $(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS)
-MBMSG_LDLIBS := $(JSONC_LIBS)
-$(eval $(call static_lib,$(LIBMBMSG),$(MBMSG_SRCS)))
-$(eval $(call unit_test,agent/test_mbmsg,testsuite/unit/agent/test_mbmsg.c,$(MBMSG_LIBS),$(MBMSG_LDLIBS)))
-
 # MemBUS peer addresses and refusals (a private munged when root).
-$(eval $(call unit_test,agent/test_peer,testsuite/unit/agent/test_peer.c testsuite/unit/agent/fixture.c lib/cosched_proto/peer.c,,-lmunge))
+$(eval $(call agent_test,test_peer,testsuite/unit/agent/test_peer.c testsuite/unit/agent/fixture.c))
 
 # MemBUS messages that reach a real coschedd (root, a private munged).
-$(eval $(call unit_test,agent/test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c testsuite/unit/agent/peer_fixture.c lib/cosched_proto/peer.c,$(MBMSG_LIBS),-lmunge $(MBMSG_LDLIBS)))
+$(eval $(call agent_test,test_membus_peers,testsuite/unit/agent/test_membus_peers.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c testsuite/unit/agent/peer_fixture.c))
 $(O)/tests/agent/test_membus_peers.t: | $(COSCHEDD)
 
 # Gang rows switched by a real coschedd, this test as slurmctld (root, a
 # private munged).
-$(eval $(call unit_test,agent/test_gang_agent,testsuite/unit/agent/test_gang_agent.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c testsuite/unit/agent/peer_fixture.c lib/cosched_proto/peer.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),-lmunge $(JSONC_LIBS)))
+$(eval $(call agent_test,test_gang_agent,testsuite/unit/agent/test_gang_agent.c testsuite/unit/agent/agent_harness.c testsuite/unit/agent/fixture.c testsuite/unit/agent/peer_fixture.c))
 $(O)/tests/agent/test_gang_agent.t: | $(COSCHEDD)

@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boost_rt.h"
-#include "freeze.h"
+#include "boost/boost_rt.h"
+#include "freeze/freeze.h"
 #include "state.h"
 #include "num/errbuf.h"
 #include "cosched/mode.h"

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "boost.h"
+#include "boost/boost.h"
 #include "cosched/pb.h"
 #include "proc.h"
 #include "cosched/mode.h"

@@ -42,7 +42,7 @@ $(FUZZ_OBJ)/agent/coschedd.o: FUZZ_EXTRA := -Dmain=coschedd_main
 # The suite's version, which coschedd.c's --version prints.
 $(FUZZ_OBJ)/lib/version/version.o: FUZZ_EXTRA := -DCOALLOC_VERSION='"$(COALLOC_VERSION)"'
 # clang, not gcc, warns about glibc's NLMSG_OK macro (int against __u32).
-$(FUZZ_OBJ)/agent/bw_tcp.o: FUZZ_EXTRA := -Wno-sign-compare
+$(FUZZ_OBJ)/agent/bw/bw_tcp.o: FUZZ_EXTRA := -Wno-sign-compare
 
 FUZZ_TARGETS :=
 
@@ -69,7 +69,7 @@ FUZZ_COSCHED_PROTO := $(filter-out lib/cosched_proto/peer.c,$(LIBCOSCHED_PROTO_S
 	$(FUZZ_COSCHED_OPTS)
 # Every source of the agent but its own main(); a harness that includes
 # an agent file (to reach its static parsing) leaves it out.
-FUZZ_AGENT := $(COSCHEDD_SRCS) $(LIBCOSCHED_PROTO_SRCS) $(LIBCOSCHED_SRCS) \
+FUZZ_AGENT := $(LIBCOSCHEDD_SRCS) $(LIBCOSCHED_PROTO_SRCS) $(LIBCOSCHED_SRCS) \
 	lib/membus/membus.c \
 	lib/membus/reduce.c $(FUZZ_COALLOC_REQUEST) \
 	lib/version/version.c \
@@ -83,8 +83,8 @@ $(eval $(call fuzz_target,num,$(FUZZ_NUM),))
 $(eval $(call fuzz_target,esp_mix,lib/esp/mix.c $(FUZZ_NUM),-lm))
 $(eval $(call fuzz_target,agent_request,$(filter-out lib/cosched_proto/peer.c,$(FUZZ_AGENT)),$(FUZZ_AGENT_LIBS)))
 $(eval $(call fuzz_target,agent_state,$(FUZZ_AGENT),$(FUZZ_AGENT_LIBS)))
-# The MemBUS messages between agents (agent/mbmsg.c, a leaf: the
-# sources of LIBMBMSG and lib/cosched_proto, agent/module.mk).
+# The MemBUS messages between agents (agent/membus/mbmsg.c, a leaf: the
+# sources MBMSG_SRCS and lib/cosched_proto, agent/membus/module.mk).
 $(eval $(call fuzz_target,mbmsg,$(MBMSG_SRCS) $(FUZZ_COSCHED_PROTO),$(MBMSG_LDLIBS)))
 # The gang table slurmctld sends the agents (lib/cosched_proto/gang.c).
 $(eval $(call fuzz_target,gang_table,$(FUZZ_COSCHED_PROTO),))

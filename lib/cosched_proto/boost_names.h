@@ -2,7 +2,7 @@
  * boost_names.h - the names of the node agent's boost mechanisms, in one
  * place: the cosched plugin checks boost= on its plugstack.conf line
  * (lib/cosched_proto/args.c) and passes the name on as coschedd
- * --boost, which parses it (agent/conf.c through agent/boost.c, where
+ * --boost, which parses it (agent/conf.c through agent/boost/boost.c, where
  * index i names enum boost_kind value i).  Header-only, so the plugin
  * needs none of the agent's code.
  *

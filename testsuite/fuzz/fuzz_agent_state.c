@@ -17,7 +17,7 @@
  */
 #include "fuzz.h"
 
-#include "boost_rt.h"
+#include "boost/boost_rt.h"
 #include "state.h"
 #include "cosched/mode.h"
 

@@ -1,7 +1,7 @@
 /*
  * fuzz_mbmsg.c - the MemBUS messages between node agents: the JSON text
  * a munge credential carries (a vote or a decision), parsed by
- * agent/mbmsg.c before anything acts on it.  The sender is root on a
+ * agent/membus/mbmsg.c before anything acts on it.  The sender is root on a
  * host of the realm, possibly compromised: no message may crash or stall
  * the receiver.
  *
@@ -18,7 +18,7 @@
  */
 #include "fuzz.h"
 
-#include "mbmsg.h"
+#include "membus/mbmsg.h"
 
 static struct mbmsg msg, empty;
 

@@ -15,7 +15,7 @@
 
 #include <sys/types.h>
 
-#include "boost.h"	/* struct proc_id, struct boost_saved */
+#include "boost/boost.h"	/* struct proc_id, struct boost_saved */
 
 /* Sleep ms milliseconds, all of them (resumed after a signal). */
 void kids_sleep_ms(long ms);
@@ -79,7 +79,7 @@ typedef int (*kids_restore_fn)(const struct proc_id *id,
 /*
  * Fork the guardian before anything touched libcgroup or opened a boost
  * (the first thing a test does): a child that runs restore (boost_restore;
- * passed in, so that tests without agent/boost.c link this file) for
+ * passed in, so that tests without agent/boost/boost.c link this file) for
  * every request, from what it is sent alone, as the agent's guardian or
  * a restarted agent does after reading the state file.
  */

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boost.h"
+#include "boost/boost.h"
 #include "kids.h"
 #include "tap.h"
 

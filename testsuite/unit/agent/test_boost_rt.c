@@ -40,8 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boost.h"
-#include "boost_rt.h"
+#include "boost/boost.h"
+#include "boost/boost_rt.h"
 #include "kids.h"
 #include "tap.h"
 

@@ -31,7 +31,7 @@
 
 #include <linux/tcp.h>
 
-#include "bw.h"
+#include "bw/bw.h"
 #include "tap.h"
 
 #define TESTS_NAMES 6

@@ -39,9 +39,9 @@
 #include <unistd.h>
 
 #include "agent_harness.h"
-#include "boost.h"
+#include "boost/boost.h"
 #include "cgroup.h"
-#include "freeze.h"
+#include "freeze/freeze.h"
 #include "proc.h"
 #include "tap.h"
 

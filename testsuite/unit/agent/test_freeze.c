@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "agent_harness.h"
-#include "freeze.h"
+#include "freeze/freeze.h"
 #include "tap.h"
 
 #define FREEZER "/sys/fs/cgroup/freezer"

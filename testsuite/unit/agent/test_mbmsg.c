@@ -1,5 +1,5 @@
 /*
- * test_mbmsg.c - the MemBUS messages' parser and formatter (agent/mbmsg.c).
+ * test_mbmsg.c - the MemBUS messages' parser and formatter (agent/membus/mbmsg.c).
  *
  * A vote and a decision as agents write them parse into the struct; what
  * the formatter writes parses back to the same struct.  Everything else
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbmsg.h"
+#include "membus/mbmsg.h"
 #include "tap.h"
 
 #define VOTE_HEAD "{\"t\":\"vote\",\"q\":7,\"from\":\"n2\",\"to\":\"n1\","

@@ -45,7 +45,7 @@
 
 #include "agent.h"
 #include "agent_harness.h"
-#include "mbmsg.h"
+#include "membus/mbmsg.h"
 #include "fixture.h"
 #include "peer_fixture.h"
 #include "cosched_proto/peer.h"

@@ -45,10 +45,9 @@
 /* Send errors an unreachable node causes: logged at most this often. */
 #define ERROR_LOG_PERIOD 60
 
-static pthread_mutex_t gt_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gt_cond = PTHREAD_COND_INITIALIZER;
-static pthread_t gt_thread;
-static bool gt_running, gt_stop, gt_kicked;
+static void *_gang_tables_main(void *arg);
+static struct coalloc_worker worker =
+	COALLOC_WORKER("coalloc_gang", _gang_tables_main);
 
 /* One node's table and where it goes, built under the locks. */
 struct outgoing {
@@ -236,26 +235,21 @@ static void _send_all(void)
 	xfree(out);
 }
 
+/* The tables at every kick, and again every GANG_RESEND_MS. */
 static void *_gang_tables_main(void *arg)
 {
-	(void) arg;
-	slurm_mutex_lock(&gt_mutex);
-	while (!gt_stop) {
-		struct timespec until;
+	struct coalloc_worker *w = arg;
+	struct timespec until = coalloc_worker_in_ms(GANG_RESEND_MS);
 
-		if (!gt_kicked) {
-			clock_gettime(CLOCK_REALTIME, &until);
-			until.tv_sec += GANG_RESEND_MS / 1000;
-			pthread_cond_timedwait(&gt_cond, &gt_mutex, &until);
-			if (gt_stop)
-				break;
-		}
-		gt_kicked = false;
-		slurm_mutex_unlock(&gt_mutex);
+	slurm_mutex_lock(&w->mutex);
+	while (coalloc_worker_wait(w, &until)) {
+		(void) coalloc_worker_take_kick(w);
+		slurm_mutex_unlock(&w->mutex);
 		_send_all();
-		slurm_mutex_lock(&gt_mutex);
+		slurm_mutex_lock(&w->mutex);
+		until = coalloc_worker_in_ms(GANG_RESEND_MS);
 	}
-	slurm_mutex_unlock(&gt_mutex);
+	slurm_mutex_unlock(&w->mutex);
 	if (gt.open)
 		peer_close(&gt.peer);
 	gt.open = false;
@@ -271,34 +265,16 @@ void coalloc_gang_tables_start(void)
 		      plugin_type);
 		return;
 	}
-	slurm_mutex_lock(&gt_mutex);
-	if (!gt_running) {
-		gt_stop = false;
-		coalloc_thread_create("coalloc_gang", &gt_thread, _gang_tables_main, NULL);
-		gt_running = true;
-	}
-	slurm_mutex_unlock(&gt_mutex);
+	coalloc_worker_start(&worker);
 }
 
 void coalloc_gang_tables_stop(void)
 {
-	slurm_mutex_lock(&gt_mutex);
-	if (!gt_running) {
-		slurm_mutex_unlock(&gt_mutex);
-		return;
-	}
-	gt_stop = true;
-	slurm_cond_signal(&gt_cond);
-	slurm_mutex_unlock(&gt_mutex);
-	pthread_join(gt_thread, NULL);
-	gt_running = false;
+	coalloc_worker_stop(&worker);
 }
 
-/* Called with the matrix lock held or not: only gt_mutex is taken. */
+/* Called with the matrix lock held or not: only the worker's is taken. */
 void coalloc_gang_tables_kick(void)
 {
-	slurm_mutex_lock(&gt_mutex);
-	gt_kicked = true;
-	slurm_cond_signal(&gt_cond);
-	slurm_mutex_unlock(&gt_mutex);
+	coalloc_worker_kick(&worker);
 }

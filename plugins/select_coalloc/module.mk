@@ -8,7 +8,7 @@ SELECT_COALLOC_SRCS := $(addprefix plugins/select_coalloc/,\
 	slurm_conf_check.c file_replace.c job_request.c job_resources.c job_test.c node_usage.c \
 	nodeinfo.c queues.c sites.c slurm_compat.c state.c status.c \
 	timeslice.c gang_tables.c timers.c job_env.c release_order.c \
-	preempt_hold.c) compat/slurm_release.c
+	preempt_hold.c worker.c) compat/slurm_release.c
 SELECT_COALLOC_OBJS := $(patsubst %.c,$(O)/%.o,$(SELECT_COALLOC_SRCS))
 SELECT_COALLOC_SO   := $(O)/plugins/select_coalloc.so
 

@@ -10,6 +10,7 @@
 
 #include "slurm_compat.h"	/* Slurm's headers, for 22.05 and 24.11 */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -185,6 +186,35 @@ void coalloc_state_changed(void);
  * or was marked changed.  The status thread calls it every
  * STATUS_PERIOD. */
 void coalloc_state_save_due(void);
+
+/* ---- worker.c: a thread started once, kicked, stopped and joined ---- */
+struct coalloc_worker {
+	const char *name;		/* the thread's (Slurm 26.05 shows it) */
+	void *(*main)(void *worker);	/* its loop, given the worker */
+	pthread_mutex_t mutex;		/* guards the flags below, and what
+					 * the loop shares with its kickers */
+	pthread_cond_t cond;
+	pthread_t thread;
+	bool running, stopping, kicked;
+};
+#define COALLOC_WORKER(thread_name, loop) { \
+	.name = (thread_name), .main = (loop), \
+	.mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER }
+void coalloc_worker_start(struct coalloc_worker *w);	/* once */
+void coalloc_worker_stop(struct coalloc_worker *w);	/* and join */
+void coalloc_worker_kick(struct coalloc_worker *w);	/* wake it now */
+/*
+ * In the loop, with w->mutex held: sleep until the wall-clock time until
+ * (CLOCK_REALTIME, as pthread_cond_timedwait takes it), a kick or a stop
+ * (not at all when one came already).  Returns false when the worker is
+ * stopping.
+ */
+bool coalloc_worker_wait(struct coalloc_worker *w,
+			 const struct timespec *until);
+/* The wall-clock time ms milliseconds from now, for coalloc_worker_wait. */
+struct timespec coalloc_worker_in_ms(unsigned ms);
+/* In the loop, with w->mutex held: whether it was kicked; clears it. */
+bool coalloc_worker_take_kick(struct coalloc_worker *w);
 
 /* ---- file_replace.c: a file written whole, crash-safe ---- */
 int coalloc_file_replace(const char *path,

@@ -60,10 +60,12 @@
 #define STATUS_PERIOD 2	/* seconds between checks for changes */
 #define REMOTE_STATUS_MAX (64 * 1024)	/* bytes, before nodes are left out */
 
+static void *_writer_main(void *arg);
+/* kicked: reasons are due (coalloc_status_reasons_due) */
+static struct coalloc_worker writer =
+	COALLOC_WORKER("coalloc_status", _writer_main);
 static pthread_mutex_t status_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t status_cond = PTHREAD_COND_INITIALIZER;
-static pthread_t writer;
-static bool writer_running, stop_writer, dirty, reasons_due;
+static bool dirty;		/* the status changed since the last file */
 static char *remote_status;	/* the public form of the last status */
 static bool remote_private;	/* ... built without job ids */
 
@@ -84,12 +86,7 @@ void coalloc_status_changed(void)
 /* Called under slurmctld's job write lock: only wakes the thread. */
 void coalloc_status_reasons_due(void)
 {
-	slurm_mutex_lock(&status_mutex);
-	if (!reasons_due) {
-		reasons_due = true;
-		pthread_cond_signal(&status_cond);
-	}
-	slurm_mutex_unlock(&status_mutex);
+	coalloc_worker_kick(&writer);
 }
 
 static void _restore_reasons(void)
@@ -318,44 +315,48 @@ static void _timed(void (*step)(void), enum coalloc_timer timer)
 	coalloc_timer_add(timer, t0);
 }
 
+/* Whether the status changed since the last file; clears it. */
+static bool _take_dirty(void)
+{
+	bool was;
+
+	slurm_mutex_lock(&status_mutex);
+	was = dirty;
+	dirty = false;
+	slurm_mutex_unlock(&status_mutex);
+	return was;
+}
+
 /* Reasons at once when due; the queues' sync and the status file every
  * STATUS_PERIOD. */
 static void *_writer_main(void *arg)
 {
+	struct coalloc_worker *w = arg;
 	time_t next_write = 0;
 
-	(void) arg;
-	slurm_mutex_lock(&status_mutex);
-	while (!stop_writer) {
+	slurm_mutex_lock(&w->mutex);
+	while (!w->stopping) {
 		struct timespec until = { .tv_sec = next_write };
 		bool reasons, tick;
 
-		if (!reasons_due && time(NULL) < next_write)
-			pthread_cond_timedwait(&status_cond, &status_mutex,
-					       &until);
-		if (stop_writer)
+		if (time(NULL) < next_write && !coalloc_worker_wait(w, &until))
 			break;
-		reasons = reasons_due;
-		reasons_due = false;
+		reasons = coalloc_worker_take_kick(w);
 		tick = time(NULL) >= next_write;
 		if (tick)
 			next_write = time(NULL) + STATUS_PERIOD;
-		slurm_mutex_unlock(&status_mutex);
+		slurm_mutex_unlock(&w->mutex);
 		if (reasons)
 			_timed(_restore_reasons, COALLOC_TIMER_REASONS);
 		if (tick) {	/* may mark the status dirty */
 			_timed(_sync_queues, COALLOC_TIMER_QUEUE_SYNC);
 			coalloc_state_save_due();
 		}
-		slurm_mutex_lock(&status_mutex);
-		if (!tick || !dirty)
-			continue;
-		dirty = false;
-		slurm_mutex_unlock(&status_mutex);
-		_timed(_write_status, COALLOC_TIMER_STATUS);
-		slurm_mutex_lock(&status_mutex);
+		if (tick && _take_dirty())
+			_timed(_write_status, COALLOC_TIMER_STATUS);
+		slurm_mutex_lock(&w->mutex);
 	}
-	slurm_mutex_unlock(&status_mutex);
+	slurm_mutex_unlock(&w->mutex);
 	return NULL;
 }
 
@@ -366,31 +367,15 @@ void coalloc_status_start(void)
 		      plugin_type);
 		return;
 	}
-	slurm_mutex_lock(&status_mutex);
-	if (!writer_running) {
-		/* the first file after the first rebuild marks it changed:
-		 * slurmctld builds its tables and we restore the rows under
-		 * its config write lock, which _snapshot() then waits for */
-		stop_writer = false;
-		dirty = false;
-		if (pthread_create(&writer, NULL, _writer_main, NULL))
-			error("%s: no status writer thread: %m", plugin_type);
-		else
-			writer_running = true;
-	}
-	slurm_mutex_unlock(&status_mutex);
+	/* the first file after the first rebuild marks it changed:
+	 * slurmctld builds its tables and we restore the rows under its
+	 * config write lock, which _snapshot() then waits for */
+	if (!writer.running)
+		(void) _take_dirty();
+	coalloc_worker_start(&writer);
 }
 
 void coalloc_status_stop(void)
 {
-	slurm_mutex_lock(&status_mutex);
-	if (!writer_running) {
-		slurm_mutex_unlock(&status_mutex);
-		return;
-	}
-	stop_writer = true;
-	pthread_cond_broadcast(&status_cond);
-	slurm_mutex_unlock(&status_mutex);
-	pthread_join(writer, NULL);
-	writer_running = false;
+	coalloc_worker_stop(&writer);
 }

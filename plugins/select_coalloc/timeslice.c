@@ -61,10 +61,9 @@
 #pragma weak agent_queue_request
 #pragma weak set_agent_arg_r_uid
 
-static pthread_mutex_t ts_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t ts_cond = PTHREAD_COND_INITIALIZER;
-static pthread_t ts_thread;
-static bool ts_running, ts_stop, ts_kicked;
+static void *_timeslice_main(void *arg);
+static struct coalloc_worker worker =
+	COALLOC_WORKER("coalloc_slice", _timeslice_main);
 static bool ts_reassert = true;	/* first pass of this slurmctld to come */
 static struct coalloc_resend ts_resend;	/* the thread's own */
 
@@ -336,13 +335,13 @@ static time_t _wake_at(time_t now, time_t next_slice)
 
 static void *_timeslice_main(void *arg)
 {
+	struct coalloc_worker *w = arg;
 	time_t next_slice = 0;
 
-	(void) arg;
 	if (coalloc_resend_init(&ts_resend))
 		fatal("%s: no memory for the time-slicing thread", plugin_type);
-	slurm_mutex_lock(&ts_mutex);
-	while (!ts_stop) {
+	slurm_mutex_lock(&w->mutex);
+	while (!w->stopping) {
 		time_t now = time(NULL), wake;
 		bool sliced, slice_over;
 		unsigned slice;
@@ -354,22 +353,22 @@ static void *_timeslice_main(void *arg)
 		if (!next_slice || !sliced)
 			next_slice = now + (sliced ? slice : IDLE_CHECK);
 		wake = _wake_at(now, next_slice);
-		if (!ts_kicked && now < wake) {
+		if (!w->kicked && now < wake) {
 			struct timespec until = { .tv_sec = wake };
 
-			pthread_cond_timedwait(&ts_cond, &ts_mutex, &until);
-			continue;
+			(void) coalloc_worker_wait(w, &until);
+			continue;	/* the state again, or stop */
 		}
 		slice_over = sliced && now >= next_slice;
-		ts_kicked = false;
-		slurm_mutex_unlock(&ts_mutex);
+		(void) coalloc_worker_take_kick(w);
+		slurm_mutex_unlock(&w->mutex);
 		_apply(slice_over);
-		slurm_mutex_lock(&ts_mutex);
+		slurm_mutex_lock(&w->mutex);
 		if (slice_over)
 			next_slice = ts_slice_held_until ? ts_slice_held_until :
 				     time(NULL) + slice;
 	}
-	slurm_mutex_unlock(&ts_mutex);
+	slurm_mutex_unlock(&w->mutex);
 	coalloc_resend_free(&ts_resend);
 	return NULL;
 }
@@ -383,34 +382,16 @@ void coalloc_timeslice_start(void)
 		      plugin_type);
 		return;
 	}
-	slurm_mutex_lock(&ts_mutex);
-	if (!ts_running) {
-		ts_stop = false;
-		coalloc_thread_create("coalloc_slice", &ts_thread, _timeslice_main, NULL);
-		ts_running = true;
-	}
-	slurm_mutex_unlock(&ts_mutex);
+	coalloc_worker_start(&worker);
 }
 
 void coalloc_timeslice_stop(void)
 {
-	slurm_mutex_lock(&ts_mutex);
-	if (!ts_running) {
-		slurm_mutex_unlock(&ts_mutex);
-		return;
-	}
-	ts_stop = true;
-	slurm_cond_signal(&ts_cond);
-	slurm_mutex_unlock(&ts_mutex);
-	pthread_join(ts_thread, NULL);
-	ts_running = false;
+	coalloc_worker_stop(&worker);
 }
 
-/* Called with the matrix lock held or not: only ts_mutex is taken. */
+/* Called with the matrix lock held or not: only the worker's is taken. */
 void coalloc_timeslice_kick(void)
 {
-	slurm_mutex_lock(&ts_mutex);
-	ts_kicked = true;
-	slurm_cond_signal(&ts_cond);
-	slurm_mutex_unlock(&ts_mutex);
+	coalloc_worker_kick(&worker);
 }

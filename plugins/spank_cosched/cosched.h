@@ -2,7 +2,8 @@
  * cosched.h - what the files of the cosched SPANK plugin share.
  *
  *   cosched.c   the symbols Slurm looks up; dispatches on the context
- *   options.c   --coalloc, --cosched, --cosched-*: registration, validation
+ *   options.c   the plugstack.conf arguments; --coalloc, --cosched,
+ *               --cosched-*: registration, validation
  *   submit.c    sbatch/salloc/srun: records the request with the job
  *   stepd.c     slurmstepd: the node agent and the MPI shim for the step
  *   preload.c   slurmstepd tasks: the shim in LD_PRELOAD (preload_value.h)
@@ -44,10 +45,10 @@ struct cosched_request {
 #define COSCHED_ENV_TICK "COSCHED_TICK_US"
 #define COSCHED_ENV_BW "COSCHED_BW"	/* "mem=600000000,net=40000000" */
 
-/* config.c: parse the plugstack.conf arguments (slurm_spank_init). */
+/* options.c: parse the plugstack.conf arguments (slurm_spank_init). */
 int cosched_config_load(int ac, char **av, char *err, size_t err_len);
 
-/* config.c: the plugstack.conf arguments of this process. */
+/* options.c: the plugstack.conf arguments of this process. */
 const struct cosched_args *cosched_config(void);
 
 /* options.c: register the options (slurm_spank_init only). */

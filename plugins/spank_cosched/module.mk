@@ -10,7 +10,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 SPANK_COSCHED_SRCS := $(addprefix plugins/spank_cosched/,\
-	cosched.c config.c options.c submit.c stepd.c layout.c peers.c \
+	cosched.c options.c submit.c stepd.c layout.c peers.c \
 	preload.c preload_value.c sites.c)
 SPANK_COSCHED_OBJS := $(patsubst %.c,$(O)/%.o,$(SPANK_COSCHED_SRCS))
 SPANK_COSCHED_SO   := $(O)/plugins/cosched.so

@@ -1,6 +1,9 @@
 /*
- * options.c - --coalloc=SIZES, --cosched=MODE and the --cosched-*
- * settings: registration and validation.
+ * options.c - this process's settings, read by every topic file: the
+ * site's (the plugstack.conf arguments, parsed once by slurm_spank_init)
+ * and the user's (--coalloc=SIZES, --cosched=MODE and the --cosched-*
+ * settings: registration and validation).  A leaf, so that no topic file
+ * needs the entry file.
  *
  * Slurm calls the callbacks where the user submits (sbatch, also for each
  * #SBATCH line, salloc, srun: remote == 0) and again in slurmstepd with
@@ -39,6 +42,7 @@ enum option_id {
 	OPT_BW,
 };
 
+static struct cosched_args config;
 static struct cosched_request request;
 
 /* slurmstepd refused an option: the step runs without coscheduling. */
@@ -241,4 +245,14 @@ void cosched_request_reset(void)
 {
 	memset(&request, 0, sizeof(request));
 	refused_remotely = false;
+}
+
+int cosched_config_load(int ac, char **av, char *err, size_t err_len)
+{
+	return cosched_args_parse(ac, av, &config, err, err_len);
+}
+
+const struct cosched_args *cosched_config(void)
+{
+	return &config;
 }

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
 
 #include "esp/mix.h"
 #include "num/cli.h"
+#include "num/json_text.h"
 #include "num/num.h"
 #include "esp/plan.h"
 #include "esp/sim.h"
@@ -139,68 +139,25 @@ static int parse_policy(struct options *o, const char *arg)
 	return 0;
 }
 
-static int parse_number_opt(int opt, const char *arg, struct options *o)
-{
-	uint64_t u;
-	double d;
+#define NUM(opt, name, field, lo, hi, open, expect) \
+	CLI_NUMBER(struct options, opt, name, field, lo, hi, open, expect)
+#define NUM_SET(opt, name, field, lo, hi, open, expect, flag) \
+	CLI_NUMBER_FLAG(struct options, opt, name, field, lo, hi, open, \
+			expect, flag)
 
-	switch (opt) {
-	case OPT_PROCS:
-		if (num_parse_u64(arg, &u) || u < 1 || u > ESP_SIM_MAX_PROCS)
-			return fail("--procs '%s': expected 1 to 1048576", arg);
-		o->procs = (uint32_t)u;
-		return 0;
-	case OPT_SEED:
-		if (num_parse_u64(arg, &u))
-			return fail("--seed '%s': expected an integer >= 0",
-				    arg);
-		o->seed = u;
-		return 0;
-	case OPT_SEEDS:
-		if (num_parse_u64(arg, &u) || u < 1 || u > MAX_SEEDS)
-			return fail("--seeds '%s': expected 1 to 10000", arg);
-		o->seeds = (unsigned)u;
-		return 0;
-	case OPT_GANG:
-		if (num_parse_u64(arg, &u) || u < 1 || u > ESP_SIM_MAX_MPL)
-			return fail("--gang '%s': expected an MPL of 1 to 16",
-				    arg);
-		o->so.mpl = (unsigned)u;
-		o->mpl_set = true;
-		return 0;
-	case OPT_SLICE:
-		if (num_parse_double(arg, &d) || !(d > 0) || d > 1e9)
-			return fail("--slice '%s': expected seconds > 0", arg);
-		o->so.slice = d;
-		o->slice_set = true;
-		return 0;
-	case OPT_SWITCH:
-		if (num_parse_double(arg, &d) || d < 0 || d > 1e9)
-			return fail("--switch-cost '%s': expected seconds >= 0",
-				    arg);
-		o->so.switch_cost = d;
-		return 0;
-	case OPT_REBOOT:
-		if (num_parse_double(arg, &d) || d < 0 || d > 1e9)
-			return fail("--reboot '%s': expected seconds >= 0",
-				    arg);
-		o->reboot = d;
-		return 0;
-	case OPT_LAUNCH:
-		if (num_parse_double(arg, &d) || d < 0 || d > 1e9)
-			return fail("--launch '%s': expected seconds >= 0",
-				    arg);
-		o->so.launch = d;
-		return 0;
-	case OPT_AGING:
-		if (num_parse_double(arg, &d) || d < 0 || d > 1e9)
-			return fail("--aging '%s': expected seconds >= 0",
-				    arg);
-		o->so.aging = d;
-		return 0;
-	}
-	return -1;
-}
+static const struct cli_number numbers[] = {
+	NUM(OPT_PROCS, "procs", procs, 1, ESP_SIM_MAX_PROCS, 0, "1 to 1048576"),
+	NUM(OPT_SEED, "seed", seed, 0, INFINITY, 0, "an integer >= 0"),
+	NUM(OPT_SEEDS, "seeds", seeds, 1, MAX_SEEDS, 0, "1 to 10000"),
+	NUM_SET(OPT_GANG, "gang", so.mpl, 1, ESP_SIM_MAX_MPL, 0,
+		"an MPL of 1 to 16", mpl_set),
+	NUM_SET(OPT_SLICE, "slice", so.slice, 0, 1e9, CLI_OPEN_LO,
+		"seconds > 0", slice_set),
+	NUM(OPT_SWITCH, "switch-cost", so.switch_cost, 0, 1e9, 0, "seconds >= 0"),
+	NUM(OPT_REBOOT, "reboot", reboot, 0, 1e9, 0, "seconds >= 0"),
+	NUM(OPT_LAUNCH, "launch", so.launch, 0, 1e9, 0, "seconds >= 0"),
+	NUM(OPT_AGING, "aging", so.aging, 0, 1e9, 0, "seconds >= 0"),
+};
 
 static int check_args(const struct options *o)
 {
@@ -254,7 +211,8 @@ static int handle_opt(int opt, const char *arg, void *ctx)
 		o->chronology = arg;
 		return 0;
 	default:
-		return parse_number_opt(opt, arg, o);
+		return cli_number(PROG, numbers, sizeof(numbers) /
+				  sizeof(numbers[0]), opt, arg, o) ? -1 : 0;
 	}
 }
 
@@ -488,19 +446,15 @@ static int run_seed(const struct options *o, const struct esp_mix *mix,
 
 /* -------------------------------------------------------------- output */
 
-static json_object *json_num(double v)
-{
-	return isnan(v) ? NULL : json_object_new_double(v);
-}
 
 static json_object *json_range(double sum, double lo, double hi,
 			       unsigned n)
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "mean", json_num(sum / n));
-	json_object_object_add(j, "min", json_num(lo));
-	json_object_object_add(j, "max", json_num(hi));
+	json_object_object_add(j, "mean", json_text_num(sum / n));
+	json_object_object_add(j, "min", json_text_num(lo));
+	json_object_object_add(j, "max", json_text_num(hi));
 	return j;
 }
 
@@ -524,15 +478,15 @@ static json_object *json_config(const struct options *o,
 	json_object_object_add(j, "mpl", json_object_new_int((int)c->so.mpl));
 	json_object_object_add(j, "alternate", json_object_new_string(
 			esp_sim_alternate_name(c->so.alternate)));
-	json_object_object_add(j, "slice", json_num(c->so.slice));
-	json_object_object_add(j, "switch_cost", json_num(c->so.switch_cost));
+	json_object_object_add(j, "slice", json_text_num(c->so.slice));
+	json_object_object_add(j, "switch_cost", json_text_num(c->so.switch_cost));
 	json_object_object_add(j, "mix", json_object_new_string(mix->name));
 	json_object_object_add(j, "light", json_object_new_boolean(o->light));
 	json_object_object_add(j, "processors",
 			       json_object_new_int64(o->procs));
-	json_object_object_add(j, "min_time", json_num(plan->min_time));
-	json_object_object_add(j, "work", json_num(plan->work));
-	json_object_object_add(j, "reboot", json_num(plan->reboot));
+	json_object_object_add(j, "min_time", json_text_num(plan->min_time));
+	json_object_object_add(j, "work", json_text_num(plan->work));
+	json_object_object_add(j, "reboot", json_text_num(plan->reboot));
 	json_object_object_add(j, "first_seed",
 			       json_object_new_int64((int64_t)o->seed));
 	json_object_object_add(j, "seeds", json_object_new_int((int)n));
@@ -542,11 +496,11 @@ static json_object *json_config(const struct options *o,
 			       json_range(s->er_sum, s->er_min, s->er_max, n));
 	json_object_object_add(j, "elapsed",
 			       json_range(s->t_sum, s->t_min, s->t_max, n));
-	json_object_object_add(j, "utilization", json_num(s->util_sum / n));
-	json_object_object_add(j, "z1_wait_mean", json_num(s->wait_sum / n));
-	json_object_object_add(j, "z1_wait_max", json_num(s->wait_max));
+	json_object_object_add(j, "utilization", json_text_num(s->util_sum / n));
+	json_object_object_add(j, "z1_wait_mean", json_text_num(s->wait_sum / n));
+	json_object_object_add(j, "z1_wait_max", json_text_num(s->wait_max));
 	json_object_object_add(j, "z1_overtaken_mean",
-			       json_num(s->overtaken_sum / n));
+			       json_text_num(s->overtaken_sum / n));
 	json_object_object_add(j, "z_first_immediate",
 			       json_object_new_boolean(s->z1_ok == n));
 	json_object_object_add(j, "z_first_immediate_seeds",
@@ -556,13 +510,13 @@ static json_object *json_config(const struct options *o,
 	json_object_object_add(j, "z_second_within_90_seeds",
 			       json_object_new_int((int)s->z2_ok));
 	json_object_object_add(j, "switches_mean",
-			       json_num(s->switches_sum / n));
+			       json_text_num(s->switches_sum / n));
 	json_object_object_add(j, "overhead_mean",
-			       json_num(s->overhead_sum / n));
+			       json_text_num(s->overhead_sum / n));
 	for (unsigned k = 0; k < n; k++)
-		json_object_array_add(e, json_num(s->e[k]));
+		json_object_array_add(e, json_text_num(s->e[k]));
 	json_object_object_add(j, "efficiency_per_seed", e);
-	json_object_object_add(j, "paper", json_num(c->paper));
+	json_object_object_add(j, "paper", json_text_num(c->paper));
 	json_object_object_add(j, "paper_note", c->note ?
 			       json_object_new_string(c->note) : NULL);
 	return j;
@@ -573,16 +527,16 @@ static int print_json(const struct options *o, const struct esp_mix *mix,
 		      const struct summary *s, unsigned nc)
 {
 	json_object *arr = json_object_new_array();
+	int rc;
 
 	for (unsigned i = 0; i < nc; i++)
 		json_object_array_add(arr, json_config(o, mix, plan, &c[i],
 						       &s[i]));
-	fputs(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_NOSLASHESCAPE),
-	      stdout);
-	fputc('\n', stdout);
+	rc = json_text_print(stdout, arr);
 	json_object_put(arr);
-	return 0;
+	if (rc)
+		fail("cannot write JSON");
+	return rc;
 }
 
 static void verdict(char *buf, size_t len, unsigned ok, unsigned n)

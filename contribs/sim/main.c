@@ -71,16 +71,6 @@ static void usage(FILE *fp)
 /* "coalloc-sim: MESSAGE"; returns -1. */
 #define fail(...) cli_fail(PROG, __VA_ARGS__)
 
-static int parse_ulong(const char *s, unsigned long *out)
-{
-	uint64_t v;
-
-	if (num_parse_range(s, 0, ULONG_MAX, &v))
-		return -1;
-	*out = (unsigned long)v;
-	return 0;
-}
-
 /* Comma-separated numbers into out[0..max); returns the count or -1. */
 static int parse_list(const char *s, double *out, int max)
 {
@@ -237,55 +227,23 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_number_opt(int opt, const char *arg, struct options *o)
-{
-	unsigned long u;
-	double d;
+#define NUM(opt, name, field, lo, hi, open, expect) \
+	CLI_NUMBER(struct options, opt, name, field, lo, hi, open, expect)
 
-	switch (opt) {
-	case OPT_UTIL:
-		if (num_parse_double(arg, &d) || !(d > 0) || d > 10)
-			return fail("--utilization '%s': expected a number in "
-				    "(0, 10]", arg);
-		o->wp.utilization = d;
-		o->util_set = true;
-		return 0;
-	case OPT_JOBS:
-		if (parse_ulong(arg, &u) || u < 10 || u > 100000000)
-			return fail("--jobs '%s': expected 10 to 100000000", arg);
-		o->wp.njobs = u;
-		return 0;
-	case OPT_SEED:
-		if (parse_ulong(arg, &u))
-			return fail("--seed '%s': expected an integer", arg);
-		o->seed = u;
-		return 0;
-	case OPT_REPS:
-		if (parse_ulong(arg, &u) || u < 1 || u > MAX_REPLICATIONS)
-			return fail("--replications '%s': expected 1 to 1000",
-				    arg);
-		o->replications = (unsigned)u;
-		return 0;
-	case OPT_AGING:
-		if (num_parse_double(arg, &d) || d < 0)
-			return fail("--aging '%s': expected a wait >= 0", arg);
-		o->aging = d;
-		return 0;
-	case OPT_WARMUP:
-		if (num_parse_double(arg, &d) || d < 0 || d >= 0.9)
-			return fail("--warmup '%s': expected a fraction in "
-				    "[0, 0.9)", arg);
-		o->warmup = d;
-		return 0;
-	case OPT_SWF_SPLIT:
-		if (parse_ulong(arg, &u) || u < 1 || u > UINT32_MAX)
-			return fail("--swf-split '%s': expected a positive "
-				    "integer", arg);
-		o->swf_split = (unsigned)u;
-		return 0;
-	}
-	return -1;
-}
+static const struct cli_number numbers[] = {
+	CLI_NUMBER_FLAG(struct options, OPT_UTIL, "utilization",
+			wp.utilization, 0, 10, CLI_OPEN_LO,
+			"a number in (0, 10]", util_set),
+	NUM(OPT_JOBS, "jobs", wp.njobs, 10, 100000000, 0, "10 to 100000000"),
+	NUM(OPT_SEED, "seed", seed, 0, INFINITY, 0, "an integer"),
+	NUM(OPT_REPS, "replications", replications, 1, MAX_REPLICATIONS, 0,
+	    "1 to 1000"),
+	NUM(OPT_AGING, "aging", aging, 0, INFINITY, 0, "a wait >= 0"),
+	NUM(OPT_WARMUP, "warmup", warmup, 0, 0.9, CLI_OPEN_HI,
+	    "a fraction in [0, 0.9)"),
+	NUM(OPT_SWF_SPLIT, "swf-split", swf_split, 1, UINT32_MAX, 0,
+	    "a positive integer"),
+};
 
 /* What parsing keeps between options: --composition waits for --sites. */
 struct parse_ctx {
@@ -326,7 +284,8 @@ static int handle_opt(int opt, const char *arg, void *ctx)
 		o->title = arg;
 		return 0;
 	default:
-		return parse_number_opt(opt, arg, o);
+		return cli_number(PROG, numbers, sizeof(numbers) /
+				  sizeof(numbers[0]), opt, arg, o) ? -1 : 0;
 	}
 }
 

@@ -4,13 +4,13 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
-#include <json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "num/json_text.h"
 #include "output.h"
 
 void summarise_policy(enum coalloc_policy policy,
@@ -66,17 +66,13 @@ void print_table(FILE *fp, const char *heading,
 	}
 }
 
-static json_object *json_num(double v)
-{
-	return isnan(v) ? NULL : json_object_new_double(v);
-}
 
 static json_object *json_ci(struct stat_ci s)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "mean", json_num(s.mean));
-	json_object_object_add(o, "ci95", json_num(s.ci95));
+	json_object_object_add(o, "mean", json_text_num(s.mean));
+	json_object_object_add(o, "ci95", json_text_num(s.ci95));
 	return o;
 }
 
@@ -92,8 +88,8 @@ static json_object *json_policy(const struct policy_summary *s,
 	json_object_object_add(resp, "local", json_ci(s->local));
 	json_object_object_add(resp, "global", json_ci(s->global));
 	json_object_object_add(o, "response", resp);
-	json_object_object_add(o, "utilization", json_num(s->utilization.mean));
-	json_object_object_add(o, "offered_utilization", json_num(offered));
+	json_object_object_add(o, "utilization", json_text_num(s->utilization.mean));
+	json_object_object_add(o, "offered_utilization", json_text_num(offered));
 	json_object_object_add(o, "saturated",
 			       json_object_new_boolean(s->saturated));
 	json_object_object_add(o, "saturated_replications",
@@ -107,23 +103,17 @@ int print_json(FILE *fp, const struct policy_summary *s, unsigned n,
 	       double offered)
 {
 	json_object *arr = json_object_new_array();
-	const char *text;
-	int rc = 0;
+	int rc = -1;
 
-	if (!arr)
-		goto fail;
-	for (unsigned i = 0; i < n; i++)
-		json_object_array_add(arr, json_policy(&s[i], offered));
-	text = json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text || fprintf(fp, "%s\n", text) < 0)
-		rc = -1;
-	json_object_put(arr);
-	if (!rc)
-		return 0;
-fail:
-	fprintf(stderr, "coalloc-sim: cannot write JSON\n");
-	return -1;
+	if (arr) {
+		for (unsigned i = 0; i < n; i++)
+			json_object_array_add(arr, json_policy(&s[i], offered));
+		rc = json_text_print(fp, arr);
+		json_object_put(arr);
+	}
+	if (rc)
+		fprintf(stderr, "coalloc-sim: cannot write JSON\n");
+	return rc;
 }
 
 /* A bar height; a saturated policy has no meaningful mean, so its bars

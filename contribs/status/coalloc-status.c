@@ -23,6 +23,7 @@
 #include "slurm_public.h"
 
 #include "coalloc_status/status_json.h"
+#include "num/json_text.h"
 #include "prometheus.h"
 #include "version/version.h"
 
@@ -288,8 +289,7 @@ int main(int argc, char **argv)
 	if (opt.prometheus)
 		status_print_prometheus(root);
 	else if (opt.json)
-		printf("%s\n", json_object_to_json_string_ext(
-			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		(void) json_text_print(stdout, root);
 	else
 		_print_text(root);
 	rc = 0;

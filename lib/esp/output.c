@@ -17,9 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <json.h>
-
 #include "esp/runlog.h"
+#include "num/json_text.h"
 
 /* The y2 axis (partition sizes) goes to this many times P. */
 #define SIZE_AXIS_SHARE 1.5
@@ -207,8 +206,7 @@ int esp_write_json(const struct esp_run *run, const struct esp_result *res,
 	}
 	_json_run(o, run, label);
 	_json_result(o, res);
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	text = json_text_of(o);
 	if (!text) {
 		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
 	} else if ((fp = _create(path, err, errlen))) {

@@ -45,6 +45,7 @@
 
 #include "coalloc_conf/coalloc_conf.h"
 #include "coalloc_status/status_json.h"
+#include "num/json_text.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
 #include "src/common/read_config.h"
@@ -275,7 +276,7 @@ void coalloc_ctld_key_pairs(list_t *pairs)
  */
 static int _write_file(const char *path, json_object *root, bool private_jobs)
 {
-	int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE;
+	int flags = JSON_TEXT_FLAGS;
 	char *tmp = xstrdup_printf("%s.new", path);
 	int fd, rc = -1;
 

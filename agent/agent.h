@@ -51,7 +51,7 @@
 #include "cosched_proto/proto.h"
 #include "cosched_proto/settings.h"
 #include "membus/membus.h"
-#include "proc.h"
+#include "host/proc.h"
 
 #define AGENT_PATH_LEN 1024
 #define AGENT_ERR_LEN 256

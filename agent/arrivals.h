@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "proc.h"
+#include "host/proc.h"
 
 #define ARRIVALS_WATCH_MAX 256	/* watched sockets per process */
 #define ARRIVALS_TRACK_MAX 512	/* sockets remembered per process */

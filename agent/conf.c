@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "agent.h"
-#include "cgroup.h"
+#include "host/cgroup.h"
 #include "cosched_proto/boost_names.h"
 #include "num/num.h"
 #include "num/errbuf.h"

@@ -9,17 +9,22 @@
 # with its internal header and module.mk: boost/ (nice, cgroup weights,
 # rt), bw/ (MemBUS bandwidth sources and probes), freeze/ (cgroup freezer
 # or signals), membus/ (the MemBUS quanta, coordinator and messages).
+# host/ is the floor under them all: the /proc readers and the cgroup
+# helpers (proc.c, cgroup.c).  The back ends include host/ and nothing
+# of the core above them; membus/ includes the core (agent.h), which
+# includes none of it: no folder includes back (mk/include-cycles.pl).
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-# Back-end files include the core's headers (proc.h, cgroup.h, agent.h).
+# Files in the folders include by path from agent/ ("host/proc.h").
 AGENT_CFLAGS := $(JSONC_CFLAGS) -Iagent
 CFLAGS_agent := $(AGENT_CFLAGS)
+CFLAGS_agent/host := $(AGENT_CFLAGS)
 
 # The back ends: each adds its sources to LIBCOSCHEDD_SRCS.
 LIBCOSCHEDD_SRCS := $(addprefix agent/,log.c conf.c server.c jobs.c \
-	state.c sched.c status.c guardian.c proc.c cgroup.c arrivals.c \
-	closer.c gang.c switch.c metrics.c)
+	state.c sched.c status.c guardian.c arrivals.c closer.c gang.c \
+	switch.c metrics.c host/proc.c host/cgroup.c)
 include agent/boost/module.mk agent/bw/module.mk agent/freeze/module.mk \
 	agent/membus/module.mk
 

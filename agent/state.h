@@ -13,7 +13,7 @@
 
 #include "boost/boost.h"
 #include "cosched/pb.h"
-#include "proc.h"
+#include "host/proc.h"
 #include "cosched/mode.h"
 
 /* One process of the file. */

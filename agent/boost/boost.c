@@ -22,7 +22,7 @@
  * weigh the attached processes against each other; the subtree as a whole
  * competes with the rest of the root group with the default 1024.
  *
- * Moving a process, creating and removing groups: agent/cgroup.c, shared
+ * Moving a process, creating and removing groups: agent/host/cgroup.c, shared
  * with the freezer of freeze.c.
  *
  * Where cgroup2's groups live.  v2 has one hierarchy for every
@@ -70,7 +70,7 @@
 
 #include "boost.h"
 #include "boost_rt.h"
-#include "cgroup.h"
+#include "host/cgroup.h"
 #include "cosched_proto/boost_names.h"
 #include "num/errbuf.h"
 

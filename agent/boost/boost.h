@@ -45,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "proc.h"
+#include "host/proc.h"
 
 enum boost_kind {
 	BOOST_AUTO,

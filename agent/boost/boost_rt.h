@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "boost.h"
-#include "proc.h"
+#include "host/proc.h"
 
 /* The kernel's RT throttling: sched_rt_runtime_us (-1: off) and
  * sched_rt_period_us.  0, or -1 when they cannot be read. */

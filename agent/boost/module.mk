@@ -1,5 +1,5 @@
 # agent/boost - how the node agent boosts a process and puts it back:
-# nice, cgroup v1 cpu.shares and v2 cpu.weight (on agent/cgroup.c), and
+# nice, cgroup v1 cpu.shares and v2 cpu.weight (on agent/host/cgroup.c), and
 # the rt mechanism with its budget (boost_rt.c); and their unit tests.
 # Included from agent/module.mk, into libcoschedd.a.
 #

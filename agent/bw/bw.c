@@ -63,7 +63,7 @@
 
 #include "bw.h"
 #include "bw_internal.h"
-#include "proc.h"
+#include "host/proc.h"
 #include "num/errbuf.h"
 
 const char *bw_source_name(enum bw_source src)

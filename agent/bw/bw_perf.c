@@ -35,7 +35,7 @@
 
 #include "bw.h"
 #include "bw_internal.h"
-#include "proc.h"
+#include "host/proc.h"
 #include "num/errbuf.h"
 
 #define LINE_DEFAULT 64		/* cache line, when sysconf does not know */

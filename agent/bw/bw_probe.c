@@ -36,7 +36,7 @@
 
 #include "bw.h"
 #include "bw_internal.h"
-#include "proc.h"
+#include "host/proc.h"
 #include "num/errbuf.h"
 
 /* Memory probe: three arrays per thread, far beyond any L2/L3 slice. */

@@ -35,7 +35,7 @@
 
 #include "bw.h"
 #include "bw_internal.h"
-#include "proc.h"
+#include "host/proc.h"
 #include "num/errbuf.h"
 
 #define NL_BUF_LEN 65536	/* > the 32 KiB the kernel fills per dump skb */

@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "proc.h"
+#include "host/proc.h"
 
 enum freeze_kind {
 	FREEZE_AUTO = 0,	/* cgroup freezer where writable, else signals */

@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgroup.h"
+#include "host/cgroup.h"
 #include "freeze.h"
-#include "proc.h"
+#include "host/proc.h"
 
 #define OUR_ROOT CGV1_OUR_ROOT	/* our groups: OUR_ROOT/<node>/<job>.<step> */
 #define POLL_NS 1000000L	/* between looks at freezer.state or /proc */

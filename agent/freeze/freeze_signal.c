@@ -24,7 +24,7 @@
 
 #include <libcgroup.h>
 
-#include "cgroup.h"
+#include "host/cgroup.h"
 #include "freeze.h"
 #include "freeze_internal.h"
 #include "num/errbuf.h"

@@ -1,6 +1,6 @@
 # agent/freeze - how the node agent freezes and thaws whole job steps for
 # MemBUS and gang rows (the cgroup v1 freezer through libcgroup and
-# agent/cgroup.c, cgroup v2's cgroup.freeze, else SIGSTOP/SIGCONT) and
+# agent/host/cgroup.c, cgroup v2's cgroup.freeze, else SIGSTOP/SIGCONT) and
 # its unit tests.  Included from agent/module.mk, into libcoschedd.a.
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -10,7 +10,7 @@ LIBCOSCHEDD_SRCS += $(addprefix agent/freeze/,freeze.c freeze_util.c \
 CFLAGS_agent/freeze := $(AGENT_CFLAGS)
 
 # Slurm's names of a job's group (job_<id>, a 26.05 SLUID) and the
-# clean-path rule: pure functions of agent/cgroup.c.
+# clean-path rule: pure functions of agent/host/cgroup.c.
 $(eval $(call agent_test,test_cgroup_names,testsuite/unit/agent/test_cgroup_names.c))
 
 # Forks spinning children and freezes them; the cgroup part is skipped

@@ -5,3 +5,7 @@
 
 $(eval $(call unit_test,build/test_slurm_fetch,$(SCRIPT_TEST),,))
 $(O)/tests/build/test_slurm_fetch.t: testsuite/unit/build/test_slurm_fetch.sh mk/slurm-build.sh
+# The include graph: no cycle between files or folders, nothing included
+# up from lib/ (mk/include-cycles.pl).
+$(eval $(call unit_test,build/test_layers,$(SCRIPT_TEST),,))
+$(O)/tests/build/test_layers.t: testsuite/unit/build/test_layers.sh mk/include-cycles.pl

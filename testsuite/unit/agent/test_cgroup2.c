@@ -40,9 +40,9 @@
 
 #include "agent_harness.h"
 #include "boost/boost.h"
-#include "cgroup.h"
+#include "host/cgroup.h"
 #include "freeze/freeze.h"
-#include "proc.h"
+#include "host/proc.h"
 #include "tap.h"
 
 #define WAIT_MS 5000		/* generous: a loaded 2-core machine */

@@ -1,6 +1,6 @@
 /*
  * test_cgroup_names.c - Slurm's names of a job's group as the agent
- * recognises them (agent/cgroup.c): job_<id> on every release, and the
+ * recognises them (agent/host/cgroup.c): job_<id> on every release, and the
  * SLUID 26.05's cgroup/v2 uses unless CgroupJobIdPaths=yes; and the
  * clean-path rule for paths read back from a state file.
  *
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "cgroup.h"
+#include "host/cgroup.h"
 
 static const struct {
 	const char *component;

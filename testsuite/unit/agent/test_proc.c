@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "kids.h"
-#include "proc.h"
+#include "host/proc.h"
 #include "tap.h"
 
 #define EXTRA_THREADS 3

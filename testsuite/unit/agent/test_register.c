@@ -35,7 +35,7 @@
 
 #include "agent_harness.h"
 #include "cosched_proto/client.h"
-#include "proc.h"
+#include "host/proc.h"
 #include "tap.h"
 
 #define REPLY_LEN 4096
@@ -62,7 +62,7 @@ static int registerf(const char *fmt, ...)
 	return request(line);
 }
 
-/* The start time of pid as the agent reads it (agent/proc.c), 0: gone. */
+/* The start time of pid as the agent reads it (agent/host/proc.c), 0: gone. */
 static unsigned long long start_ticks(pid_t pid)
 {
 	struct proc_id id;

@@ -38,7 +38,7 @@
 
 #include "agent_harness.h"
 #include "cosched_proto/client.h"
-#include "proc.h"
+#include "host/proc.h"
 #include "tap.h"
 
 #define REPLY_LEN 65536

@@ -771,7 +771,7 @@ static int _rt_attach(const struct proc_id *id, struct boost_saved *saved,
 
 /* ------------------------------------------------------------ public */
 
-static bool _autogroup_enabled(void)
+bool boost_autogroup_enabled(void)
 {
 	FILE *f = fopen(AUTOGROUP_FILE, "re");
 	int on = 0;
@@ -824,7 +824,7 @@ static void _describe(struct boost *b, bool auto_chosen)
 	snprintf(b->describe, sizeof(b->describe),
 		 "nice: setpriority on every thread, nice = own nice - level "
 		 "(-20..19)%s%s%s%s%s%s",
-		 _autogroup_enabled()
+		 boost_autogroup_enabled()
 			 ? "; kernel.sched_autogroup_enabled=1: nice only "
 			   "weighs between processes of one session, so "
 			   "boosts between jobs may have little effect"

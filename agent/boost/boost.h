@@ -108,6 +108,9 @@ const char *boost_mechanism(const struct boost *b);
 const char *boost_kind_name(enum boost_kind kind);
 int boost_kind_parse(const char *text, enum boost_kind *kind);
 
+/* kernel.sched_autogroup_enabled=1: nice acts only within a session. */
+bool boost_autogroup_enabled(void);
+
 /*
  * Prepare id (for job_id) for boosts and record its original state in
  * saved.  Returns 0, or -1 with a message.

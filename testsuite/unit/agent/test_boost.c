@@ -626,16 +626,6 @@ static void test_cgroup(const char *orig)
 	boost_close(b);
 }
 
-static bool _autogroup_on(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/sched_autogroup_enabled", "r");
-	int on = 0;
-
-	if (f) {
-		if (fscanf(f, "%d", &on) != 1)
-			on = 0;
-		fclose(f);
-	}
 	return on == 1;
 }
 
@@ -652,7 +642,7 @@ static void test_nice(void)
 		skip(TESTS_NICE - 1, "boost_open failed");
 		return;
 	}
-	ok(!strstr(boost_describe(b), "autogroup") == !_autogroup_on(),
+	ok(!strstr(boost_describe(b), "autogroup") == !boost_autogroup_enabled(),
 	   "describe names autogroup iff it is on: %s", boost_describe(b));
 	s = kids_spawn(_body_spinner, NULL);
 	proc_identify(s, &id);

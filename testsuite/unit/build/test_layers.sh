@@ -28,19 +28,24 @@ tree() {
 	echo "$dir"
 }
 
-d=$(tree folders 'agent/a.h=#include "boost/b.h"\n' 'agent/boost/b.h=#include "c.h"\n' \
-	'agent/boost/c.h=#include "a.h"\n')
-out=$(perl "$CYCLES" "$d")
-is $? 1 "two folders that include each other: found"
-like "$out" "folder cycle: agent agent/boost" "... and named"
-d=$(tree files 'lib/x/a.h=#include "b.h"\n' 'lib/x/b.h=#include "a.h"\n')
-out=$(perl "$CYCLES" "$d")
-is $? 1 "two headers that include each other: found"
-like "$out" "file cycle: lib/x/a.h lib/x/b.h" "... and named"
-d=$(tree up 'lib/x/a.c=#include "agent.h"\n' 'agent/agent.h=/* */\n')
-out=$(perl "$CYCLES" "$d")
-is $? 1 "lib/ including the agent: found"
-like "$out" "up from lib/: lib/x/a.c -> agent/agent.h" "... and named"
+# finds NAME "what" PATTERN FILE=TEXT...: the script exits 1 on that
+# tree and its output names the fault
+finds() {
+	local name=$1 what=$2 pat=$3 d out
+	shift 3
+	d=$(tree "$name" "$@")
+	out=$(perl "$CYCLES" "$d")
+	is $? 1 "$what: found"
+	like "$out" "$pat" "... and named"
+}
+
+finds folders "two folders that include each other" "folder cycle: agent agent/boost" \
+	'agent/a.h=#include "boost/b.h"\n' 'agent/boost/b.h=#include "c.h"\n' \
+	'agent/boost/c.h=#include "a.h"\n'
+finds files "two headers that include each other" "file cycle: lib/x/a.h lib/x/b.h" \
+	'lib/x/a.h=#include "b.h"\n' 'lib/x/b.h=#include "a.h"\n'
+finds up "lib/ including the agent" "up from lib/: lib/x/a.c -> agent/agent.h" \
+	'lib/x/a.c=#include "agent.h"\n' 'agent/agent.h=/* */\n'
 d=$(tree clean 'lib/x/a.c=#include "x/a.h"\n#include <stdio.h>\n' 'lib/x/a.h=/* */\n')
 out=$(perl "$CYCLES" "$d")
 is $? 0 "a tree without any: exit 0 ($out)"

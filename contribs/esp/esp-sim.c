@@ -211,8 +211,7 @@ static int handle_opt(int opt, const char *arg, void *ctx)
 		o->chronology = arg;
 		return 0;
 	default:
-		return cli_number(PROG, numbers, sizeof(numbers) /
-				  sizeof(numbers[0]), opt, arg, o) ? -1 : 0;
+		return -1;
 	}
 }
 
@@ -220,7 +219,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct cli_spec spec = {
 		.prog = PROG, .options = long_opts, .help_opt = OPT_HELP,
-		.usage = usage, .handle = handle_opt,
+		.usage = usage, .handle = handle_opt, .numbers = numbers,
+		.nnumbers = sizeof(numbers) / sizeof(numbers[0]),
 	};
 
 	if (cli_parse(&spec, argc, argv, o))

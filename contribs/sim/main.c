@@ -252,6 +252,11 @@ struct parse_ctx {
 	int ncomp;
 };
 
+static void *options_of(void *ctx)
+{
+	return ((struct parse_ctx *)ctx)->o;
+}
+
 static int handle_opt(int opt, const char *arg, void *ctx)
 {
 	struct parse_ctx *pc = ctx;
@@ -284,8 +289,7 @@ static int handle_opt(int opt, const char *arg, void *ctx)
 		o->title = arg;
 		return 0;
 	default:
-		return cli_number(PROG, numbers, sizeof(numbers) /
-				  sizeof(numbers[0]), opt, arg, o) ? -1 : 0;
+		return -1;
 	}
 }
 
@@ -293,7 +297,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct cli_spec spec = {
 		.prog = PROG, .options = long_opts, .help_opt = OPT_HELP,
-		.usage = usage, .handle = handle_opt,
+		.usage = usage, .handle = handle_opt, .numbers = numbers,
+		.nnumbers = sizeof(numbers) / sizeof(numbers[0]),
+		.options_of = options_of,
 	};
 	struct parse_ctx pc = { .o = o, .ncomp = -1 };
 

@@ -25,7 +25,7 @@ int cli_fail(const char *prog, const char *fmt, ...)
 
 int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *ctx)
 {
-	int opt;
+	int opt, rc;
 
 	while ((opt = getopt_long(argc, argv, "", spec->options, NULL)) != -1) {
 		if (opt == spec->help_opt) {
@@ -36,7 +36,10 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *ctx)
 			spec->usage(stderr);
 			return -1;
 		}
-		if (spec->handle(opt, optarg, ctx))
+		rc = cli_number(spec->prog, spec->numbers, spec->nnumbers, opt,
+				optarg, spec->options_of ?
+				spec->options_of(ctx) : ctx);
+		if (rc < 0 || (rc > 0 && spec->handle(opt, optarg, ctx)))
 			return -1;
 	}
 	if (optind < argc)

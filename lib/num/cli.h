@@ -17,20 +17,28 @@
 int cli_fail(const char *prog, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+struct cli_number;
+
 struct cli_spec {
 	const char *prog;
 	const struct option *options;	/* long options only */
 	int help_opt;			/* the value of --help */
 	void (*usage)(FILE *fp);
-	/* One option (arg NULL without one); 0, or -1 after cli_fail. */
+	/* The numeric options (below), stored in the options that
+	 * options_of(ctx) returns (NULL: ctx is the options). */
+	const struct cli_number *numbers;
+	size_t nnumbers;
+	void *(*options_of)(void *ctx);
+	/* Any other option (arg NULL without one); 0, or -1 after cli_fail. */
 	int (*handle)(int opt, const char *arg, void *ctx);
 };
 
 /*
- * Every option of argv through spec->handle.  --help prints the usage
- * on stdout and exits 0; an unknown option (getopt names it) prints the
- * usage on stderr, and an argument that is no option is refused: both
- * return -1, as a handler's error does.
+ * Every option of argv: a numeric one by its row of spec->numbers, any
+ * other through spec->handle.  --help prints the usage on stdout and
+ * exits 0; an unknown option (getopt names it) prints the usage on
+ * stderr, and an argument that is no option is refused: both return -1,
+ * as a refused value or a handler's error does.
  */
 int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *ctx);
 

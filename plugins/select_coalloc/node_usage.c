@@ -480,9 +480,18 @@ static struct coalloc_matrix *_create(void)
 	return m;
 }
 
+/* Resets so far (node_usage_resets). */
+static unsigned resets;
+
+unsigned node_usage_resets(void)
+{
+	return resets;
+}
+
 int node_usage_reset(list_t *jobs)
 {
 	node_usage_lock();
+	resets++;
 	_save_current_locked();
 	coalloc_matrix_destroy(matrix);
 	coalloc_sites_matrix(&settings, &preempt);

@@ -127,6 +127,9 @@ void node_usage_on_change(void (*kick)(void));
 /* Build the matrix from coalloc.conf and these jobs (or none), keeping
  * the rows jobs had before (reconfigure) or saved (start-up). */
 int node_usage_reset(list_t *jobs);
+/* How many resets (a start, a reconfiguration) the matrix has seen.  With
+ * node_usage_lock() held. */
+unsigned node_usage_resets(void);
 void node_usage_fini(void);
 void node_usage_lock(void);
 void node_usage_unlock(void);

@@ -258,6 +258,61 @@ static time_t _launch_grace_until(time_t now)
 	return youngest + LAUNCH_GRACE > now ? youngest + LAUNCH_GRACE : 0;
 }
 
+static int _collect_ours_suspended(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	struct todo *t = arg;
+
+	/* priority 0: an admin's or user's suspend, which stays theirs; a
+	 * job the smaller matrix has no room for runs outside it */
+	if (IS_JOB_SUSPENDED(job_ptr) && job_ptr->priority &&
+	    (!node_usage_has_job(job_ptr->job_id) ||
+	     node_usage_job_runs(job_ptr->job_id)) && t->nresume < t->cap)
+		t->resume[t->nresume++] = job_ptr->job_id;
+	return 0;
+}
+
+/*
+ * One row, so nothing to suspend: once after each reset (a
+ * reconfiguration to Matrix=off or MPL=1) and after a restart, resume
+ * every job a row switch left suspended, so that none stays stopped
+ * until an admin resumes it.  Other passes touch no job list.
+ */
+static bool _resume_left_suspended(void)
+{
+	slurmctld_lock_t lock = { .job = WRITE_LOCK, .node = WRITE_LOCK,
+				  .fed = READ_LOCK };
+	static unsigned seen = (unsigned)-1;
+	struct todo t = { .now = time(NULL) };
+	unsigned now_resets;
+
+	node_usage_lock();
+	now_resets = node_usage_resets();
+	node_usage_unlock();
+	if (now_resets == seen && !ts_reassert)
+		return false;
+	seen = now_resets;
+	ts_reassert = false;
+	lock_slurmctld(lock);
+	t.cap = job_list ? list_count(job_list) : 0;
+	t.resume = xcalloc(t.cap + 1, sizeof(uint32_t));
+	node_usage_lock();
+	if (job_list)
+		list_for_each(job_list, _collect_ours_suspended, &t);
+	node_usage_unlock();
+	for (size_t i = 0; i < t.nresume; i++)
+		_suspend_op(t.resume[i], RESUME_JOB);
+	unlock_slurmctld(lock);
+	if (t.nresume) {
+		info("%s: one row now: resumed %zu job(s) a row switch had suspended",
+		     plugin_type, t.nresume);
+		schedule_job_save();
+		coalloc_status_changed();
+	}
+	xfree(t.resume);
+	return t.nresume > 0;
+}
+
 /* One pass: rotate if due, then suspend and resume.  True: a change. */
 static bool _apply(bool slice_over)
 {
@@ -271,11 +326,11 @@ static bool _apply(bool slice_over)
 	node_usage_lock();
 	shared = node_usage_rows() > 1;
 	node_usage_unlock();
-	if (!shared) {	/* one row: nothing to rotate, suspend or resume */
+	if (!shared) {	/* one row: nothing to rotate or suspend */
 		/* nor to send again: a reconfiguration to one row must not
 		 * leave resends due for ever (the thread would spin) */
 		coalloc_resend_clear(&ts_resend);
-		return false;
+		return _resume_left_suspended();
 	}
 	lock_slurmctld(lock);
 	t.cap = job_list ? list_count(job_list) + 1 : 1;
@@ -343,14 +398,16 @@ static void *_timeslice_main(void *arg)
 	slurm_mutex_lock(&w->mutex);
 	while (!w->stopping) {
 		time_t now = time(NULL), wake;
-		bool sliced, slice_over;
+		bool sliced, slice_over, due;
 		unsigned slice;
 
 		node_usage_lock();
 		sliced = node_usage_time_sliced();
 		slice = node_usage_time_slice();
 		node_usage_unlock();
-		if (!next_slice || !sliced)
+		/* unsliced: an idle check every IDLE_CHECK s (it used to be
+		 * put off at every wake-up, so it never came) */
+		if (!next_slice || (!sliced && next_slice > now + IDLE_CHECK))
 			next_slice = now + (sliced ? slice : IDLE_CHECK);
 		wake = _wake_at(now, next_slice);
 		if (!w->kicked && now < wake) {
@@ -359,7 +416,8 @@ static void *_timeslice_main(void *arg)
 			(void) coalloc_worker_wait(w, &until);
 			continue;	/* the state again, or stop */
 		}
-		slice_over = sliced && now >= next_slice;
+		due = now >= next_slice;
+		slice_over = sliced && due;
 		(void) coalloc_worker_take_kick(w);
 		slurm_mutex_unlock(&w->mutex);
 		_apply(slice_over);
@@ -367,6 +425,8 @@ static void *_timeslice_main(void *arg)
 		if (slice_over)
 			next_slice = ts_slice_held_until ? ts_slice_held_until :
 				     time(NULL) + slice;
+		else if (due)
+			next_slice = time(NULL) + IDLE_CHECK;
 	}
 	slurm_mutex_unlock(&w->mutex);
 	coalloc_resend_free(&ts_resend);

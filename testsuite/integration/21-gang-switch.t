@@ -17,6 +17,8 @@
 # the running row 3 s before its slice ends keeps running until 10 s
 # after its start (the slice is held), where it used to be suspended at
 # once, its srun stopped mid-launch.
+#
+# A reconfiguration to one row resumes the job a switch left suspended.
 source "$(dirname "$0")/lib/tap.sh"
 source "$(dirname "$0")/lib/overlap.sh"
 
@@ -140,6 +142,21 @@ t0=$(cpu_ticks)
 sleep 15
 used=$(( ($(cpu_ticks) - t0) * 100 / $(getconf CLK_TCK) ))
 ok $((used < 300 ? 0 : 1)) "slurmctld uses $((used / 100)).$((used % 100 / 10)) s of CPU in the 15 s after it (under 3 s)"
+# ... and the job the last switch suspended is resumed: no row suspends it
+# now (it stayed stopped until an admin resumed it)
+both_run() { [[ $(job_state "$a") == RUNNING && $(job_state "$b") == RUNNING ]]; }
+wait_until 20 both_run
+ok $? "one row: A and B both run ($(job_state "$a") $(job_state "$b"))"
+resumed=$EPOCHREALTIME
+sleep 5
+ticks_since() {	# node job: ticks after the resume
+	awk -v n="$1" -v j="$2" -v t="$resumed" \
+		'$1 == n && $2 == j && $3 == "tick" && $4 > t' tick-*.log | grep -c .
+}
+ok $(( $(ticks_since n1 "$a") && $(ticks_since n1 "$b") && $(ticks_since n2 "$a") && $(ticks_since n2 "$b") ? 0 : 1 )) \
+	"... and both tick on both nodes ($(ticks_since n1 "$a") $(ticks_since n1 "$b") $(ticks_since n2 "$a") $(ticks_since n2 "$b"))"
+grep -q "one row now: resumed 1 job" "$LOG"
+ok $? "slurmctld's log says it resumed the job"
 scancel "$a" "$b"
 wait_until 30 queue_empty
 

@@ -119,8 +119,14 @@ section_failed && diag "samples (A B):" "$(paste -sd, gang-pair.samples)"
 # --- A job whose nodes are free in both rows runs in both.
 wait_until 30 queue_empty
 section
-a=$(gang --coalloc=4,4,4 --wrap 'sleep 20')	# row 0: sites 1-3
-b=$(gang --coalloc=4,4,4 --wrap 'sleep 20')	# row 1: sites 1-3
+# A and B last 30 s: each row's slice is held 10 s after a start in it
+# (LAUNCH_GRACE), so B starts 10 s after A and holds A off for 10 s
+# more; with 20 s A's sleep was over when it was resumed, and B's
+# suspension lasted only until A's end was processed: a sample once a
+# second caught it or not (B seen suspended 0 times in a run beside a
+# loaded machine).
+a=$(gang --coalloc=4,4,4 --wrap 'sleep 30')	# row 0: sites 1-3
+b=$(gang --coalloc=4,4,4 --wrap 'sleep 30')	# row 1: sites 1-3
 r=$(gang -N 4 --wrap 'sleep 14')		# row 0 on site4, and row 1
 wait_until 20 all_started "$a" "$b" "$r"
 ok $? "replica: three jobs start ($(job_state "$a") $(job_state "$b") $(job_state "$r"))"

@@ -31,7 +31,9 @@
  *
  * Every job appends `start`, `suspend` and `end` lines to the run's log
  * (lib/esp/runlog.h), each with one write(2) under O_APPEND so lines of
- * concurrent jobs never interleave.
+ * concurrent jobs never interleave.  A job Slurm runs again (a requeue:
+ * SLURM_RESTART_COUNT) tags its lines restart=N, so that the log tells
+ * the lines of its runs apart.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -91,6 +93,7 @@ struct work {
 	int64_t margin;		/* tolerated lateness of a reading, ns */
 	bool burn;
 	uint32_t job;
+	char restart[32];	/* " restart=N" of a requeued job, or "" */
 	int log_fd;		/* -1: no log */
 	bool log_failed;
 	int alive_fd;		/* -1: no --alive file */
@@ -278,6 +281,24 @@ static uint32_t _job_id(const struct options *opt)
 	return v;
 }
 
+/* " restart=N" from $SLURM_RESTART_COUNT when it is N > 0, else "". */
+static void _restart_tag(char *buf, size_t len)
+{
+	const char *env = getenv("SLURM_RESTART_COUNT");
+	uint64_t v;
+
+	buf[0] = '\0';
+	if (!env || !*env)
+		return;
+	if (_parse_uint(env, 0, UINT32_MAX, &v)) {
+		fprintf(stderr, PROG ": ignoring SLURM_RESTART_COUNT='%.32s' (not a count)\n",
+			env);
+		return;
+	}
+	if (v)
+		snprintf(buf, len, " restart=%" PRIu32, (uint32_t)v);
+}
+
 /* ------------------------------------------------------------ clocks */
 
 static int64_t _now(clockid_t clk)
@@ -383,7 +404,7 @@ static void _log_start(struct work *w)
 			host[sizeof(host) - 1] = '\0';
 		nodes = host;
 	}
-	_log(w, "start job=%" PRIu32 " nodes=%s", w->job, nodes);
+	_log(w, "start job=%" PRIu32 "%s nodes=%s", w->job, w->restart, nodes);
 }
 
 static void _log_suspend(struct work *w, int64_t from, int64_t to)
@@ -392,13 +413,14 @@ static void _log_suspend(struct work *w, int64_t from, int64_t to)
 
 	_fmt_epoch(f, sizeof(f), _epoch_of(from));
 	_fmt_epoch(t, sizeof(t), _epoch_of(to));
-	_log(w, "suspend job=%" PRIu32 " from=%s to=%s", w->job, f, t);
+	_log(w, "suspend job=%" PRIu32 "%s from=%s to=%s", w->job, w->restart,
+	     f, t);
 }
 
 static void _log_end(struct work *w, bool cancelled)
 {
-	_log(w, "end job=%" PRIu32 " run=%.3f suspended=%.3f%s", w->job,
-	     _secs(w->run), _secs(w->suspended),
+	_log(w, "end job=%" PRIu32 "%s run=%.3f suspended=%.3f%s", w->job,
+	     w->restart, _secs(w->run), _secs(w->suspended),
 	     cancelled ? " cancelled=1" : "");
 }
 
@@ -620,6 +642,7 @@ int main(int argc, char **argv)
 	w.margin = w.tick / 2 > MARGIN_MIN ? w.tick / 2 : MARGIN_MIN;
 	w.burn = opt.burn;
 	w.job = _job_id(&opt);
+	_restart_tag(w.restart, sizeof(w.restart));
 	w.schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 
 	if (_install_handlers()) {

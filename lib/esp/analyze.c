@@ -172,6 +172,8 @@ void esp_analyze(const struct esp_run *run, double immediate, double tie,
 
 		if (!isnan(j->end) && !j->cancelled)
 			res->completed++;
+		if (j->restarts)
+			res->restarted++;
 		res->busy += j->size * _running(j, T);
 	}
 	res->missing = run->njobs - res->completed;

@@ -177,6 +177,7 @@ static void _json_result(json_object *o, const struct esp_result *res)
 	_add(o, "utilization", _jnum(res->utilization));
 	_add(o, "completed", json_object_new_int64((int64_t)res->completed));
 	_add(o, "missing", json_object_new_int64((int64_t)res->missing));
+	_add(o, "restarted", json_object_new_int64((int64_t)res->restarted));
 	_add(o, "z_first_immediate",
 	     json_object_new_boolean(res->z_first_immediate));
 	_add(o, "z1_submit", _jnum(res->z1_submit));

@@ -309,20 +309,60 @@ static int _ev_end(struct reader *r, double t, struct esp_run_job *j,
 	return rc;
 }
 
+/* The run a job line belongs to: its restart= (Slurm's requeues), or 0. */
+static int _restart_of(struct reader *r, const struct field *f, size_t n,
+		       uint32_t *restart)
+{
+	*restart = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].key, "restart"))
+			return _get_u32(r, &f[i], 0, restart);
+	return 0;
+}
+
+/*
+ * A later run of a job (Slurm requeued it, e.g. a start that a slurmctld
+ * crash lost and that Slurm made again): what the earlier run logged is
+ * dropped, since only the last run can complete.  One that completed
+ * already is an error.
+ */
+static int _rerun(struct reader *r, struct esp_run_job *j, uint32_t restart)
+{
+	if (!isnan(j->end) && !j->cancelled)
+		return _fail(r, NULL, "job %u started again (restart=%u) after it completed",
+			     j->jobid, restart);
+	j->start = j->end = j->run = j->suspended = NAN;
+	j->cancelled = false;
+	j->nsusp = 0;
+	j->nodes[0] = '\0';
+	j->restart = restart;
+	j->restarts++;
+	return 0;
+}
+
 /* start, suspend and end: events of a job already submitted. */
 static int _ev_job(struct reader *r, const char *event, double t,
 		   const struct field *f, size_t n)
 {
 	const struct field *kj = _need(r, event, f, n, "job");
 	struct esp_run_job *j;
-	uint32_t jobid;
+	uint32_t jobid, restart;
 
-	if (!kj || _get_u32(r, kj, 0, &jobid))
+	if (!kj || _get_u32(r, kj, 0, &jobid) || _restart_of(r, f, n, &restart))
 		return -1;
 	j = _find(r->run, jobid);
 	if (!j)
 		return _fail(r, NULL, "%s of job %u before its submit line",
 			     event, jobid);
+	if (restart < j->restart)
+		return 0;	/* an earlier run's last words */
+	if (restart > j->restart) {
+		if (strcmp(event, "start"))
+			return _fail(r, NULL, "%s of job %u's run restart=%u before its start",
+				     event, jobid, restart);
+		if (_rerun(r, j, restart))
+			return -1;
+	}
 	if (!strcmp(event, "start"))
 		return _ev_start(r, t, j, f, n);
 	if (!strcmp(event, "suspend"))

@@ -17,6 +17,12 @@
  *   T end job=1234 run=20.000 suspended=0 cancelled=1  (esp-work killed
  *                                            by SIGTERM, e.g. scancel:
  *                                            not a completed job)
+ *   T start job=1234 restart=1 nodes=...    (the same job run again by
+ *                                            Slurm, a requeue: every line
+ *                                            of that run says restart=N;
+ *                                            an earlier run's lines are
+ *                                            dropped, an earlier run that
+ *                                            completed is an error)
  *   T finish                                (driver: all jobs done)
  *
  * The test starts at the `test` line's time t0.  Times in results are
@@ -70,6 +76,8 @@ struct esp_run_job {
 	double run, suspended;	/* as esp-work reported them; NAN
 				 * without an end line */
 	bool cancelled;		/* its end line says cancelled=1 */
+	unsigned restart;	/* the run these fields are of (restart=) */
+	unsigned restarts;	/* earlier runs dropped */
 	char nodes[256];	/* as logged, cut to fit */
 	size_t nsusp;
 	struct esp_interval *susp;	/* suspended intervals, sorted by
@@ -96,6 +104,8 @@ struct esp_result {
 	size_t completed;	/* jobs with an end line, not cancelled */
 	size_t missing;		/* submitted jobs without one, or
 				 * cancelled */
+	size_t restarted;	/* jobs Slurm ran more than once (their
+				 * earlier runs' time shows as idle) */
 	/* first Z job */
 	bool z_first_immediate;
 	double z1_submit, z1_start, z1_wait;	/* NAN when absent */

@@ -80,6 +80,8 @@ static void _sleep(double s)
  * files; env "JOB/NODES" sets SLURM_JOB_ID and SLURM_JOB_NODELIST, NULL
  * clears them (the test may itself run inside a Slurm job).
  */
+static const char *_restart_count;	/* SLURM_RESTART_COUNT, or unset */
+
 static pid_t _spawn(const char **argv, const char *job, const char *nodes)
 {
 	pid_t pid;
@@ -93,6 +95,9 @@ static pid_t _spawn(const char **argv, const char *job, const char *nodes)
 		_exit(126);
 	unsetenv("SLURM_JOB_ID");
 	unsetenv("SLURM_JOB_NODELIST");
+	unsetenv("SLURM_RESTART_COUNT");
+	if (_restart_count)
+		setenv("SLURM_RESTART_COUNT", _restart_count, 1);
 	if (job)
 		setenv("SLURM_JOB_ID", job, 1);
 	if (nodes)
@@ -308,6 +313,33 @@ static void _test_alive(void)
 	   running_age);
 	ok(stopped_age >= 2.4, "  stopped 2.5 s: it aged (%.2f s)", stopped_age);
 	ok(access(alive, F_OK) && errno == ENOENT, "  removed at the end");
+}
+
+/* A job Slurm runs again tags every line restart=N (runlog.h). */
+static void _test_restart(void)
+{
+	const char *argv[] = { NULL, "--seconds", "0.3", "--log", _log_path,
+			       NULL };
+	struct result r;
+
+	_fresh();
+	_restart_count = "2";
+	_reap(_spawn(argv, "9", "n1"), &r);
+	ok(_has(_find(&r, "start", 0), "restart=2") &&
+	   _has(_find(&r, "end", 0), "restart=2"),
+	   "restart: SLURM_RESTART_COUNT=2 tags start and end restart=2");
+	_fresh();
+	_restart_count = "0";
+	_reap(_spawn(argv, "9", "n1"), &r);
+	ok(!_has(_find(&r, "start", 0), "restart="),
+	   "  the first run (0) is not tagged");
+	_fresh();
+	_restart_count = "two";
+	_reap(_spawn(argv, "9", "n1"), &r);
+	ok(!_has(_find(&r, "start", 0), "restart=") &&
+	   strstr(r.err, "ignoring SLURM_RESTART_COUNT='two'"),
+	   "  a value that is no count is ignored, and said");
+	_restart_count = NULL;
 }
 
 /* No stop: exactly T; SIGCONTs alone (nothing stopped) are no stop. */
@@ -682,10 +714,11 @@ int main(void)
 	snprintf(_err_path, sizeof(_err_path), "%s/err", _dir);
 	fflush(stdout);	/* nothing buffered may be duplicated by fork */
 
-	plan(46);
+	plan(49);
 	_test_stop_cont();
 	_test_alive();
 	_test_plain();
+	_test_restart();
 	_test_burn();
 	_test_freeze(1.5);
 	_test_freeze(0.4);

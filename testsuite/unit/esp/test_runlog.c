@@ -401,6 +401,44 @@ static void test_unfinished(void)
 	esp_run_free(&run);
 }
 
+/*
+ * A job Slurm ran twice (a start a slurmctld crash lost, made again and
+ * requeued): its first run's lines, even one logged after the second
+ * run began, are dropped; the second run is the job's.
+ */
+static void test_restart(void)
+{
+	struct esp_run run;
+	struct esp_result res;
+	char path[PATH_MAX];
+	const struct esp_run_job *j;
+
+	log_open(path, "restart.log", 1000);
+	L(0, "test procs=2 work=12");
+	L(0, "submit job=1 size=1 block=1 seconds=10");
+	L(0, "submit job=2 size=1 block=1 seconds=2");
+	L(1, "start job=1 nodes=n1");
+	L(2, "suspend job=1 from=1001.5 to=1001.8");
+	L(3, "start job=2");
+	L(5, "end job=2 run=2.000 suspended=0.000");
+	L(6, "start job=1 restart=1 nodes=n2");
+	L(7, "end job=1 run=3.000 suspended=0.000 cancelled=1");
+	L(16, "end job=1 restart=1 run=10.000 suspended=0.000");
+	log_close();
+	is_int(read_log(path, &run), 0, "restart: read");
+	j = &run.jobs[0];
+	is_double(j->start, 6, 1e-9, "restart: the job's start is its second run's");
+	is_double(j->end, 16, 1e-9, "  its end too, not the first run's late one");
+	ok(!j->cancelled && j->nsusp == 0 && !strcmp(j->nodes, "n2"),
+	   "  the first run's suspension, cancellation and nodes are dropped");
+	ok(j->restart == 1 && j->restarts == 1, "  one earlier run");
+	esp_analyze(&run, ESP_IMMEDIATE_DEFAULT, ESP_TIE_DEFAULT, &res);
+	is_int(res.completed, 2, "restart: both jobs completed");
+	is_int(res.restarted, 1, "  one of them restarted");
+	is_double(res.efficiency, 12.0 / (2 * 16), 1e-9, "  E = W / (P T) as ever");
+	esp_run_free(&run);
+}
+
 /* No Z job, no end line: T = 0. */
 static void write_empty(char *path)
 {
@@ -493,6 +531,17 @@ static void test_errors(void)
 	refused(LOG(TEST, "6 submit job=1 size=1", "7 start job=1",
 		    "8 start job=1"),
 		" line 4: job 1 started twice", "started twice");
+	refused(LOG(TEST, "6 submit job=1 size=1", "7 start job=1 restart=1",
+		    "8 start job=1 restart=1"),
+		" line 4: job 1 started twice", "started twice in one run");
+	refused(LOG(TEST, "6 submit job=1 size=1", "7 start job=1",
+		    "8 end job=1 run=1 suspended=0", "9 start job=1 restart=1"),
+		" line 5: job 1 started again (restart=1) after it completed",
+		"a run after the job completed");
+	refused(LOG(TEST, "6 submit job=1 size=1", "7 start job=1",
+		    "8 suspend job=1 restart=2 from=7 to=8"),
+		" line 4: suspend of job 1's run restart=2 before its start",
+		"a later run's line before its start");
 	refused(LOG("5 hello", "", "6 future job=3"), ": no test line",
 		"no test line");
 
@@ -790,6 +839,7 @@ int main(void)
 	test_overtaken();
 	test_late();
 	test_unfinished();
+	test_restart();
 	write_empty(path);
 	is_int(read_log(path, &empty), 0, "log without ends read");
 	test_no_end(&empty);

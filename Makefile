@@ -174,7 +174,7 @@ install: all
 	$(call install_files,0644,$(call for_role,$(INSTALL_LIBS)),$(PREFIX)/lib/coalloc)
 	@for m in $(call for_role,$(INSTALL_MAN)); do \
 		s=$${m##*.}; install -d $(DESTDIR)$(PREFIX)/share/man/man$$s; \
-		install -m 0644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/; \
+		install -m 0644 $(O)/man/$${m##*/} $(DESTDIR)$(PREFIX)/share/man/man$$s/; \
 	done
 
 # $(call install_files,MODE,FILES,DIR): FILES into DESTDIR/DIR, if any

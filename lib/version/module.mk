@@ -27,3 +27,15 @@ CFLAGS_testsuite/unit/version = -DVERSION_FILE='"$(CURDIR)/VERSION"' \
 	-DVERSION_BIN_DIR='"$(O)/bin"' \
 	-DVERSION_PROGRAMS='"$(strip $(INSTALL_BINS) $(INSTALL_SBINS) $(VERSION_SCRIPTS))"'
 $(O)/testsuite/unit/version/test_version.o: VERSION
+
+# The man pages as installed (make install takes these): every footer
+# names the suite and its version, "coalloc @VERSION@" in doc/man.
+MAN_PAGES := $(sort $(wildcard doc/man/*.[0-9]))
+MAN_BUILT := $(patsubst doc/man/%,$(O)/man/%,$(MAN_PAGES))
+$(O)/man/%: doc/man/% VERSION
+	@mkdir -p $(@D)
+	sed 's/@VERSION@/$(COALLOC_VERSION)/g' $< > $@.tmp && mv -f $@.tmp $@
+TARGETS += $(MAN_BUILT)
+# ... checked: one footer everywhere, the version in it, no groff warning
+$(eval $(call unit_test,version/test_man,$(SCRIPT_TEST),,))
+$(O)/tests/version/test_man.t: testsuite/unit/version/test_man.sh $(MAN_BUILT)

@@ -177,7 +177,7 @@ static int _bw_cb(int val, const char *optarg, int remote)
  * The usage texts are built once from the library's tables so that the
  * help never lists a mode the parser would reject (Slurm copies them).
  */
-static char coalloc_usage[160];
+static char coalloc_usage[320];
 static char cosched_usage[200];
 static char pb_usage[160];
 static char spin_usage[160];
@@ -197,8 +197,8 @@ static struct spank_option cosched_options[] = {
 static void _build_usage(void)
 {
 	snprintf(coalloc_usage, sizeof(coalloc_usage),
-		 "[cosched] co-allocate the job as components of SIZES nodes, comma-separated (e.g. 4,4; at most %d components)",
-		 COALLOC_MAX_COMPONENTS);
+		 "[cosched] co-allocate the job on distinct sites: SIZES nodes per component, comma-separated, at most %d; SIZE@SITE pins a component to a site (e.g. 4,4 or 16@siteA,8); or %s: the job's -N over as few sites as hold it",
+		 COALLOC_MAX_COMPONENTS, COALLOC_FLEX_KEYWORD);
 	const struct cosched_args *conf = cosched_config();
 
 	snprintf(cosched_usage, sizeof(cosched_usage),

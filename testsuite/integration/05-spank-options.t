@@ -12,6 +12,8 @@ job_count() { scontrol show jobs -o 2>/dev/null | grep -c '^JobId=' ; }
 
 help=$(sbatch --help 2>&1)
 like "$help" "--coalloc=SIZES +\[cosched\]" "sbatch --help lists --coalloc"
+like "$(tr -s ' \n' ' ' <<< "$help")" "SIZE@SITE pins a component .* or flex: the job's -N" \
+     "  with every request form: sizes, SIZE@SITE and flex"
 like "$help" "--cosched=MODE +\[cosched\]" "sbatch --help lists --cosched"
 like "$(srun --help 2>&1)" "\[cosched\]" "srun --help lists the options"
 

@@ -1,7 +1,7 @@
 /*
  * metrics.c - coschedctl status --prometheus: the agent's status (the
  * JSON of status.c) as metrics for node-exporter's textfile collector
- * (lib/openmetrics).  A leaf: it reads only the JSON.
+ * (lib/promtext).  A leaf: it reads only the JSON.
  *
  * Per step (labels job and step, running or ended): boosts by kind and
  * arrivals by origin, both counters.  For the agent: its versions and
@@ -19,7 +19,7 @@
 
 #include "cosched/tick.h"
 #include "metrics.h"
-#include "openmetrics/openmetrics.h"
+#include "promtext/promtext.h"
 #include "version/version.h"
 
 static json_object *_get(json_object *o, const char *key)
@@ -46,30 +46,30 @@ static const char *_str(json_object *o, const char *key)
 static void _agent(FILE *f, json_object *o)
 {
 	json_object *ov = _get(o, "overhead");
-	struct om_label info[] = {
+	struct prom_label info[] = {
 		{ "node", _str(o, "node") },
 		{ "version", coalloc_version() },
 		{ "boost", _str(o, "boost") },
 	};
 
-	om_single(f, "coschedd_info", OM_GAUGE,
+	prom_single(f, "coschedd_info", PROM_GAUGE,
 		  "The node agent's node, version and boost mechanism (always 1).",
 		  info, 3, 1);
-	om_single(f, "coschedd_uptime_seconds", OM_GAUGE,
+	prom_single(f, "coschedd_uptime_seconds", PROM_GAUGE,
 		  "Seconds since the agent started.", NULL, 0,
 		  _num(o, "uptime_s"));
-	om_single(f, "coschedd_cpu_seconds_total", OM_COUNTER,
+	prom_single(f, "coschedd_cpu_seconds_total", PROM_COUNTER,
 		  "CPU time the agent used (its overhead).", NULL, 0,
 		  _num(ov, "cpu_s"));
-	om_single(f, "coschedd_ticks_total", OM_COUNTER,
+	prom_single(f, "coschedd_ticks_total", PROM_COUNTER,
 		  "Scheduling ticks the agent ran.", NULL, 0, _num(ov, "ticks"));
-	om_family(f, "coschedd_tick_seconds", OM_GAUGE,
+	prom_family(f, "coschedd_tick_seconds", PROM_GAUGE,
 		  "Length of a tick's work, mean and max.");
-	om_sample(f, "coschedd_tick_seconds",
-		  (struct om_label[]) { { "stat", "mean" } }, 1,
+	prom_sample(f, "coschedd_tick_seconds",
+		  (struct prom_label[]) { { "stat", "mean" } }, 1,
 		  _num(ov, "tick_us_mean") / 1e6);
-	om_sample(f, "coschedd_tick_seconds",
-		  (struct om_label[]) { { "stat", "max" } }, 1,
+	prom_sample(f, "coschedd_tick_seconds",
+		  (struct prom_label[]) { { "stat", "max" } }, 1,
 		  _num(ov, "tick_us_max") / 1e6);
 }
 
@@ -83,13 +83,13 @@ static size_t _count(json_object *o, const char *key)
 
 static void _steps(FILE *f, json_object *o)
 {
-	om_family(f, "coschedd_steps", OM_GAUGE,
+	prom_family(f, "coschedd_steps", PROM_GAUGE,
 		  "Job steps the agent holds, running or ended.");
-	om_sample(f, "coschedd_steps",
-		  (struct om_label[]) { { "state", "running" } }, 1,
+	prom_sample(f, "coschedd_steps",
+		  (struct prom_label[]) { { "state", "running" } }, 1,
 		  (double)_count(o, "jobs"));
-	om_sample(f, "coschedd_steps",
-		  (struct om_label[]) { { "state", "ended" } }, 1,
+	prom_sample(f, "coschedd_steps",
+		  (struct prom_label[]) { { "state", "ended" } }, 1,
 		  (double)_count(o, "ended"));
 }
 
@@ -107,7 +107,7 @@ static void _per_step(FILE *f, json_object *o, const char *name,
 		for (size_t i = 0; i < _count(o, lists[l]); i++) {
 			json_object *s = json_object_array_get_idx(steps, i);
 			json_object *b = _get(s, "boosts");
-			struct om_label lab[] = {
+			struct prom_label lab[] = {
 				{ "job", _str(s, "job") },
 				{ "step", _str(s, "step") },
 				{ "kind", NULL },
@@ -119,7 +119,7 @@ static void _per_step(FILE *f, json_object *o, const char *name,
 				if (!_get(b, keys[k]))
 					continue;
 				lab[2].value = keys[k];
-				om_sample(f, name, lab, 3, _num(b, keys[k]));
+				prom_sample(f, name, lab, 3, _num(b, keys[k]));
 			}
 		}
 	}
@@ -134,10 +134,10 @@ static void _boosts(FILE *f, json_object *o)
 	/* the reasons status.c counts, by the names it gives them */
 	for (int r = COSCHED_WHY_PB; r < COSCHED_WHY_COUNT; r++)
 		kinds[nkinds++] = cosched_reason_name((enum cosched_reason)r);
-	om_family(f, "coschedd_boosts_total", OM_COUNTER,
+	prom_family(f, "coschedd_boosts_total", PROM_COUNTER,
 		  "Boosts of a step's processes, by kind (pb per tick, the others per episode).");
 	_per_step(f, o, "coschedd_boosts_total", "boosts", kinds, nkinds);
-	om_family(f, "coschedd_arrivals_total", OM_COUNTER,
+	prom_family(f, "coschedd_arrivals_total", PROM_COUNTER,
 		  "Messages that arrived at a step's processes, local or remote.");
 	_per_step(f, o, "coschedd_arrivals_total", "arrivals", origins, 2);
 }
@@ -159,7 +159,7 @@ static void _membus(FILE *f, json_object *o)
 	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		snprintf(name, sizeof(name), "coschedd_membus_%s_total",
 			 counters[i][0]);
-		om_single(f, name, OM_COUNTER, counters[i][1], NULL, 0,
+		prom_single(f, name, PROM_COUNTER, counters[i][1], NULL, 0,
 			  _num(m, counters[i][0]));
 	}
 }
@@ -176,7 +176,6 @@ char *agent_status_metrics(json_object *o)
 	_steps(f, o);
 	_boosts(f, o);
 	_membus(f, o);
-	om_end(f);
 	if (fclose(f)) {
 		free(text);
 		return NULL;

@@ -33,7 +33,7 @@ $(eval $(call static_lib,$(LIBCOSCHEDD),$(LIBCOSCHEDD_SRCS)))
 # What a program linking libcoschedd.a needs after it.  The libraries by
 # path: their module.mk files may come later.
 LIBCOSCHEDD_DEPS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a \
-	$(O)/lib/libmembus.a $(O)/lib/libopenmetrics.a $(LIBVERSION) $(LIBNUM)
+	$(O)/lib/libmembus.a $(O)/lib/libpromtext.a $(LIBVERSION) $(LIBNUM)
 LIBCOSCHEDD_LDLIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
 
 COSCHEDD := $(O)/sbin/coschedd

@@ -73,7 +73,7 @@ FUZZ_AGENT := $(LIBCOSCHEDD_SRCS) $(LIBCOSCHED_PROTO_SRCS) $(LIBCOSCHED_SRCS) \
 	lib/membus/membus.c \
 	lib/membus/reduce.c $(FUZZ_COALLOC_REQUEST) \
 	lib/version/version.c \
-	lib/openmetrics/openmetrics.c $(FUZZ_NUM)
+	lib/promtext/promtext.c $(FUZZ_NUM)
 FUZZ_AGENT_LIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
 
 $(eval $(call fuzz_target,coalloc_conf,lib/coalloc_conf/coalloc_conf.c lib/coalloc_conf/layout.c lib/cosched_proto/settings.c $(COALLOC_SRCS) $(FUZZ_NUM),-lm))

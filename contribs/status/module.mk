@@ -5,7 +5,7 @@
 
 CFLAGS_contribs/status := $(SLURM_PUBLIC_CPPFLAGS) $(JSONC_CFLAGS)
 COALLOC_STATUS := $(O)/bin/coalloc-status
-$(eval $(call program,$(COALLOC_STATUS),contribs/status/coalloc-status.c contribs/status/prometheus.c,$(LIBCOALLOC_STATUS) $(LIBOPENMETRICS) $(LIBVERSION),$(JSONC_LIBS) $(SLURM_PUBLIC_LIBS) -lm))
+$(eval $(call program,$(COALLOC_STATUS),contribs/status/coalloc-status.c contribs/status/prometheus.c,$(LIBCOALLOC_STATUS) $(LIBPROMTEXT) $(LIBVERSION),$(JSONC_LIBS) $(SLURM_PUBLIC_LIBS) -lm))
 NEEDS_SLURM_SRC += $(O)/contribs/status/coalloc-status.o
 TARGETS += $(COALLOC_STATUS)
 INSTALL_BINS += $(COALLOC_STATUS)

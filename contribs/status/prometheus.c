@@ -1,33 +1,35 @@
 /*
  * prometheus.c - coalloc-status --prometheus: the status as metrics for
- * node-exporter's textfile collector (lib/openmetrics): queue lengths and
- * states, busy and idle nodes per site, matrix rows in use, the status
- * file's age, and an info metric naming the versions and the policy.
+ * node-exporter's textfile collector (lib/promtext): queue lengths and
+ * states, busy and idle nodes per site, matrix rows in use, when the
+ * status was written, and an info metric naming the versions and the policy.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "coalloc_status/status_json.h"
-#include "openmetrics/openmetrics.h"
+#include "promtext/promtext.h"
 #include "prometheus.h"
 
 static void _info(json_object *root)
 {
-	struct om_label l[] = {
+	struct prom_label l[] = {
 		{ "version", status_str(root, "suite_version") },
 		{ "slurm_version", status_str(root, "slurm_version") },
 		{ "policy", status_str(root, "policy") },
 		{ "matrix", status_str(root, "matrix") },
 	};
 
-	om_single(stdout, "coalloc_info", OM_GAUGE,
+	prom_single(stdout, "coalloc_info", PROM_GAUGE,
 		  "select/coalloc's versions and policy (always 1).", l, 4, 1);
-	om_single(stdout, "coalloc_status_age_seconds", OM_GAUGE,
-		  "Seconds since select/coalloc last wrote its status.", NULL, 0,
-		  (double)(time(NULL) - status_int(root, "generated")));
+	/* a time, not an age: an age this command computes looks fresh
+	 * in a file the textfile collector keeps after its writer died */
+	prom_single(stdout, "coalloc_status_updated_timestamp_seconds",
+		    PROM_GAUGE,
+		    "When select/coalloc last wrote its status (Unix time).",
+		    NULL, 0, (double)status_int(root, "generated"));
 }
 
 static void _sites(json_object *root)
@@ -35,17 +37,17 @@ static void _sites(json_object *root)
 	json_object *sites = status_array(root, "sites");
 	json_object *nodes = status_array(root, "nodes");
 
-	om_family(stdout, "coalloc_site_nodes", OM_GAUGE,
+	prom_family(stdout, "coalloc_site_nodes", PROM_GAUGE,
 		  "Nodes of a site, busy (a job in any row) or idle.");
 	for (size_t i = 0; sites && i < json_object_array_length(sites); i++) {
 		json_object *s = json_object_array_get_idx(sites, i);
 		const char *name = status_str(s, "name");
 		int busy = status_site_busy(s, nodes);
-		struct om_label l[] = { { "site", name }, { "state", "busy" } };
+		struct prom_label l[] = { { "site", name }, { "state", "busy" } };
 
-		om_sample(stdout, "coalloc_site_nodes", l, 2, busy);
+		prom_sample(stdout, "coalloc_site_nodes", l, 2, busy);
 		l[1].value = "idle";
-		om_sample(stdout, "coalloc_site_nodes", l, 2,
+		prom_sample(stdout, "coalloc_site_nodes", l, 2,
 			  (double)status_int(s, "total") - busy);
 	}
 }
@@ -74,24 +76,24 @@ static void _queues(json_object *root)
 	};
 	json_object *queues = status_array(root, "queues");
 	size_t n = queues ? json_object_array_length(queues) : 0;
-	struct om_label state[] = { { "state", "pending" } };
+	struct prom_label state[] = { { "state", "pending" } };
 
 	for (size_t m = 0; m < sizeof(per_queue) / sizeof(per_queue[0]); m++) {
-		om_family(stdout, per_queue[m].name, OM_GAUGE, per_queue[m].help);
+		prom_family(stdout, per_queue[m].name, PROM_GAUGE, per_queue[m].help);
 		for (size_t i = 0; i < n; i++) {
 			json_object *q = json_object_array_get_idx(queues, i);
-			struct om_label l[] = { { "queue", status_str(q, "name") } };
+			struct prom_label l[] = { { "queue", status_str(q, "name") } };
 
-			om_sample(stdout, per_queue[m].name, l, 1,
+			prom_sample(stdout, per_queue[m].name, l, 1,
 				  per_queue[m].value(q));
 		}
 	}
-	om_family(stdout, "coalloc_queue_jobs", OM_GAUGE,
+	prom_family(stdout, "coalloc_queue_jobs", PROM_GAUGE,
 		  "Jobs of the queue partitions, pending or running.");
-	om_sample(stdout, "coalloc_queue_jobs", state, 1,
+	prom_sample(stdout, "coalloc_queue_jobs", state, 1,
 		  (double)status_int(root, "pending"));
 	state[0].value = "running";
-	om_sample(stdout, "coalloc_queue_jobs", state, 1,
+	prom_sample(stdout, "coalloc_queue_jobs", state, 1,
 		  (double)status_int(root, "running"));
 }
 
@@ -123,11 +125,11 @@ static void _matrix(json_object *root)
 
 	if (rows < 1)
 		rows = 1;
-	om_single(stdout, "coalloc_matrix_rows", OM_GAUGE,
+	prom_single(stdout, "coalloc_matrix_rows", PROM_GAUGE,
 		  "Rows (or local slots) of the matrix.", NULL, 0, (double)rows);
 	if (!status_array(root, "nodes"))
 		return;	/* a large cluster's status sent without its nodes */
-	om_single(stdout, "coalloc_matrix_rows_in_use", OM_GAUGE,
+	prom_single(stdout, "coalloc_matrix_rows_in_use", PROM_GAUGE,
 		  "Rows of the matrix holding a job on some node.", NULL, 0,
 		  _rows_in_use(root, rows));
 }
@@ -138,5 +140,4 @@ void status_print_prometheus(json_object *root)
 	_sites(root);
 	_queues(root);
 	_matrix(root);
-	om_end(stdout);
 }

@@ -49,8 +49,11 @@ ok $? "--prometheus succeeds"
 got=$(grep -E '^coalloc_(queue_length|queue_enabled)\{queue="site1"\}|^coalloc_site_nodes\{site="site2",state="(busy|idle)"\}|^coalloc_matrix_rows_in_use ' <<< "$prom" | paste -sd' ')
 is "$got" 'coalloc_site_nodes{site="site2",state="busy"} 1 coalloc_site_nodes{site="site2",state="idle"} 2 coalloc_queue_length{queue="site1"} 1 coalloc_queue_enabled{queue="site1"} 0 coalloc_matrix_rows_in_use 1' \
 	"--prometheus: busy and idle nodes, site1's queue length and state, rows in use"
-bad=$(grep -vcE '^# (TYPE [a-z_]+ (gauge|counter)|HELP [a-z_]+ .+|EOF)$|^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? -?[0-9.]+$' <<< "$prom")
-is "$bad:$(tail -n1 <<< "$prom")" "0:# EOF" "... every line a family, a sample or the closing # EOF"
+bad=$(grep -vcE '^# (TYPE [a-z_]+ (gauge|counter)|HELP [a-z_]+ .+)$|^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? -?[0-9.]+$' <<< "$prom")
+is "$bad" 0 "... every line a family (HELP, TYPE) or a sample: Prometheus' text format, no OpenMetrics # EOF"
+updated=$(awk '$1 == "coalloc_status_updated_timestamp_seconds" { print $2 }' <<< "$prom")
+generated=$(perl -MJSON::PP -e 'print decode_json(join "", <STDIN>)->{generated}' <<< "$json")
+is "$updated" "$generated" "... coalloc_status_updated_timestamp_seconds is when the status was written (a time, not an age)"
 
 # From slurmctld, not the file: coalloc-status works on any host.
 STATE=$TEST_DIR/cluster/state

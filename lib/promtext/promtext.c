@@ -1,22 +1,21 @@
 /*
- * openmetrics.c - metrics in the OpenMetrics text format (see
- * openmetrics.h).
+ * promtext.c - metrics in Prometheus' text format (see promtext.h).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <math.h>
 
-#include "openmetrics/openmetrics.h"
+#include "promtext/promtext.h"
 
 static const char *const type_names[] = {
-	[OM_GAUGE] = "gauge", [OM_COUNTER] = "counter",
+	[PROM_GAUGE] = "gauge", [PROM_COUNTER] = "counter",
 };
 
-void om_family(FILE *out, const char *name, enum om_type type,
+void prom_family(FILE *out, const char *name, enum prom_type type,
 	       const char *help)
 {
-	fprintf(out, "# TYPE %s %s\n# HELP %s %s\n", name, type_names[type],
-		name, help);
+	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name,
+		type_names[type]);
 }
 
 /* A label value: the text itself, but \, " and newlines escaped. */
@@ -32,13 +31,13 @@ static void _escaped(FILE *out, const char *value)
 	}
 }
 
-void om_sample(FILE *out, const char *name, const struct om_label *labels,
+void prom_sample(FILE *out, const char *name, const struct prom_label *labels,
 	       size_t nlabels, double value)
 {
 	size_t shown = 0;
 
 	fputs(name, out);
-	for (size_t i = 0; i < nlabels && i < OM_MAX_LABELS; i++) {
+	for (size_t i = 0; i < nlabels && i < PROM_MAX_LABELS; i++) {
 		if (!labels[i].name)
 			break;
 		fprintf(out, "%s%s=\"", shown++ ? "," : "{", labels[i].name);
@@ -55,15 +54,10 @@ void om_sample(FILE *out, const char *name, const struct om_label *labels,
 		fprintf(out, " %.17g\n", value);
 }
 
-void om_single(FILE *out, const char *name, enum om_type type,
-	       const char *help, const struct om_label *labels,
+void prom_single(FILE *out, const char *name, enum prom_type type,
+	       const char *help, const struct prom_label *labels,
 	       size_t nlabels, double value)
 {
-	om_family(out, name, type, help);
-	om_sample(out, name, labels, nlabels, value);
-}
-
-void om_end(FILE *out)
-{
-	fputs("# EOF\n", out);
+	prom_family(out, name, type, help);
+	prom_sample(out, name, labels, nlabels, value);
 }

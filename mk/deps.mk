@@ -6,7 +6,7 @@ DEPS_RUNTIME := slurmctld slurmd slurm-client libslurm-dev munge \
 	libmunge-dev libjson-c-dev libcgroup-dev \
 	slurmdbd mariadb-server mariadb-client
 # Toolchain and the tools the tests and reports use.
-DEPS_TOOLS := gcc make pkg-config perl valgrind gnuplot-nox procps \
+DEPS_TOOLS := gcc make pkg-config perl valgrind gnuplot-nox procps prometheus \
 	dpkg-dev debhelper fakeroot fuse3 libfuse3-dev debootstrap \
 	systemd-container
 DEPS := $(DEPS_RUNTIME) $(DEPS_TOOLS)

@@ -125,8 +125,16 @@ static void _matrix(json_object *root)
 
 	if (rows < 1)
 		rows = 1;
+	json_object *active = NULL;
+
 	prom_single(stdout, "coalloc_matrix_rows", PROM_GAUGE,
 		  "Rows (or local slots) of the matrix.", NULL, 0, (double)rows);
+	/* gang rows only: a row that never changes while two hold jobs is
+	 * stuck (contribs/monitoring's CoallocRowsStuck) */
+	if (json_object_object_get_ex(root, "active_row", &active) && active)
+		prom_single(stdout, "coalloc_matrix_active_row", PROM_GAUGE,
+			    "The matrix row that runs now.", NULL, 0,
+			    (double)json_object_get_int64(active));
 	if (!status_array(root, "nodes"))
 		return;	/* a large cluster's status sent without its nodes */
 	prom_single(stdout, "coalloc_matrix_rows_in_use", PROM_GAUGE,

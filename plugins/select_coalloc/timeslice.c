@@ -65,6 +65,8 @@ static void *_timeslice_main(void *arg);
 static struct coalloc_worker worker =
 	COALLOC_WORKER("coalloc_slice", _timeslice_main);
 static bool ts_reassert = true;	/* first pass of this slurmctld to come */
+/* The matrix reset (node_usage_resets) whose one-row pass is done. */
+static unsigned ts_one_row_done = (unsigned)-1;
 static struct coalloc_resend ts_resend;	/* the thread's own */
 
 /* With nothing to rotate the thread still wakes now and then, to catch a
@@ -210,7 +212,8 @@ static void _suspend_again(uint32_t job_id, uint16_t op, const char *why)
  * not active for ~20 s when its batch node registers: keep the mark.
  * slurmd's registrations still mark the jobs it does run.
  */
-static void _suspend_op(uint32_t job_id, uint16_t op)
+/* False: Slurm refused (logged here). */
+static bool _suspend_op(uint32_t job_id, uint16_t op)
 {
 	suspend_msg_t msg = { .op = op };
 	job_record_t *job_ptr = find_job_record(job_id);
@@ -218,7 +221,7 @@ static void _suspend_op(uint32_t job_id, uint16_t op)
 	int rc;
 
 	if (!job_ptr)	/* gone since the table was made: nothing to do */
-		return;
+		return true;
 	last_active = job_ptr->time_last_active;
 	coalloc_suspend_msg_target(&msg, job_ptr);
 	rc = coalloc_job_suspend(&msg);
@@ -226,13 +229,15 @@ static void _suspend_op(uint32_t job_id, uint16_t op)
 	if ((job_ptr = find_job_record(job_id)))
 		job_ptr->time_last_active = last_active;
 	xfree(msg.job_id_str);
-	if (rc != SLURM_SUCCESS)
+	if (rc != SLURM_SUCCESS) {
 		info("%s: %s JobId=%u: %s", plugin_type,
 		     op == SUSPEND_JOB ? "suspending" : "resuming", job_id,
 		     slurm_strerror(rc));
-	else
-		log_flag(SELECT_TYPE, "%s: %s JobId=%u", plugin_type,
-			 op == SUSPEND_JOB ? "suspended" : "resumed", job_id);
+		return false;
+	}
+	log_flag(SELECT_TYPE, "%s: %s JobId=%u", plugin_type,
+		 op == SUSPEND_JOB ? "suspended" : "resumed", job_id);
+	return true;
 }
 
 static int _find_youngest_running(void *x, void *arg)
@@ -276,41 +281,43 @@ static int _collect_ours_suspended(void *x, void *arg)
  * One row, so nothing to suspend: once after each reset (a
  * reconfiguration to Matrix=off or MPL=1) and after a restart, resume
  * every job a row switch left suspended, so that none stays stopped
- * until an admin resumes it.  Other passes touch no job list.
+ * until an admin resumes it.  The pass is done once all resumes went
+ * through; one Slurm refused is tried again at the next idle check.
+ * Other passes touch no job list.
  */
-static bool _resume_left_suspended(void)
+static bool _resume_left_suspended(unsigned now_resets)
 {
 	slurmctld_lock_t lock = { .job = WRITE_LOCK, .node = WRITE_LOCK,
 				  .fed = READ_LOCK };
-	static unsigned seen = (unsigned)-1;
 	struct todo t = { .now = time(NULL) };
-	unsigned now_resets;
+	size_t failed = 0;
 
-	node_usage_lock();
-	now_resets = node_usage_resets();
-	node_usage_unlock();
-	if (now_resets == seen && !ts_reassert)
+	if (now_resets == ts_one_row_done && !ts_reassert)
 		return false;
-	seen = now_resets;
-	ts_reassert = false;
 	lock_slurmctld(lock);
 	t.cap = job_list ? list_count(job_list) : 0;
 	t.resume = xcalloc(t.cap + 1, sizeof(uint32_t));
 	node_usage_lock();
-	if (job_list)
+	/* a reconfiguration may have made rows since the caller looked:
+	 * then the next pass rotates them, and this one has nothing to do */
+	if (node_usage_rows() <= 1 && job_list)
 		list_for_each(job_list, _collect_ours_suspended, &t);
 	node_usage_unlock();
 	for (size_t i = 0; i < t.nresume; i++)
-		_suspend_op(t.resume[i], RESUME_JOB);
+		failed += !_suspend_op(t.resume[i], RESUME_JOB);
 	unlock_slurmctld(lock);
-	if (t.nresume) {
+	if (!failed) {
+		ts_one_row_done = now_resets;
+		ts_reassert = false;
+	}
+	if (t.nresume > failed) {
 		info("%s: one row now: resumed %zu job(s) a row switch had suspended",
-		     plugin_type, t.nresume);
+		     plugin_type, t.nresume - failed);
 		schedule_job_save();
 		coalloc_status_changed();
 	}
 	xfree(t.resume);
-	return t.nresume > 0;
+	return t.nresume > failed;
 }
 
 /* One pass: rotate if due, then suspend and resume.  True: a change. */
@@ -320,17 +327,24 @@ static bool _apply(bool slice_over)
 		.job = WRITE_LOCK, .node = WRITE_LOCK, .fed = READ_LOCK };
 	struct todo t = { .now = time(NULL) };
 	const char *why = ts_reassert ? "after a restart" : "in case the last was overtaken";
-	bool rotated, shared;
+	bool rotated, shared, ready;
+	unsigned resets;
 
 	ts_slice_held_until = 0;
 	node_usage_lock();
+	/* no matrix yet (a start, a backup controller before it takes
+	 * over): nothing is known, and the pass after a restart is owed */
+	ready = node_usage_ready();
 	shared = node_usage_rows() > 1;
+	resets = node_usage_resets();
 	node_usage_unlock();
+	if (!ready)
+		return false;
 	if (!shared) {	/* one row: nothing to rotate or suspend */
 		/* nor to send again: a reconfiguration to one row must not
 		 * leave resends due for ever (the thread would spin) */
 		coalloc_resend_clear(&ts_resend);
-		return _resume_left_suspended();
+		return _resume_left_suspended(resets);
 	}
 	lock_slurmctld(lock);
 	t.cap = job_list ? list_count(job_list) + 1 : 1;

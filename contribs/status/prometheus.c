@@ -97,13 +97,13 @@ static void _queues(json_object *root)
 		  (double)status_int(root, "running"));
 }
 
-/* Rows holding a job on some node (cells with a job). */
-static int _rows_in_use(json_object *root, int64_t rows)
+/* Rows from `from` on holding a job on some node (cells with a job). */
+static int _rows_in_use(json_object *root, int64_t from, int64_t rows)
 {
 	json_object *nodes = status_array(root, "nodes");
 	int used = 0;
 
-	for (int64_t r = 0; r < rows; r++) {
+	for (int64_t r = from; r < rows; r++) {
 		bool any = false;
 
 		for (size_t i = 0; !any && nodes &&
@@ -119,27 +119,46 @@ static int _rows_in_use(json_object *root, int64_t rows)
 	return used;
 }
 
+/* The running row, where slurmctld rotates the rows: a row that never
+ * changes there while two gang rows hold jobs is stuck
+ * (contribs/monitoring's CoallocRowsStuck).  Elsewhere it is left out:
+ * the agents switch a TimeSliceMs gang, and one row never changes. */
+static void _active_row(json_object *root)
+{
+	json_object *rotates = NULL, *active = NULL;
+
+	if (!json_object_object_get_ex(root, "ctld_rotates", &rotates) ||
+	    !json_object_get_boolean(rotates) ||
+	    !json_object_object_get_ex(root, "active_row", &active) || !active)
+		return;
+	prom_single(stdout, "coalloc_matrix_active_row", PROM_GAUGE,
+		    "The matrix row that runs now, where slurmctld rotates the rows.",
+		    NULL, 0, (double)json_object_get_int64(active));
+}
+
 static void _matrix(json_object *root)
 {
 	int64_t rows = status_int(root, "rows");
+	int64_t first = status_int(root, "first_row");
 
 	if (rows < 1)
 		rows = 1;
-	json_object *active = NULL;
-
+	if (first < 0 || first >= rows)
+		first = 0;
 	prom_single(stdout, "coalloc_matrix_rows", PROM_GAUGE,
 		  "Rows (or local slots) of the matrix.", NULL, 0, (double)rows);
-	/* gang rows only: a row that never changes while two hold jobs is
-	 * stuck (contribs/monitoring's CoallocRowsStuck) */
-	if (json_object_object_get_ex(root, "active_row", &active) && active)
-		prom_single(stdout, "coalloc_matrix_active_row", PROM_GAUGE,
-			    "The matrix row that runs now.", NULL, 0,
-			    (double)json_object_get_int64(active));
+	prom_single(stdout, "coalloc_matrix_first_row", PROM_GAUGE,
+		  "The first gang row: 1 behind the priority row of PreemptPartition, else 0.",
+		  NULL, 0, (double)first);
+	_active_row(root);
 	if (!status_array(root, "nodes"))
 		return;	/* a large cluster's status sent without its nodes */
 	prom_single(stdout, "coalloc_matrix_rows_in_use", PROM_GAUGE,
 		  "Rows of the matrix holding a job on some node.", NULL, 0,
-		  _rows_in_use(root, rows));
+		  _rows_in_use(root, 0, rows));
+	prom_single(stdout, "coalloc_matrix_gang_rows_in_use", PROM_GAUGE,
+		  "Gang rows (the priority row left out) holding a job on some node.",
+		  NULL, 0, _rows_in_use(root, first, rows));
 }
 
 void status_print_prometheus(json_object *root)

@@ -159,6 +159,10 @@ static void _matrix_json(json_object *root)
 			       json_object_new_int(node_usage_first_row()));
 	json_object_object_add(root, "active_row", node_usage_local() ? NULL :
 			       json_object_new_int(node_usage_active_row()));
+	/* false: the row never changes here (one row, Matrix=local) or the
+	 * agents switch rows by the clock (a TimeSliceMs gang) */
+	json_object_object_add(root, "ctld_rotates", json_object_new_boolean(
+				       node_usage_time_sliced()));
 	node_usage_unlock();
 }
 

@@ -19,11 +19,20 @@ fi
 
 out=$(promtool check rules "$MON/coalloc-alerts.yml" 2>&1)
 ok $? "promtool check rules: the alert rules are valid ($(tail -n1 <<< "$out" | sed 's/^ *//'))"
+out=$(promtool test rules "$FIX/alerts_test.yml" 2>&1)
+ok $? "promtool test rules: CoallocRowsStuck fires for a stuck gang row only" ||
+	diag "$out"
 
 "$COALLOC_BUILD/bin/coalloc-status" --prometheus --file "$FIX/coalloc_status.json" > "$TMP/ctld.prom"
 ok $? "coalloc-status --prometheus on a status file"
 "$COALLOC_BUILD/tests/monitoring/agent_metrics" < "$FIX/agent_status.json" > "$TMP/agent.prom"
 ok $? "the agent's metrics from a status fixture"
+# Where slurmctld does not rotate rows (a TimeSliceMs gang, one row), no
+# active row: the alert would take it for stuck.
+sed 's/"ctld_rotates": true/"ctld_rotates": false/' "$FIX/coalloc_status.json" > "$TMP/agents.json"
+"$COALLOC_BUILD/bin/coalloc-status" --prometheus --file "$TMP/agents.json" > "$TMP/agents.prom"
+is "$(grep -c '^coalloc_matrix_active_row' "$TMP/ctld.prom")+$(grep -c '^coalloc_matrix_active_row' "$TMP/agents.prom")" \
+   "1+0" "the active row is exported where slurmctld rotates the rows, not elsewhere"
 for f in ctld agent; do
 	lint=$(promtool check metrics < "$TMP/$f.prom" 2>&1)
 	is "$lint" "" "promtool check metrics: $f's exposition is clean"
@@ -35,7 +44,7 @@ used=$( { perl -MJSON::PP -e '
 		my $d = decode_json(join "", <STDIN>);
 		print "$_->{expr}\n" for map { @{$_->{targets}} } @{$d->{panels}};' \
 		< "$MON/coalloc-dashboard.json"
-	  sed -n 's/^ *expr: //p' "$MON/coalloc-alerts.yml"; } |
+	  grep -v '^ *#' "$MON/coalloc-alerts.yml" | grep -v '^ *\(summary\|description\):'; } |
 	grep -oE '\b(coalloc|coschedd|node_textfile)_[a-z_]+' | sort -u)
 ok "$([[ -n $used ]]; echo $?)" "the rules and the panels use metrics ($(wc -l <<< "$used"))"
 missing=$(comm -23 <(echo "$used") <(echo "$defined"; echo node_textfile_mtime_seconds))

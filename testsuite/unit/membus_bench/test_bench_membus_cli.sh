@@ -28,7 +28,7 @@ plans() {
 	ok $? "$desc: the plan says so" || sed 's/^/# /' "$TMP/out" "$TMP/err" >&2
 }
 
-plan 55
+plan 57
 fails_with "unknown workload" "unknown workload 'W4'" --workloads W4
 fails_with "a workload twice" "W1 given twice" --workloads W1,W3,W1
 fails_with "empty workloads" "--workloads: empty" --workloads ''
@@ -60,6 +60,12 @@ plans "all three" "W1,W2 shared \\(1 node\\): 8 batches" --workloads W3,W1,W2 --
 plans "takeover" "takeover \\(4 nodes, kill after 16 s\\): 4 batches of 40 s" --takeover
 plans "takeover, quick" "kill after 8 s\\): 1 batches of 20 s" --takeover --quick
 plans "takeover, 60 s" "kill after 24 s\\): 6 batches of 60 s" --takeover --takeover-seconds 60 --repeat 6
+# without a coschedctl, one error that says why, and the exit is the
+# script's own (not read's end of input under set -e)
+BUILD_DIR=$TMP/nobuild "$BENCH" --plan > /dev/null 2> "$TMP/err"
+is "$?" 1 "no coschedctl: exit 1"
+is "$(wc -l < "$TMP/err")+$(grep -c 'coschedctl is missing' "$TMP/err")" "1+1" \
+	"  one error, naming coschedctl ($(head -c 200 "$TMP/err"))"
 "$BENCH" --plan --workloads W3 --out "$TMP/never" > /dev/null 2>&1
 [[ ! -e $TMP/never ]]
 ok $? "--plan runs nothing (no output directory made)"

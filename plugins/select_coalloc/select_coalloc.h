@@ -205,6 +205,7 @@ struct coalloc_worker {
 	.mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER }
 void coalloc_worker_start(struct coalloc_worker *w);	/* once */
 void coalloc_worker_stop(struct coalloc_worker *w);	/* and join */
+bool coalloc_worker_running(struct coalloc_worker *w);	/* started, not stopped */
 void coalloc_worker_kick(struct coalloc_worker *w);	/* wake it now */
 /*
  * In the loop, with w->mutex held: sleep until the wall-clock time until

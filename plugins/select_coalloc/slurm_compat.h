@@ -156,8 +156,17 @@ typedef struct job_details job_details_t;
 
 /* A joinable thread of ours, named where the release names threads. */
 #if COALLOC_SLURM_THREADPOOL
-#define coalloc_thread_create(name, id, func, arg) \
-	slurm_thread_create((name), (id), (func), (arg))
+/* threadpool_create itself, not slurm_thread_create: that macro names the
+ * function by its text, which for a worker's is "(w->main)" in the logs. */
+#define coalloc_thread_create(name, id, func, arg)			\
+	do {								\
+		int thread_err = threadpool_create((func), (name), (arg),	\
+						   false, (name), (id),	\
+						   __func__);		\
+		if (thread_err)						\
+			fatal("%s: threadpool_create() failed: %s",	\
+			      __func__, slurm_strerror(thread_err));	\
+	} while (false)
 #else
 #define coalloc_thread_create(name, id, func, arg) \
 	slurm_thread_create((id), (func), (arg))

@@ -375,7 +375,7 @@ void coalloc_status_start(void)
 	/* the first file after the first rebuild marks it changed:
 	 * slurmctld builds its tables and we restore the rows under its
 	 * config write lock, which _snapshot() then waits for */
-	if (!writer.running)
+	if (!coalloc_worker_running(&writer))
 		(void) _take_dirty();
 	coalloc_worker_start(&writer);
 }

@@ -34,7 +34,19 @@ void coalloc_worker_stop(struct coalloc_worker *w)
 	slurm_cond_broadcast(&w->cond);
 	slurm_mutex_unlock(&w->mutex);
 	pthread_join(w->thread, NULL);
+	slurm_mutex_lock(&w->mutex);
 	w->running = false;
+	slurm_mutex_unlock(&w->mutex);
+}
+
+bool coalloc_worker_running(struct coalloc_worker *w)
+{
+	bool running;
+
+	slurm_mutex_lock(&w->mutex);
+	running = w->running;
+	slurm_mutex_unlock(&w->mutex);
+	return running;
 }
 
 /* Called with other locks held or not: only the worker's is taken. */

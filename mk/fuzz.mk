@@ -30,16 +30,13 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARNINGS) $(FUZZ_SAN) \
 	-fsanitize=fuzzer-no-link $(PROJECT_CPPFLAGS) -Iagent \
-	-Iplugins/spank_cosched $(JSONC_CFLAGS)
+	$(JSONC_CFLAGS)
 
 $(FUZZ_OBJ)/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_EXTRA) -MMD -MP -c -o $@ $<
 
-# The agent's main() is not the fuzzer's; the rest of coschedd.c is
-# linked as it is.
-$(FUZZ_OBJ)/agent/coschedd.o: FUZZ_EXTRA := -Dmain=coschedd_main
-# The suite's version, which coschedd.c's --version prints.
+# The suite's version, which the agent's status reports.
 $(FUZZ_OBJ)/lib/version/version.o: FUZZ_EXTRA := -DCOALLOC_VERSION='"$(COALLOC_VERSION)"'
 # clang, not gcc, warns about glibc's NLMSG_OK macro (int against __u32).
 $(FUZZ_OBJ)/agent/bw/bw_tcp.o: FUZZ_EXTRA := -Wno-sign-compare

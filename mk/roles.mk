@@ -5,7 +5,8 @@
 #
 #   controller  slurmctld: select/coalloc, and from 25.05 on
 #               node_features/coalloc, which carries its status to the
-#               clients; coalloc-status.
+#               clients; coalloc-status, the Grafana dashboard and the
+#               Prometheus alert rules (contribs/monitoring).
 #   compute     slurmd and slurmstepd: the SPANK plugin's node side, the
 #               agent (and its systemd units), the MPI shim; from 25.05 on
 #               node_features/coalloc (slurmd loads NodeFeaturesPlugins
@@ -27,7 +28,7 @@ SELECT_EVERY_HOST := $(if $(SLURM_SELECT_EVERYWHERE),select_coalloc.so select_co
 PAIRS_PLUGIN := $(if $(SLURM_SELECT_EVERYWHERE),,node_features_coalloc.so)
 
 ROLE_FILES_controller := select_coalloc.so select_coalloc.8 coalloc.conf.5 \
-	$(PAIRS_PLUGIN) coalloc-status coalloc-status.1
+	$(PAIRS_PLUGIN) coalloc-status coalloc-status.1 monitoring-files
 ROLE_FILES_compute := cosched.so cosched.8 coschedd coschedd.8 coschedctl \
 	coschedctl.1 libcosched_mpi.so cosched_mpi.7 systemd-units \
 	$(PAIRS_PLUGIN) $(SELECT_EVERY_HOST)

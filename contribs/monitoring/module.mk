@@ -8,6 +8,16 @@
 MONITORING_FILES := contribs/monitoring/coalloc-dashboard.json \
 	contribs/monitoring/coalloc-alerts.yml
 
+# With coalloc-status, on the controller's role (mk/roles.mk), for the
+# admin to load into Grafana and Prometheus.
+.PHONY: install-monitoring
+ifneq ($(call role_has,monitoring-files),)
+install: install-monitoring
+endif
+install-monitoring: all
+	install -d $(DESTDIR)$(PREFIX)/share/coalloc/monitoring
+	install -m 0644 $(MONITORING_FILES) $(DESTDIR)$(PREFIX)/share/coalloc/monitoring
+
 # The agent's metrics without an agent, for the test: agent/metrics.c on
 # a status fixture.
 $(eval $(call program,$(O)/tests/monitoring/agent_metrics,testsuite/unit/monitoring/agent_metrics.c,$(LIBCOSCHEDD) $(LIBCOSCHEDD_DEPS),$(LIBCOSCHEDD_LDLIBS)))

@@ -1,5 +1,5 @@
 /*
- * cosched_bw.c - parsing of --cosched-bw=mem=RATE,net=RATE, the per-process
+ * bw.c - parsing of --cosched-bw=mem=RATE,net=RATE, the per-process
  * bandwidth a membus job declares (see bw.h).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

@@ -1,7 +1,7 @@
 /*
  * fuzz_cosched_opts.c - the values of the user options --coalloc=REQUEST,
  * --cosched=MODE, --cosched-bw=mem=RATE,net=RATE and --cosched-pb=H
- * (lib/cosched_opts, lib/cosched/pb.c), which any user hands to the SPANK
+ * (lib/cosched/bw.c, lib/cosched/pb.c), which any user hands to the SPANK
  * plugin, and which slurmctld and the agent read back; and the sites
  * slurmctld reports (CoallocSites), which the SPANK plugin reads.
  *

@@ -94,7 +94,7 @@ swall=$(($(slurm_secs "$b" EndTime) - $(slurm_secs "$b" StartTime)))
 ok $((swall < 13 ? 0 : 1)) "  Slurm's EndTime - StartTime: $swall s < 13"
 
 # --- the shared log: whole lines only, as lib/esp/runlog.h has them
-bad=$(grep -cvE '^[0-9]+\.[0-9]{6} (start job=[0-9]+ nodes=[^ ]+|suspend job=[0-9]+ from=[0-9]+\.[0-9]{6} to=[0-9]+\.[0-9]{6}|end job=[0-9]+ run=[0-9]+\.[0-9]{3} suspended=[0-9]+\.[0-9]{3}( cancelled=1)?)$' "$LOG")
+bad=$(grep -cvE '^[0-9]+\.[0-9]{6} (start job=[0-9]+( restart=[0-9]+)? nodes=[^ ]+|suspend job=[0-9]+( restart=[0-9]+)? from=[0-9]+\.[0-9]{6} to=[0-9]+\.[0-9]{6}|end job=[0-9]+( restart=[0-9]+)? run=[0-9]+\.[0-9]{3} suspended=[0-9]+\.[0-9]{3}( cancelled=1)?)$' "$LOG")
 is "$bad" 0 "the run log has only well-formed lines ($(wc -l < "$LOG") lines)"
 is "$(wc -l < "$LOG")" $((4 + nsusp)) "  a start and an end per job, plus the suspend lines"
 

@@ -15,7 +15,7 @@
 
 #include "esp/mix.h"
 #include "num/cli.h"
-#include "num/json_text.h"
+#include "json_text/json_text.h"
 #include "num/num.h"
 #include "esp/plan.h"
 #include "esp/sim.h"

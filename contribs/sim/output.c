@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "num/json_text.h"
+#include "json_text/json_text.h"
 #include "output.h"
 
 void summarise_policy(enum coalloc_policy policy,
@@ -65,7 +65,6 @@ void print_table(FILE *fp, const char *heading,
 			s[i].saturated ? "SATURATED" : "no");
 	}
 }
-
 
 static json_object *json_ci(struct stat_ci s)
 {

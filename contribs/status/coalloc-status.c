@@ -23,7 +23,7 @@
 #include "slurm_public.h"
 
 #include "coalloc_status/status_json.h"
-#include "num/json_text.h"
+#include "json_text/json_text.h"
 #include "prometheus.h"
 #include "version/version.h"
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "esp/runlog.h"
-#include "num/json_text.h"
+#include "json_text/json_text.h"
 
 /* The y2 axis (partition sizes) goes to this many times P. */
 #define SIZE_AXIS_SHARE 1.5

@@ -45,7 +45,7 @@
 
 #include "coalloc_conf/coalloc_conf.h"
 #include "coalloc_status/status_json.h"
-#include "num/json_text.h"
+#include "json_text/json_text.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
 #include "src/common/read_config.h"

@@ -6,8 +6,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef COALLOC_NUM_JSON_TEXT_H
-#define COALLOC_NUM_JSON_TEXT_H
+#ifndef COALLOC_JSON_TEXT_H
+#define COALLOC_JSON_TEXT_H
 
 #include <math.h>
 #include <stdio.h>
@@ -36,4 +36,4 @@ static inline int json_text_print(FILE *fp, json_object *o)
 	return text && fprintf(fp, "%s\n", text) >= 0 ? 0 : -1;
 }
 
-#endif /* COALLOC_NUM_JSON_TEXT_H */
+#endif /* COALLOC_JSON_TEXT_H */

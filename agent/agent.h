@@ -122,7 +122,7 @@ struct agent_counters {
 	uint64_t by_state[COSCHED_NSTATES];	/* PB and SY boosts */
 	uint64_t dcs_detect_ns_sum, dcs_detect_ns_max, dcs_detect_count;
 	/* the shim's counters, summed over the step's processes */
-	uint64_t msgs, bytes, blocks, yields, spins_satisfied;
+	uint64_t msgs, bytes, blocks, yields, spins_satisfied, collectives;
 	uint32_t shim_procs;		/* processes whose page was found */
 	struct arrivals_stats arrivals;	/* local and remote, delays */
 };

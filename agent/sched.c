@@ -411,7 +411,7 @@ static void _shim_totals(struct agent *a)
 		struct agent_counters *c = &s->count;
 
 		c->msgs = c->bytes = c->blocks = c->yields = 0;
-		c->spins_satisfied = 0;
+		c->spins_satisfied = c->collectives = 0;
 		c->shim_procs = 0;
 		for (size_t i = 0; i < s->nprocs; i++) {
 			const struct cosched_shm *m = _copy(&s->procs[i]);
@@ -424,6 +424,7 @@ static void _shim_totals(struct agent *a)
 			c->blocks += atomic_load(&m->blocks);
 			c->yields += atomic_load(&m->yields);
 			c->spins_satisfied += atomic_load(&m->spins_satisfied);
+			c->collectives += atomic_load(&m->collectives);
 		}
 	}
 }

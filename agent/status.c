@@ -60,6 +60,8 @@ static json_object *_counters(const struct agent_counters *c)
 	json_object_object_add(shim, "yields", json_object_new_int64((int64_t)c->yields));
 	json_object_object_add(shim, "spins_satisfied",
 			       json_object_new_int64((int64_t)c->spins_satisfied));
+	json_object_object_add(shim, "collectives",
+			       json_object_new_int64((int64_t)c->collectives));
 	json_object_object_add(o, "shim", shim);
 	return o;
 }
@@ -342,9 +344,10 @@ static char *_text(json_object *o)
 			    json_object_get_string(json_object_object_get(b, "energy")));
 			if (_membus_step_text(s, &buf, &cap, &used))
 				return NULL;
-			PUT("  shim: %s procs, %s messages, %s blocks, %s yields; dcs detection %.0f us mean\n",
+			PUT("  shim: %s procs, %s messages, %s collectives, %s blocks, %s yields; dcs detection %.0f us mean\n",
 			    json_object_get_string(json_object_object_get(sh, "procs")),
 			    json_object_get_string(json_object_object_get(sh, "messages")),
+			    json_object_get_string(json_object_object_get(sh, "collectives")),
 			    json_object_get_string(json_object_object_get(sh, "blocks")),
 			    json_object_get_string(json_object_object_get(sh, "yields")),
 			    json_object_get_double(json_object_object_get(b, "dcs_detect_us_mean")));

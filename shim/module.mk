@@ -28,7 +28,7 @@ CFLAGS_shim := $(OMPI_CFLAGS) -fvisibility=hidden
 SHIM_SO := $(O)/lib/libcosched_mpi.so
 SHIM_SRCS := shim/init.c shim/config.c shim/page.c shim/ranks.c \
 	shim/requests.c shim/latency.c shim/wait.c shim/wake.c shim/send.c \
-	shim/recv.c shim/complete.c
+	shim/recv.c shim/complete.c shim/coll.c
 SHIM_OBJS := $(patsubst %.c,$(O)/%.o,$(SHIM_SRCS))
 SHIM_MAP := shim/libcosched_mpi.map
 

@@ -111,14 +111,9 @@ static void remove_slot(size_t hole)
 	used--;
 }
 
-void shim_reqs_track(MPI_Request req, MPI_Comm comm, int source, int tag)
+static void track(MPI_Request req, struct shim_rank_map *map,
+		  struct shim_recv_req entry)
 {
-	struct shim_rank_map *map = shim_rank_map(comm);
-	struct shim_recv_req entry = {
-		.src = shim_wait_src(map, source),
-		.tag = shim_wait_tag(tag),
-	};
-
 	if (req == MPI_REQUEST_NULL)
 		return;
 	shim_lock();
@@ -129,6 +124,25 @@ void shim_reqs_track(MPI_Request req, MPI_Comm comm, int source, int tag)
 	entry.map = shim_rank_map_hold(map);
 	insert_slot(req_key(req), &entry);
 	shim_unlock();
+}
+
+void shim_reqs_track(MPI_Request req, MPI_Comm comm, int source, int tag)
+{
+	struct shim_rank_map *map = shim_rank_map(comm);
+
+	track(req, map, (struct shim_recv_req) {
+		.src = shim_wait_src(map, source), .tag = shim_wait_tag(tag),
+	});
+}
+
+/* A collective waits for anything from anyone, and its completion is no
+ * message of the program's (its status says nothing). */
+void shim_reqs_track_collective(MPI_Request req, MPI_Comm comm)
+{
+	track(req, shim_rank_map(comm), (struct shim_recv_req) {
+		.src = COSCHED_SHM_ANY, .tag = COSCHED_SHM_ANY,
+		.collective = true,
+	});
 }
 
 bool shim_reqs_peek(MPI_Request req, struct shim_recv_req *out)

@@ -138,8 +138,10 @@ struct shim_recv_req {
 	struct shim_rank_map *map;	/* held: dropped by the taker */
 	int src;			/* world rank or COSCHED_SHM_ANY */
 	int tag;			/* tag or COSCHED_SHM_ANY */
+	bool collective;		/* a non-blocking collective's: no message */
 };
 void shim_reqs_track(MPI_Request req, MPI_Comm comm, int source, int tag);
+void shim_reqs_track_collective(MPI_Request req, MPI_Comm comm);
 bool shim_reqs_peek(MPI_Request req, struct shim_recv_req *out);
 bool shim_reqs_take(MPI_Request req, struct shim_recv_req *out);
 void shim_reqs_clear(void);
@@ -155,6 +157,10 @@ struct shim_poll {
 	int (*call)(struct shim_poll *poll);
 };
 int shim_wait(struct shim_poll *poll, int src, int tag);
+/* Busy waiting in a blocking call of MPI's own that waits for anything
+ * (a collective): the flags shim_wait sets around poll->call. */
+uint64_t shim_wait_busy_enter(void);
+void shim_wait_busy_leave(uint64_t start_ns);
 void shim_comm_enter(void);
 void shim_comm_leave(void);
 /* ranks.c: what a receive waits for, as the shared page says it */

@@ -149,6 +149,21 @@ int shim_wait(struct shim_poll *poll, int src, int tag)
 	return rc;
 }
 
+uint64_t shim_wait_busy_enter(void)
+{
+	uint64_t now = shim_now_ns();
+
+	wait_enter(COSCHED_SHM_ANY, COSCHED_SHM_ANY, now);
+	return now;
+}
+
+void shim_wait_busy_leave(uint64_t start_ns)
+{
+	struct wait_run run = { .start_ns = start_ns };
+
+	wait_leave(&run);
+}
+
 /*
  * A receive completed with this status (in the communicator of map):
  * count it, and as consumed when its sender shares this host (its page
@@ -187,7 +202,7 @@ void shim_recv_completed(MPI_Request saved, const MPI_Status *status)
 
 	if (!shim_reqs_take(saved, &req))
 		return;
-	if (status)
+	if (status && !req.collective)
 		shim_account_recv(status, req.map);
 	shim_rank_map_drop(req.map);
 }

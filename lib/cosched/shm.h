@@ -40,8 +40,9 @@
 /*
  * 2: the page moved from /dev/shm to the step's directory (pages.h)
  * 3: SB sleeps on sockets (blocked says how); the wake counters
+ * 4: collectives (the shim waits in them as in receives)
  */
-#define COSCHED_SHM_VERSION 3u
+#define COSCHED_SHM_VERSION 4u
 #define COSCHED_SHM_ANY (-1)		/* wait_src / wait_tag wildcard */
 
 /* blocked: how an SB receiver sleeps, so a same-host sender can wake it */
@@ -99,6 +100,9 @@ struct cosched_shm {
 	_Atomic uint64_t wakes_local;	/* by a same-host sender's notice */
 	_Atomic uint64_t wakes_remote;	/* by data on an own TCP socket */
 	_Atomic uint64_t wakes_timeout;	/* by the safety timeout */
+
+	/* version 4, written by the process itself */
+	_Atomic uint64_t collectives;	/* collective calls, blocking or not */
 };
 
 /* Pending (arrived, unconsumed) messages from same-host senders. */

@@ -8,7 +8,12 @@
  * sendrecv (MPI_Sendrecv both ways at once).  -C exchanges on a
  * communicator split off MPI_COMM_WORLD with the ranks in reverse order
  * (the shim must translate them to name pages).  -F exits without
- * MPI_Finalize.
+ * MPI_Finalize.  -m coll runs -n rounds of collectives instead, every
+ * rank at once, the odd ranks -d microseconds late into each round's
+ * MPI_Allreduce (so that the even ones wait past their spin time), each
+ * result checked:
+ *   coll rank=R rounds=N calls=C errors=E
+ * (C: the collective calls made, the final barrier not included).
  *
  * After a barrier (so every arrival notice is in), each rank prints its
  * own page as the node agent would read it, opened read-only from the
@@ -74,7 +79,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	}
 	if (o->count < 1 || o->rounds < 0 ||
 	    (strcmp(o->mode, "recv") && strcmp(o->mode, "irecv") &&
-	     strcmp(o->mode, "sendrecv")))
+	     strcmp(o->mode, "sendrecv") && strcmp(o->mode, "coll")))
 		return -1;
 	return 0;
 }
@@ -193,6 +198,57 @@ out:
 	free(in);
 }
 
+/* One round of collectives on o->comm: the errors found. */
+static int coll_round(const struct opts *o, int i, int rank, int size,
+		      int *calls)
+{
+	int n = size * (size + 1) / 2, errors = 0;
+	int one = rank + 1, sum = 0, got = -1, all[64], part[64];
+	MPI_Request req;
+
+	if (size > 64)
+		return 1;
+	if (rank & 1)
+		usleep(o->delay_us);
+	MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, o->comm);
+	errors += sum != n;
+	got = rank == i % size ? i : -1;
+	MPI_Bcast(&got, 1, MPI_INT, i % size, o->comm);
+	errors += got != i;
+	MPI_Iallreduce(&one, &sum, 1, MPI_INT, MPI_MAX, o->comm, &req);
+	MPI_Wait(&req, MPI_STATUS_IGNORE);
+	errors += sum != size;
+	MPI_Allgather(&one, 1, MPI_INT, all, 1, MPI_INT, o->comm);
+	for (int r = 0; r < size; r++)
+		errors += all[r] != r + 1;
+	for (int r = 0; r < size; r++)
+		part[r] = rank * size + r;
+	MPI_Alltoall(part, 1, MPI_INT, all, 1, MPI_INT, o->comm);
+	for (int r = 0; r < size; r++)
+		errors += all[r] != r * size + rank;
+	MPI_Scan(&one, &sum, 1, MPI_INT, MPI_SUM, o->comm);
+	errors += sum != (rank + 1) * (rank + 2) / 2;
+	sum = -1;
+	MPI_Reduce(&one, &sum, 1, MPI_INT, MPI_SUM, 0, o->comm);
+	errors += rank == 0 && sum != n;
+	MPI_Ibarrier(o->comm, &req);
+	MPI_Waitall(1, &req, MPI_STATUSES_IGNORE);
+	*calls += 8;
+	return errors;
+}
+
+static void coll(const struct opts *o, int world_rank)
+{
+	int rank, size, calls = 0, errors = 0;
+
+	MPI_Comm_rank(o->comm, &rank);
+	MPI_Comm_size(o->comm, &size);
+	for (int i = 0; i < o->rounds; i++)
+		errors += coll_round(o, i, rank, size, &calls);
+	printf("coll rank=%d rounds=%d calls=%d errors=%d\n", world_rank,
+	       o->rounds, calls, errors);
+}
+
 #define U(field) (unsigned long long)atomic_load(&s->field)
 
 static void print_page(int rank)
@@ -219,7 +275,7 @@ static void print_page(int rank)
 	       "bytes_sent=%llu spins_satisfied=%llu blocks=%llu yields=%llu "
 	       "msgs_arrived=%llu arrive_seq=%llu heartbeat=%d wake_mode=%llu "
 	       "wake_socks=%llu wakes_local=%llu wakes_remote=%llu "
-	       "wakes_timeout=%llu\n",
+	       "wakes_timeout=%llu collectives=%llu\n",
 	       rank, s->pid == getpid(), s->rank, s->version, s->size,
 	       s->wait_kind, (unsigned long long)s->latency_ns,
 	       (unsigned long long)s->spin_ns, U(in_recv), U(in_comm),
@@ -228,7 +284,7 @@ static void print_page(int rank)
 	       U(spins_satisfied), U(blocks), U(yields), U(msgs_arrived),
 	       U(arrive_seq), atomic_load(&s->heartbeat_ns) >= s->start_ns,
 	       U(wake_mode), U(wake_socks), U(wakes_local), U(wakes_remote),
-	       U(wakes_timeout));
+	       U(wakes_timeout), U(collectives));
 	munmap((void *)s, sizeof(*s));
 out:
 	if (fd >= 0)
@@ -243,7 +299,7 @@ int main(int argc, char **argv)
 
 	if (parse(argc, argv, &o)) {
 		fprintf(stderr, "usage: ping [-n rounds] [-c doubles] "
-			"[-d delay_us] [-m recv|irecv|sendrecv] [-F]\n");
+			"[-d delay_us] [-m recv|irecv|sendrecv|coll] [-F]\n");
 		return 2;
 	}
 	MPI_Init(&argc, &argv);
@@ -252,7 +308,10 @@ int main(int argc, char **argv)
 	o.comm = MPI_COMM_WORLD;
 	if (o.reversed)
 		MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &o.comm);
-	ping(&o, rank);
+	if (!strcmp(o.mode, "coll"))
+		coll(&o, rank);
+	else
+		ping(&o, rank);
 	if (o.reversed)
 		MPI_Comm_free(&o.comm);
 	MPI_Barrier(MPI_COMM_WORLD);

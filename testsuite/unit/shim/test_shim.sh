@@ -7,8 +7,9 @@
 # notices, garbage on its wake socket harmless, the fallback when it has
 # none), the spin time, the clean-up of the pages, that a peer's page is
 # mapped only when it is a regular file of the same user with the page's
-# size, that nothing goes to /dev/shm, and that bad settings, no Slurm or
-# no page directory leave the program running.  Run by
+# size, that nothing goes to /dev/shm, that collectives are waits like
+# receives, and that bad settings, no Slurm or no page directory leave
+# the program running.  Run by
 # $(O)/tests/shim/test_shim.t (testsuite/unit/lib/script_test.c), which sets
 # COALLOC_BUILD to the tree of its build mode; prove runs from the
 # repository root.  About 10 s (each mpirun takes about 0.5 s; the SB wake
@@ -399,6 +400,30 @@ fake "$(pagedir 12)/1" 1 $((SIZE + 4096))
 peer_run "a longer file"
 cmp -s "$(pagedir 12)/1" "$TMP/fake.before"
 ok $? "peer pages: a file longer than a page is not mapped (left unchanged)"
+
+# -- collectives (blocking, and non-blocking ones completed by MPI_Wait
+# and MPI_Waitall): each a receiver's wait, from anyone, waited the
+# mode's way while the odd ranks come 3 ms late, the results right, no
+# message counted for them; 3 ranks, so the algorithms relay
+step=30
+for w in sb sy busy; do
+	mpi 3 SLURM_JOB_ID=$JOB SLURM_STEP_ID=$step COSCHED_WAIT=$w -- -m coll -n 10 -d 3000
+	ok $rc "collectives, $w: ping runs"
+	is "$(grep -c '^coll rank=[0-2] rounds=10 calls=80 errors=0$' "$TMP/out")" 3 \
+		"collectives, $w: every rank's results are right"
+	for r in 0 1 2; do
+		expect $r collectives -eq 81	# and the final barrier
+		expect $r msgs_received -eq 0
+		expect $r in_recv -eq 0
+	done
+	case $w in
+	sb)	expect 0 blocks -gt 0; expect 0 yields -eq 0 ;;
+	sy)	expect 0 yields -gt 0; expect 0 blocks -eq 0 ;;
+	busy)	expect 0 blocks -eq 0; expect 0 yields -eq 0 ;;
+	esac
+	no_warnings "collectives, $w"
+	step=$((step + 1))
+done
 
 # -- preloaded into a program without MPI
 LD_PRELOAD="$SO" SLURM_JOB_ID=$JOB SLURM_STEP_ID=10 /bin/true

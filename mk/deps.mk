@@ -8,7 +8,7 @@ DEPS_RUNTIME := slurmctld slurmd slurm-client libslurm-dev munge \
 # Toolchain and the tools the tests and reports use.  prometheus is there
 # for promtool (test_monitoring); Debian ships no promtool alone, and
 # mk/deps.sh's policy-rc.d keeps its server, like slurmctld, from starting.
-DEPS_TOOLS := gcc make pkg-config perl valgrind gnuplot-nox procps prometheus \
+DEPS_TOOLS := gcc gfortran make pkg-config perl valgrind gnuplot-nox procps prometheus \
 	dpkg-dev debhelper fakeroot fuse3 libfuse3-dev debootstrap \
 	systemd-container
 DEPS := $(DEPS_RUNTIME) $(DEPS_TOOLS)

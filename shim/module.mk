@@ -28,7 +28,7 @@ CFLAGS_shim := $(OMPI_CFLAGS) -fvisibility=hidden
 SHIM_SO := $(O)/lib/libcosched_mpi.so
 SHIM_SRCS := shim/init.c shim/config.c shim/page.c shim/ranks.c \
 	shim/requests.c shim/latency.c shim/wait.c shim/wake.c shim/send.c \
-	shim/recv.c shim/complete.c shim/coll.c
+	shim/recv.c shim/complete.c shim/coll.c shim/fortran.c
 SHIM_OBJS := $(patsubst %.c,$(O)/%.o,$(SHIM_SRCS))
 SHIM_MAP := shim/libcosched_mpi.map
 
@@ -46,9 +46,21 @@ INSTALL_MAN += doc/man/cosched_mpi.7
 # a small C launcher (valgrind checks the launcher, not bash or mpirun).
 SHIM_PING := $(O)/tests/shim/ping
 CFLAGS_testsuite/unit/shim := $(OMPI_CFLAGS)
-$(eval $(call program,$(SHIM_PING),testsuite/unit/shim/ping.c,,$(OMPI_LIBS)))
+$(eval $(call program,$(SHIM_PING),testsuite/unit/shim/ping.c testsuite/unit/shim/page_print.c,,$(OMPI_LIBS)))
+
+# The Fortran programs (use mpi, use mpi_f08), built by Open MPI's own
+# wrapper: mpif90.openmpi where MPICH may own the mpif90 alternative.
+MPIF90 ?= $(firstword $(shell command -v mpif90.openmpi mpif90 2>/dev/null))
+ifneq ($(MPIF90),)
+SHIM_FPING := $(O)/tests/shim/fping $(O)/tests/shim/fping08
+$(SHIM_FPING): $(O)/tests/shim/%: testsuite/unit/shim/%.f90 \
+		$(O)/testsuite/unit/shim/page_print.o
+	@mkdir -p $(@D)/mod-$*
+	$(MPIF90) -g -O1 -Wall $(ALL_LDFLAGS) -J $(@D)/mod-$* -o $@ $< $(O)/testsuite/unit/shim/page_print.o
+endif
+
 $(eval $(call unit_test,shim/test_shim,$(SCRIPT_TEST),,))
-$(O)/tests/shim/test_shim.t: $(SHIM_SO) $(SHIM_PING) \
+$(O)/tests/shim/test_shim.t: $(SHIM_SO) $(SHIM_PING) $(SHIM_FPING) \
 	testsuite/unit/shim/test_shim.sh
 
 endif

@@ -8,7 +8,8 @@
 # none), the spin time, the clean-up of the pages, that a peer's page is
 # mapped only when it is a regular file of the same user with the page's
 # size, that nothing goes to /dev/shm, that collectives are waits like
-# receives, and that bad settings, no Slurm or no page directory leave
+# receives, that Fortran programs (use mpi, use mpi_f08) are covered, and
+# that bad settings, no Slurm or no page directory leave
 # the program running.  Run by
 # $(O)/tests/shim/test_shim.t (testsuite/unit/lib/script_test.c), which sets
 # COALLOC_BUILD to the tree of its build mode; prove runs from the
@@ -423,6 +424,42 @@ for w in sb sy busy; do
 	esac
 	no_warnings "collectives, $w"
 	step=$((step + 1))
+done
+
+# -- Fortran (use mpi and use mpi_f08): Open MPI's bindings call PMPI_
+# directly, so the shim defines them: the page exists, the receives and
+# collectives are counted and waited the mode's way, MPI_IN_PLACE and
+# MPI_STATUS_IGNORE come through, the results are right; without Slurm
+# ids the program runs with the shim off
+FPING=$(realpath "${COALLOC_BUILD:-build/release}/tests/shim/fping" 2>/dev/null)
+for prog in fping fping08; do
+	exe=${FPING%/*}/$prog
+	if [[ ! -x $exe ]]; then
+		ok 1 "Fortran $prog: built (needs mpif90)"
+		continue
+	fi
+	for w in sb busy; do
+		PING=$exe mpi 2 SLURM_JOB_ID=$JOB SLURM_STEP_ID=$step COSCHED_WAIT=$w --
+		ok $rc "Fortran $prog, $w: runs"
+		is "$(grep -c '^fcoll rank=[01] rounds=20 errors=0$' "$TMP/out")" 2 \
+			"Fortran $prog, $w: both ranks' results are right"
+		for r in 0 1; do
+			expect $r msgs_received -eq 20
+			expect $r collectives -eq 41
+		done
+		if [[ $w == sb ]]; then
+			expect 0 blocks -gt 0
+		else
+			expect 0 blocks -eq 0
+		fi
+		no_warnings "Fortran $prog, $w"
+		step=$((step + 1))
+	done
+	timeout 60 mpirun --allow-run-as-root --oversubscribe -n 2 \
+		env LD_PRELOAD="$SO" COSCHED_WAIT=sb "$exe" > "$TMP/out" 2> "$TMP/err"
+	ok $? "Fortran $prog, no Slurm ids: runs"
+	is "$(grep -c '^fcoll rank=[01] rounds=20 errors=0$' "$TMP/out")+$(grep -c '^nopage' "$TMP/out")" "2+2" \
+		"Fortran $prog, no Slurm ids: results right, no page"
 done
 
 # -- preloaded into a program without MPI

@@ -2,7 +2,7 @@
 
 # Slurm itself, its authentication, and the libraries our code links.
 DEPS_RUNTIME := slurmctld slurmd slurm-client libslurm-dev munge \
-	openmpi-bin libopenmpi-dev \
+	openmpi-bin libopenmpi-dev mpich libmpich-dev \
 	libmunge-dev libjson-c-dev libcgroup-dev \
 	slurmdbd mariadb-server mariadb-client
 # Toolchain and the tools the tests and reports use.  prometheus is there

@@ -13,6 +13,9 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#define _GNU_SOURCE	/* dladdr */
+#include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cosched/spin.h"
@@ -62,6 +65,37 @@ static uint64_t shim_agree_latency(void)
 	return 0;
 }
 
+/*
+ * Whether the program's MPI is another than the shim's: preloaded into an
+ * MPICH program, the shim brings Open MPI's libmpi in beside MPICH's, and
+ * the program's calls (and the shim's PMPI_ ones) reach MPICH's, while
+ * MPI_COMM_WORLD in the shim is Open MPI's handle, which MPICH refuses
+ * with a fatal error.  So the shim looks at where PMPI_Init comes from:
+ * not the library that defines its MPI_COMM_WORLD, and it passes every
+ * call through untouched.
+ */
+static bool foreign;
+static char foreign_lib[256];
+static pthread_once_t foreign_once = PTHREAD_ONCE_INIT;
+
+static void foreign_check(void)
+{
+	Dl_info init = { 0 }, world = { 0 };
+
+	if (!dladdr((void *)PMPI_Init, &init) ||
+	    !dladdr((void *)MPI_COMM_WORLD, &world))
+		return;
+	foreign = init.dli_fbase != world.dli_fbase;
+	snprintf(foreign_lib, sizeof(foreign_lib), "%s",
+		 init.dli_fname ? init.dli_fname : "?");
+}
+
+bool shim_mpi_foreign(void)
+{
+	pthread_once(&foreign_once, foreign_check);
+	return foreign;
+}
+
 static void shim_start(int thread_level)
 {
 	static bool exit_hook;
@@ -71,6 +105,11 @@ static void shim_start(int thread_level)
 	shim_config_load(&shim.cfg);
 	if (!shim.cfg.enabled)
 		return;
+	if (shim_mpi_foreign()) {
+		shim_warn("the program's MPI (%s) is not the one this shim serves (Open MPI's); coscheduling off, every call passes through",
+			  foreign_lib);
+		return;
+	}
 	if (PMPI_Comm_rank(MPI_COMM_WORLD, &shim.world_rank) != MPI_SUCCESS ||
 	    PMPI_Comm_size(MPI_COMM_WORLD, &shim.world_size) != MPI_SUCCESS)
 		return;

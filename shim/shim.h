@@ -102,6 +102,9 @@ static inline void shim_set_flag(_Atomic uint32_t *flag, uint32_t value)
 	atomic_store_explicit(flag, value, memory_order_release);
 }
 
+/* init.c: the program runs another MPI than the shim's (pass through) */
+bool shim_mpi_foreign(void);
+
 /* config.c */
 void shim_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void shim_config_load(struct shim_config *cfg);

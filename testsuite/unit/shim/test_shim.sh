@@ -462,6 +462,26 @@ for prog in fping fping08; do
 		"Fortran $prog, no Slurm ids: results right, no page"
 done
 
+# -- preloaded into an MPICH program (a job script that starts one under
+# --cosched): the shim sees that the program's MPI is not its own and
+# passes every call through, with one line on stderr; before, MPICH
+# aborted on the shim's Open MPI MPI_COMM_WORLD in MPI_Comm_rank
+PING_MPICH=${PING%/*}/ping-mpich
+if [[ -x $PING_MPICH ]] && command -v mpirun.mpich > /dev/null; then
+	mkdir -p -m 0700 "$(pagedir $step)"
+	timeout 60 mpirun.mpich -n 2 env LD_PRELOAD="$SO" SLURM_JOB_ID=$JOB \
+		SLURM_STEP_ID=$step COSCHED_PAGE_DIR="$(pagedir $step)" \
+		COSCHED_WAIT=sb "$PING_MPICH" -m coll -n 5 > "$TMP/out" 2> "$TMP/err"
+	ok $? "MPICH program: runs to the end"
+	is "$(grep -c '^coll rank=[01] rounds=5 calls=40 errors=0$' "$TMP/out")+$(grep -c '^nopage' "$TMP/out")" "2+2" \
+		"MPICH program: results right, no page (coscheduling off)"
+	is "$(grep -c 'cosched_mpi: the program.s MPI (.*libmpich.*) is not the one this shim serves' "$TMP/err")" 2 \
+		"MPICH program: one line per rank says why"
+	step=$((step + 1))
+else
+	ok 1 "MPICH program: ping-mpich built and mpirun.mpich (make deps: mpich, libmpich-dev)"
+fi
+
 # -- preloaded into a program without MPI
 LD_PRELOAD="$SO" SLURM_JOB_ID=$JOB SLURM_STEP_ID=10 /bin/true
 ok $? "preloaded into a program without MPI: it runs"

@@ -94,6 +94,8 @@ $(eval $(call fuzz_target,peer_source,lib/cosched_proto/peer.c $(FUZZ_COSCHED_PR
 # A job's AdminComment, which select/coalloc rewrites with its layout
 # (lib/coalloc_conf/layout_tag.c).
 $(eval $(call fuzz_target,layout_tag,lib/coalloc_conf/layout_tag.c,))
+# which MPI a program links: the user's program file, read in the task
+$(eval $(call fuzz_target,elf_mpi,lib/cosched/elf_mpi.c,))
 # The select plugin's state file (lib/coalloc/statefile.c, pure).
 $(eval $(call fuzz_target,select_state,$(COALLOC_SRCS) $(FUZZ_NUM),-lm))
 

@@ -10,7 +10,7 @@ LIBCOSCHED := $(O)/lib/libcosched.a
 LIBCOSCHED_SRCS := lib/cosched/mode.c lib/cosched/pb.c \
 	lib/cosched/energy.c lib/cosched/spin.c lib/cosched/tick.c \
 	lib/cosched/pages.c lib/cosched/rundir.c lib/cosched/sockets.c \
-	lib/cosched/bw.c
+	lib/cosched/bw.c lib/cosched/elf_mpi.c
 $(eval $(call static_lib,$(LIBCOSCHED),$(LIBCOSCHED_SRCS)))
 TARGETS += $(LIBCOSCHED)
 
@@ -24,4 +24,5 @@ $(eval $(call unit_test,cosched/test_pb,testsuite/unit/cosched/test_pb.c,$(LIBCO
 $(eval $(call unit_test,cosched/test_energy,testsuite/unit/cosched/test_energy.c,$(LIBCOSCHED_DEPS),))
 $(eval $(call unit_test,cosched/test_spin,testsuite/unit/cosched/test_spin.c,$(LIBCOSCHED_DEPS),))
 $(eval $(call unit_test,cosched/test_bw,testsuite/unit/cosched/test_bw.c,$(LIBCOSCHED_DEPS),))
+$(eval $(call unit_test,cosched/test_elf_mpi,testsuite/unit/cosched/test_elf_mpi.c,$(LIBCOSCHED_DEPS),))
 $(eval $(call unit_test,cosched/test_tick,testsuite/unit/cosched/test_tick.c,$(LIBCOSCHED_DEPS),))

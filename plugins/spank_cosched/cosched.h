@@ -82,6 +82,9 @@ int cosched_stepd_task_init(spank_t sp);
  * (any length); logged for job when it cannot be.  Returns 0 or -1.
  */
 int cosched_preload_shim(spank_t sp, const char *shim, uint32_t job);
+/* Whether the shim can serve the task's program (an MPICH one it cannot:
+ * cosched_mpi(7)); logs why not. */
+bool cosched_shim_serves_task(spank_t sp, uint32_t job);
 
 /* stepd.c: in slurmstepd after each task's fork: register it. */
 int cosched_stepd_task_post_fork(spank_t sp);

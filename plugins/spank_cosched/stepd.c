@@ -230,6 +230,8 @@ int cosched_stepd_task_init(spank_t sp)
 			    step.job, shim, strerror(errno));
 		return 0;
 	}
+	if (!cosched_shim_serves_task(sp, step.job))
+		return 0;
 	(void)cosched_preload_shim(sp, shim, step.job);
 	(void)spank_setenv(sp, COSCHED_PAGE_DIR_ENV, step.pages, 1);
 	(void)spank_setenv(sp, COSCHED_ENV_WAIT, cosched_wait_name(step.parts.wait), 1);

@@ -178,4 +178,21 @@ ok $? "scancel: the plugin removed the pages the killed processes left"
 [[ ! -e $HOST_PAGES/n1/pages/$job.0 && ! -e $HOST_PAGES/n2/pages/$job.0 ]]
 ok $? "  and the step's directory"
 
+# --- an MPICH program: the plugin leaves the shim out (its Open MPI
+# libmpi would shadow MPICH's, and the Fortran program crashed), the
+# program runs and slurmd's log says why
+FPM=$BUILD_DIR/tests/shim/fping-mpich
+if [[ -x $FPM ]]; then
+	job=$(submit -N1 -n1 --cosched=sb -o "$TEST_DIR/fping-mpich.out" --wrap "srun -n1 $FPM")
+	wait_until 120 job_done "$job"
+	is "$(job_state "$job")" COMPLETED "an MPICH Fortran program under --cosched=sb completes"
+	like "$(cat "$TEST_DIR/fping-mpich.out")" "fcoll rank=0 rounds=20 errors=0" \
+	     "  with its results right"
+	grep -q "fping-mpich links libmpichfort.so.12 (MPICH): the MPI shim serves Open MPI programs" \
+		"$TEST_DIR"/cluster/log/slurmd-n*.log
+	ok $? "  slurmd's log says the shim was left out, and why"
+else
+	ok 1 "fping-mpich is built (make deps: mpich, libmpich-dev; gfortran)"
+fi
+
 done_testing

@@ -1,6 +1,6 @@
 /*
  * comm.c - the four communication patterns of the paper (section 3.2)
- * in point-to-point MPI (see comm.h).
+ * in point-to-point MPI, and a collective one (see comm.h).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -119,6 +119,14 @@ static void linear(struct comm *c)
 		send_to(c, c->rank + 1, TAG_PIPE);
 }
 
+/* Every rank's message summed into every rank's: the collective most
+ * production codes spend their communication in. */
+static void allreduce(struct comm *c)
+{
+	MPI_Allreduce(c->send_buf, c->recv_buf, (int)(c->msg / sizeof(int)),
+		      MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+}
+
 void comm_iteration(struct comm *c)
 {
 	if (c->ranks < 2)
@@ -135,6 +143,9 @@ void comm_iteration(struct comm *c)
 		break;
 	case BENCH_LINEAR:
 		linear(c);
+		break;
+	case BENCH_ALLREDUCE:
+		allreduce(c);
 		break;
 	case BENCH_PATTERN_COUNT:
 		break;

@@ -1,7 +1,7 @@
 /*
  * cosched-bench - the MPI job of the dynamic coscheduling benchmark.
  *
- *   cosched-bench [--type J1..J6] [--pattern nn|aa|tree|linear]
+ *   cosched-bench [--type J1..J6] [--pattern nn|aa|tree|linear|allreduce]
  *                 [--skew PERCENT] [--msg BYTES]
  *                 [--seconds T | --iterations N] [--latency-us L]
  *                 [--seed S] [--json]

@@ -36,10 +36,12 @@ static const char *const pattern_names[BENCH_PATTERN_COUNT] = {
 	[BENCH_AA] = "aa",
 	[BENCH_TREE] = "tree",
 	[BENCH_LINEAR] = "linear",
+	[BENCH_ALLREDUCE] = "allreduce",
 };
 
 static const char usage_text[] =
-	"usage: " BENCH_PROG " [--type J1..J6] [--pattern nn|aa|tree|linear]\n"
+	"usage: " BENCH_PROG " [--type J1..J6]\n"
+	"         [--pattern nn|aa|tree|linear|allreduce]\n"
 	"         [--skew PERCENT] [--msg BYTES] [--seconds T | --iterations N]\n"
 	"         [--latency-us L] [--seed S] [--json]\n"
 	"\n"
@@ -49,7 +51,8 @@ static const char usage_text[] =
 	"mpirun or srun --mpi=pmix; rank 0 prints one line (or JSON).\n"
 	"\n"
 	"  --type J1..J6       job type (default J5: 35% comp, 5% I/O, 60% comm)\n"
-	"  --pattern P         nn, aa, tree or linear (default nn)\n"
+	"  --pattern P         nn, aa, tree, linear or allreduce (an\n"
+	"                      MPI_Allreduce of the message; default nn)\n"
 	"  --skew PERCENT      comp and I/O of each iteration times\n"
 	"                      1 + unif(-s/2, s/2), s = PERCENT/100 (default 0)\n"
 	"  --msg BYTES         message size (default 4096)\n"
@@ -157,7 +160,7 @@ static int apply_option(int c, const char *arg, struct bench_opts *o,
 		return 0;
 	case OPT_PATTERN:
 		if (bench_parse_pattern(arg, &o->pattern)) {
-			errbuf_set(err, len, "--pattern: unknown pattern '%s' (expected nn, aa, tree or linear)", arg);
+			errbuf_set(err, len, "--pattern: unknown pattern '%s' (expected nn, aa, tree, linear or allreduce)", arg);
 			return -1;
 		}
 		return 0;
@@ -275,6 +278,8 @@ int bench_messages(enum bench_pattern pattern, int ranks)
 		return 2 * floor_log2(ranks);
 	case BENCH_LINEAR:
 		return 1;
+	case BENCH_ALLREDUCE:	/* recursive doubling: ceil(log2) rounds */
+		return floor_log2(ranks - 1) + 1;
 	case BENCH_PATTERN_COUNT:
 		break;
 	}

@@ -39,6 +39,7 @@ enum bench_pattern {
 	BENCH_AA,	/* i sends to and receives from every other */
 	BENCH_TREE,	/* up a binary tree to rank 0, then down again */
 	BENCH_LINEAR,	/* i waits for i-1, then sends to i+1 */
+	BENCH_ALLREDUCE,	/* MPI_Allreduce of the message (a collective) */
 	BENCH_PATTERN_COUNT
 };
 

@@ -138,6 +138,10 @@ static void test_types_and_patterns(void)
 	is_int(bench_messages(BENCH_TREE, 4), 4, "tree on 4: two levels");
 	is_int(bench_messages(BENCH_TREE, 32), 10, "tree on 32: five levels");
 	is_int(bench_messages(BENCH_LINEAR, 8), 1, "linear: one message per stage");
+	ok(!bench_parse_pattern("allreduce", &p) && p == BENCH_ALLREDUCE, "pattern allreduce");
+	is_int(bench_messages(BENCH_ALLREDUCE, 2), 1, "allreduce on 2: one exchange");
+	is_int(bench_messages(BENCH_ALLREDUCE, 5), 3, "allreduce on 5: ceil(log2 5) rounds");
+	is_int(bench_messages(BENCH_ALLREDUCE, 8), 3, "allreduce on 8: three rounds");
 }
 
 static void test_plan_sizes(void)

@@ -283,30 +283,46 @@ static int _collect_ours_suspended(void *x, void *arg)
  * every job a row switch left suspended, so that none stays stopped
  * until an admin resumes it.  The pass is done once all resumes went
  * through; one Slurm refused is tried again at the next idle check.
- * Other passes touch no job list.
+ * Each resume is sent again like a switch's (resend.h): the switch's
+ * suspend may still be on its way to slurmd, which then loses the resume
+ * (21-gang-switch: a job RUNNING for slurmctld, stopped on both nodes).
+ * Other passes touch no job list unless a resend is due.
  */
 static bool _resume_left_suspended(unsigned now_resets)
 {
 	slurmctld_lock_t lock = { .job = WRITE_LOCK, .node = WRITE_LOCK,
 				  .fed = READ_LOCK };
 	struct todo t = { .now = time(NULL) };
+	bool owed = now_resets != ts_one_row_done || ts_reassert;
 	size_t failed = 0;
 
-	if (now_resets == ts_one_row_done && !ts_reassert)
+	if (!owed && coalloc_resend_wait(&ts_resend, t.now) != 0)
 		return false;
 	lock_slurmctld(lock);
-	t.cap = job_list ? list_count(job_list) : 0;
-	t.resume = xcalloc(t.cap + 1, sizeof(uint32_t));
+	t.cap = (job_list ? list_count(job_list) : 0) + 1;
+	t.resume = xcalloc(t.cap, sizeof(uint32_t));
+	t.again_suspend = xcalloc(t.cap, sizeof(uint32_t));
+	t.again_resume = xcalloc(t.cap, sizeof(uint32_t));
 	node_usage_lock();
 	/* a reconfiguration may have made rows since the caller looked:
 	 * then the next pass rotates them, and this one has nothing to do */
-	if (node_usage_rows() <= 1 && job_list)
-		list_for_each(job_list, _collect_ours_suspended, &t);
+	if (node_usage_rows() <= 1) {
+		if (owed && job_list)
+			list_for_each(job_list, _collect_ours_suspended, &t);
+		_add_due_resends(&t);
+	}
 	node_usage_unlock();
-	for (size_t i = 0; i < t.nresume; i++)
-		failed += !_suspend_op(t.resume[i], RESUME_JOB);
+	for (size_t i = 0; i < t.nresume; i++) {
+		if (_suspend_op(t.resume[i], RESUME_JOB))
+			_note(&t, t.resume[i], COALLOC_RESEND_RESUME);
+		else
+			failed++;
+	}
+	for (size_t i = 0; i < t.nagain_resume; i++)
+		_suspend_again(t.again_resume[i], RESUME_JOB,
+			       "in case the last was overtaken");
 	unlock_slurmctld(lock);
-	if (!failed) {
+	if (owed && !failed) {
 		ts_one_row_done = now_resets;
 		ts_reassert = false;
 	}
@@ -317,6 +333,8 @@ static bool _resume_left_suspended(unsigned now_resets)
 		coalloc_status_changed();
 	}
 	xfree(t.resume);
+	xfree(t.again_suspend);
+	xfree(t.again_resume);
 	return t.nresume > failed;
 }
 
@@ -340,12 +358,8 @@ static bool _apply(bool slice_over)
 	node_usage_unlock();
 	if (!ready)
 		return false;
-	if (!shared) {	/* one row: nothing to rotate or suspend */
-		/* nor to send again: a reconfiguration to one row must not
-		 * leave resends due for ever (the thread would spin) */
-		coalloc_resend_clear(&ts_resend);
+	if (!shared)	/* one row: nothing to rotate or suspend */
 		return _resume_left_suspended(resets);
-	}
 	lock_slurmctld(lock);
 	t.cap = job_list ? list_count(job_list) + 1 : 1;
 	t.suspend = xcalloc(t.cap, sizeof(uint32_t));

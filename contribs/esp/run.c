@@ -155,14 +155,64 @@ static int _submit(struct run_state *st, size_t i)
 }
 
 /*
+ * After a slurmctld crash Slurm can launch a job whose earlier run a node
+ * still holds: the node answers "already running", slurmctld drains it
+ * ("Duplicate jobid") and requeues the job held ("launch failed requeued
+ * held"), so the test would never end (18-ctld-faults on 26.05).  An
+ * operator releases the job and resumes the node; so does the driver, for
+ * its own jobs, with one log line each.
+ */
+#define HELD_AFTER_LAUNCH_FAILURE "launch failed requeued held"
+#define DRAINED_FOR_DUPLICATE "Duplicate jobid"
+
+static void _resume_duplicate_drains(struct run_state *st)
+{
+	static char out[1 << 16];
+	char *argv[] = { "sinfo", "--noheader", "--states=drain",
+			 "--format=%N|%E", NULL };
+	char *line, *p;
+
+	if (esp_spawn(argv, out, sizeof(out)))
+		return;
+	for (line = strtok_r(out, "\n", &p); line;
+	     line = strtok_r(NULL, "\n", &p)) {
+		char *bar = strchr(line, '|');
+		char nodes[4200];
+		char *up[] = { "scontrol", "update", nodes, "State=RESUME", NULL };
+
+		if (!bar || strcmp(bar + 1, DRAINED_FOR_DUPLICATE))
+			continue;
+		*bar = '\0';
+		snprintf(nodes, sizeof(nodes), "NodeName=%s", line);
+		if (!esp_spawn(up, NULL, 0))
+			_log(st, "resumed nodes=%s reason=duplicate-jobid", line);
+	}
+}
+
+static void _release_held(struct run_state *st, unsigned id)
+{
+	char job[16];
+	char *argv[] = { "scontrol", "release", job, NULL };
+
+	snprintf(job, sizeof(job), "%u", id);
+	_resume_duplicate_drains(st);
+	if (!esp_spawn(argv, NULL, 0)) {
+		fprintf(stderr, "esp: job %u was requeued held after a failed launch (a node still ran its earlier run): released\n",
+			id);
+		_log(st, "released job=%u reason=launch-failed-requeued-held", id);
+	}
+}
+
+/*
  * Jobs of ours still known to Slurm in a live state, or -1; *running (its
  * size is nsubmitted) gets the ids of those Slurm says run (R, not S).
+ * One held after a failed launch is released (above).
  */
 static long _alive(struct run_state *st, uint32_t *running, size_t *nrun)
 {
 	static char out[1 << 16];
 	char *ids = calloc(st->nsubmitted, 12), *p, *line;
-	char *argv[] = { "squeue", "--noheader", "--format=%i %t",
+	char *argv[] = { "squeue", "--noheader", "--format=%i %t %r",
 			 "--states=PD,R,S,CG,CF,RQ,RS,SI,SO", "--jobs", ids,
 			 NULL };
 	long n = 0;
@@ -183,11 +233,15 @@ static long _alive(struct run_state *st, uint32_t *running, size_t *nrun)
 	     line = strtok_r(NULL, "\n", &p)) {
 		char state[8];
 		unsigned id;
+		int reason = 0;
 
 		n++;
-		if (sscanf(line, "%u %7s", &id, state) != 2)
+		if (sscanf(line, "%u %7s %n", &id, state, &reason) != 2)
 			continue;
-		if (!strcmp(state, "R") && *nrun < st->nsubmitted)
+		if (!strcmp(state, "PD") && reason &&
+		    !strcmp(line + reason, HELD_AFTER_LAUNCH_FAILURE))
+			_release_held(st, id);
+		else if (!strcmp(state, "R") && *nrun < st->nsubmitted)
 			running[(*nrun)++] = id;
 		else if (!strcmp(state, "S") && st->nstopped < st->nsubmitted)
 			st->stopped[st->nstopped++] = id;

@@ -323,21 +323,18 @@ static int _restart_of(struct reader *r, const struct field *f, size_t n,
 /*
  * A later run of a job (Slurm requeued it, e.g. a start that a slurmctld
  * crash lost and that Slurm made again): what the earlier run logged is
- * dropped, since only the last run can complete.  One that completed
- * already is an error.
+ * dropped; the last run is the job's.  An earlier run may even have
+ * completed: slurmctld died before it saved the end, and Slurm ran the
+ * job again.
  */
-static int _rerun(struct reader *r, struct esp_run_job *j, uint32_t restart)
+static void _rerun(struct esp_run_job *j, uint32_t restart)
 {
-	if (!isnan(j->end) && !j->cancelled)
-		return _fail(r, NULL, "job %u started again (restart=%u) after it completed",
-			     j->jobid, restart);
 	j->start = j->end = j->run = j->suspended = NAN;
 	j->cancelled = false;
 	j->nsusp = 0;
 	j->nodes[0] = '\0';
 	j->restart = restart;
 	j->restarts++;
-	return 0;
 }
 
 /* start, suspend and end: events of a job already submitted. */
@@ -360,8 +357,7 @@ static int _ev_job(struct reader *r, const char *event, double t,
 		if (strcmp(event, "start"))
 			return _fail(r, NULL, "%s of job %u's run restart=%u before its start",
 				     event, jobid, restart);
-		if (_rerun(r, j, restart))
-			return -1;
+		_rerun(j, restart);
 	}
 	if (!strcmp(event, "start"))
 		return _ev_start(r, t, j, f, n);

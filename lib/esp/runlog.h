@@ -21,8 +21,14 @@
  *                                            Slurm, a requeue: every line
  *                                            of that run says restart=N;
  *                                            an earlier run's lines are
- *                                            dropped, an earlier run that
- *                                            completed is an error)
+ *                                            dropped, even when that run
+ *                                            completed: a crash lost its
+ *                                            end)
+ *   T released job=1234 reason=...          (driver: released a job
+ *                                            Slurm requeued held after a
+ *                                            failed launch; skipped here)
+ *   T resumed nodes=n[1-2] reason=...       (driver: resumed nodes Slurm
+ *                                            drained for it; skipped)
  *   T finish                                (driver: all jobs done)
  *
  * The test starts at the `test` line's time t0.  Times in results are

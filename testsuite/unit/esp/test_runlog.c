@@ -437,6 +437,30 @@ static void test_restart(void)
 	is_int(res.restarted, 1, "  one of them restarted");
 	is_double(res.efficiency, 12.0 / (2 * 16), 1e-9, "  E = W / (P T) as ever");
 	esp_run_free(&run);
+
+	/* the first run completed, but slurmctld died before it saved the
+	 * end and ran the job again (18-ctld-faults on 26.05): the driver
+	 * stopped at this; the last run is the job's, as above */
+	log_open(path, "rerun.log", 1000);
+	L(0, "test procs=2 work=12");
+	L(0, "submit job=1 size=1 block=1 seconds=10");
+	L(0, "submit job=2 size=1 block=1 seconds=2");
+	L(1, "start job=1 nodes=n1");
+	L(3, "start job=2");
+	L(5, "end job=2 run=2.000 suspended=0.000");
+	L(11, "end job=1 run=10.000 suspended=0.000");
+	L(14, "start job=1 restart=1 nodes=n2");
+	L(24, "end job=1 restart=1 run=10.000 suspended=0.000");
+	log_close();
+	is_int(read_log(path, &run), 0, "a run after the job completed: read");
+	j = &run.jobs[0];
+	ok(j->start == 14 && j->end == 24 && j->restarts == 1,
+	   "  the last run is the job's (start %g, end %g, %u earlier)",
+	   j->start, j->end, j->restarts);
+	esp_analyze(&run, ESP_IMMEDIATE_DEFAULT, ESP_TIE_DEFAULT, &res);
+	ok(res.completed == 2 && res.restarted == 1,
+	   "  both completed, one restarted");
+	esp_run_free(&run);
 }
 
 /* No Z job, no end line: T = 0. */
@@ -534,10 +558,6 @@ static void test_errors(void)
 	refused(LOG(TEST, "6 submit job=1 size=1", "7 start job=1 restart=1",
 		    "8 start job=1 restart=1"),
 		" line 4: job 1 started twice", "started twice in one run");
-	refused(LOG(TEST, "6 submit job=1 size=1", "7 start job=1",
-		    "8 end job=1 run=1 suspended=0", "9 start job=1 restart=1"),
-		" line 5: job 1 started again (restart=1) after it completed",
-		"a run after the job completed");
 	refused(LOG(TEST, "6 submit job=1 size=1", "7 start job=1",
 		    "8 suspend job=1 restart=2 from=7 to=8"),
 		" line 4: suspend of job 1's run restart=2 before its start",

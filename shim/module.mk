@@ -53,10 +53,12 @@ $(eval $(call program,$(SHIM_PING),testsuite/unit/shim/ping.c testsuite/unit/shi
 MPIF90 ?= $(firstword $(shell command -v mpif90.openmpi mpif90 2>/dev/null))
 ifneq ($(MPIF90),)
 SHIM_FPING := $(O)/tests/shim/fping $(O)/tests/shim/fping08
-$(SHIM_FPING): $(O)/tests/shim/%: testsuite/unit/shim/%.f90 \
+# one source: fping08 is it with -DF08
+$(SHIM_FPING): $(O)/tests/shim/%: testsuite/unit/shim/fping.F90 \
 		$(O)/testsuite/unit/shim/page_print.o
 	@mkdir -p $(@D)/mod-$*
-	$(MPIF90) -g -O1 -Wall $(ALL_LDFLAGS) -J $(@D)/mod-$* -o $@ $< $(O)/testsuite/unit/shim/page_print.o
+	$(MPIF90) -g -O1 -Wall $(if $(filter fping08,$*),-DF08) $(ALL_LDFLAGS) \
+		-J $(@D)/mod-$* -o $@ $< $(O)/testsuite/unit/shim/page_print.o
 endif
 
 # ping built against MPICH, for the shim preloaded into a program of
@@ -70,12 +72,12 @@ $(SHIM_PING_MPICH): testsuite/unit/shim/ping.c testsuite/unit/shim/page_print.c 
 	$(MPICC_MPICH) -std=gnu11 -g -O1 -Ilib $(ALL_LDFLAGS) -o $@ \
 		testsuite/unit/shim/ping.c testsuite/unit/shim/page_print.c
 endif
-# and fping.f90 against MPICH, which the shim cannot serve: 15-cosched
+# and fping.F90 against MPICH, which the shim cannot serve: 15-cosched
 # runs it under --cosched (the plugin must leave the shim out)
 MPIF90_MPICH ?= $(shell command -v mpif90.mpich 2>/dev/null)
 ifneq ($(MPIF90_MPICH),)
 SHIM_FPING_MPICH := $(O)/tests/shim/fping-mpich
-$(SHIM_FPING_MPICH): testsuite/unit/shim/fping.f90 $(O)/testsuite/unit/shim/page_print.o
+$(SHIM_FPING_MPICH): testsuite/unit/shim/fping.F90 $(O)/testsuite/unit/shim/page_print.o
 	@mkdir -p $(@D)/mod-fping-mpich
 	$(MPIF90_MPICH) -g -O1 -Wall $(ALL_LDFLAGS) -J $(@D)/mod-fping-mpich -o $@ $< \
 		$(O)/testsuite/unit/shim/page_print.o

@@ -1,6 +1,6 @@
 /*
  * page_print.c - prints an MPI process's own shared page as the node agent
- * reads it, for the shim's test programs (ping.c in C, fping*.f90 in
+ * reads it, for the shim's test programs (ping.c in C, fping.F90 in
  * Fortran through print_page_f):
  *   page rank=R key=value ...     or     nopage rank=R
  *

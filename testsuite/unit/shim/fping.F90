@@ -1,5 +1,7 @@
-! fping.f90 - the shim's Fortran test program (`use mpi`, Open MPI's
-! mpif.h bindings underneath): ranks pair as r and r^1 and exchange 20
+! fping.F90 - the shim's Fortran test program, built twice: fping with
+! `use mpi` (Open MPI's mpif.h bindings underneath) and fping08 with
+! `use mpi_f08` (-DF08: the f08 bindings, which call ompi_*_f); and
+! fping-mpich against MPICH.  Ranks pair as r and r^1 and exchange 20
 ! messages with MPI_Send and MPI_Recv, the odd rank computing 2 ms before
 ! each reply; then every rank runs 20 rounds of MPI_Allreduce (one with
 ! MPI_IN_PLACE), the odd ranks 2 ms late, and a final MPI_Barrier.  Prints
@@ -8,7 +10,11 @@
 !
 ! SPDX-License-Identifier: GPL-2.0-or-later
 program fping
+#ifdef F08
+  use mpi_f08
+#else
   use mpi
+#endif
   implicit none
   interface
      subroutine print_page_f(rank) bind(C, name="print_page_f")
@@ -18,7 +24,11 @@ program fping
   end interface
   integer, parameter :: rounds = 20
   integer :: ierr, rank, nranks, peer, i, errors, one, total
+#ifdef F08
+  type(MPI_Status) :: status
+#else
   integer :: status(MPI_STATUS_SIZE)
+#endif
   double precision :: buf(4), acc
 
   call MPI_Init(ierr)
@@ -32,7 +42,11 @@ program fping
            buf = i
            call MPI_Send(buf, 4, MPI_DOUBLE_PRECISION, peer, 7, MPI_COMM_WORLD, ierr)
            call MPI_Recv(buf, 4, MPI_DOUBLE_PRECISION, peer, 7, MPI_COMM_WORLD, status, ierr)
+#ifdef F08
+           if (buf(1) /= i + 1 .or. status%MPI_SOURCE /= peer) errors = errors + 1
+#else
            if (buf(1) /= i + 1 .or. status(MPI_SOURCE) /= peer) errors = errors + 1
+#endif
         else
            call MPI_Recv(buf, 4, MPI_DOUBLE_PRECISION, peer, 7, MPI_COMM_WORLD, &
                          MPI_STATUS_IGNORE, ierr)

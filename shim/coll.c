@@ -70,8 +70,11 @@ static void coll_started(MPI_Request req, MPI_Comm comm)
 	shim_reqs_track_collective(req, comm);
 }
 
-/* args with the request appended: the non-blocking call's arguments */
+/* args with the request appended: the non-blocking call's arguments.
+ * The caller's own request goes to MPI untouched: in a program of
+ * another MPI (init.c) it is not the size of ours. */
 #define WITH_REQ(...) (__VA_ARGS__, &req)
+#define WITH_REQUEST(...) (__VA_ARGS__, request)
 
 /*
  * MPI_NAME(PARAMS) and MPI_INAME(PARAMS, MPI_Request *request).  ARGS
@@ -101,12 +104,10 @@ int MPI_##NAME PARAMS							\
 									\
 int MPI_##INAME(COLL_UNPAREN PARAMS, MPI_Request *request)		\
 {									\
-	MPI_Request req;						\
-	int rc = PMPI_##INAME WITH_REQ ARGS;				\
+	int rc = PMPI_##INAME WITH_REQUEST ARGS;			\
 									\
-	*request = req;							\
 	if (rc == MPI_SUCCESS && shim.active)				\
-		coll_started(req, comm);				\
+		coll_started(*request, comm);				\
 	return rc;							\
 }
 

@@ -9,6 +9,8 @@
 # cannot register (or so make the agent touch) processes, root cannot
 # register a process that is not its own, and killing the agent (SIGKILL)
 # mid-job restores the job's processes and lets the jobs finish normally.
+# A Fortran program (use mpi) is served by the shim under sb and dcs; an
+# MPICH Fortran program runs without it.
 # Each node is a host of its own (slurm-cluster --hosts): the ranks talk
 # over TCP between the nodes' addresses and see no page of the other node.
 #
@@ -113,6 +115,30 @@ for m in "${MODES[@]}"; do
 	# dcs: the ranks' messages come from the other host, so only the
 	# agent's watch of their TCP sockets (arrivals.c) can see them
 	ok $rc "$what"
+done
+
+# --- a Fortran program (use mpi): the shim serves it (its Open MPI
+# bindings call PMPI_ directly, and it ran with the shim off) -----------
+FP=$BUILD_DIR/tests/shim/fping
+for m in sb dcs; do
+	for i in 1 2; do
+		submit -N2 -n2 --cosched=$m -o "$TEST_DIR/fping-$m-%j.out" --wrap \
+		       "srun --mpi=pmix $FP 300"
+	done > fping-$m.ids
+	read -r a b < <(paste -sd' ' fping-$m.ids)
+	wait_until 120 both_done "$a" "$b"
+	is "$(job_state "$a") $(job_state "$b")" "COMPLETED COMPLETED" \
+	   "Fortran, $m: both jobs complete"
+	is "$(cat "$TEST_DIR/fping-$m-$a.out" "$TEST_DIR/fping-$m-$b.out" | grep -c '^fcoll rank=[01] rounds=300 errors=0$')" 4 \
+	   "  every rank's results are right"
+	j=$(step_json "$a")
+	case $m in
+	sb)	kind=$(val "$j" boosts.shim.blocks) ;;
+	dcs)	kind=$(val "$j" boosts.dcs) ;;
+	esac
+	ok $(( $(val "$j" boosts.shim.procs) == 1 && $(val "$j" boosts.shim.messages) > 0 &&
+	       $(val "$j" boosts.shim.collectives) > 0 && kind > 0 ? 0 : 1 )) \
+	   "  the agent saw its receives and collectives, and ${m}'s $( [[ $m == sb ]] && echo blocks || echo boosts) ($(val "$j" boosts.shim 2>/dev/null), $kind)"
 done
 
 # --- nothing left behind --------------------------------------------------

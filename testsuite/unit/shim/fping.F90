@@ -1,11 +1,12 @@
 ! fping.F90 - the shim's Fortran test program, built twice: fping with
 ! `use mpi` (Open MPI's mpif.h bindings underneath) and fping08 with
 ! `use mpi_f08` (-DF08: the f08 bindings, which call ompi_*_f); and
-! fping-mpich against MPICH.  Ranks pair as r and r^1 and exchange 20
-! messages with MPI_Send and MPI_Recv, the odd rank computing 2 ms before
-! each reply; then every rank runs 20 rounds of MPI_Allreduce (one with
-! MPI_IN_PLACE), the odd ranks 2 ms late, and a final MPI_Barrier.  Prints
-!   fcoll rank=R rounds=20 errors=E
+! fping-mpich against MPICH.  ROUNDS (the first argument, 20 by
+! default) times: ranks pair as r and r^1 and exchange a message each way
+! with MPI_Send and MPI_Recv, the odd rank computing 2 ms before its
+! reply; then every rank runs two MPI_Allreduce (one with MPI_IN_PLACE),
+! the odd ranks 2 ms late.  A final MPI_Barrier.  Prints
+!   fcoll rank=R rounds=ROUNDS errors=E
 ! and its own page (print_page_f, page_print.c), then MPI_Finalize.
 !
 ! SPDX-License-Identifier: GPL-2.0-or-later
@@ -22,7 +23,8 @@ program fping
        integer(c_int) :: rank
      end subroutine print_page_f
   end interface
-  integer, parameter :: rounds = 20
+  integer :: rounds = 20
+  character(len=16) :: arg
   integer :: ierr, rank, nranks, peer, i, errors, one, total
 #ifdef F08
   type(MPI_Status) :: status
@@ -34,6 +36,10 @@ program fping
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
+  if (command_argument_count() >= 1) then
+     call get_command_argument(1, arg)
+     read (arg, *) rounds
+  end if
   errors = 0
   peer = ieor(rank, 1)
   do i = 1, rounds

@@ -53,6 +53,8 @@ $(eval $(call program,$(SHIM_PING),testsuite/unit/shim/ping.c testsuite/unit/shi
 MPIF90 ?= $(firstword $(shell command -v mpif90.openmpi mpif90 2>/dev/null))
 ifneq ($(MPIF90),)
 SHIM_FPING := $(O)/tests/shim/fping $(O)/tests/shim/fping08
+# in every release's tree: 15-cosched runs fping under each
+TARGETS += $(SHIM_FPING)
 # one source: fping08 is it with -DF08
 $(SHIM_FPING): $(O)/tests/shim/%: testsuite/unit/shim/fping.F90 \
 		$(O)/testsuite/unit/shim/page_print.o

@@ -148,9 +148,12 @@ static void _add_due_resends(struct todo *t)
 		job_record_t *job_ptr = find_job_record(due[i].job);
 		bool runs;
 
-		if (!job_ptr || !node_usage_has_job(due[i].job))
+		if (!job_ptr)
 			continue;
-		runs = node_usage_job_runs(due[i].job);
+		/* a job a smaller matrix has no room for runs outside it
+		 * (_collect_ours_suspended): its resume is resent too */
+		runs = !node_usage_has_job(due[i].job) ||
+		       node_usage_job_runs(due[i].job);
 		if (due[i].op == COALLOC_RESEND_SUSPEND &&
 		    IS_JOB_SUSPENDED(job_ptr) && !runs)
 			t->again_suspend[t->nagain_suspend++] = due[i].job;

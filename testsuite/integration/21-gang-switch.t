@@ -123,11 +123,18 @@ wait_until 30 queue_empty
 
 # ================================================= down to one row
 # A reconfiguration to Matrix=off right after a switch, its resends still
-# due: the time-slicing thread drops them (it used to wake for them at
-# once, for ever: a core spinning in slurmctld).
+# due: the time-slicing thread sends the resumes again and then is done
+# with them (it used to wake for them at once, for ever: a core spinning
+# in slurmctld).
 a=$(ticker 3000 -p grid --coalloc=1,1)
 b=$(ticker 3000 -p grid --coalloc=1,1)
 wait_until 30 started "$a" && wait_until 30 started "$b"
+# both steps launched: a job started into the row that is not running is
+# suspended before its srun makes its step, and srun then retries on its
+# own, slower and slower; the check below is of the resume, not of that
+ticked() { grep -q " $1 tick " "tick-$1.log" 2>/dev/null; }
+wait_until $((4 * TS)) ticked "$a" && wait_until $((4 * TS)) ticked "$b"
+ok $? "A and B both ticked (their steps launched)"
 was=$(job_state "$a")
 wait_until $((2 * TS)) changed "$was"
 ok $? "A and B switch rows again"

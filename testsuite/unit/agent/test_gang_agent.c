@@ -148,6 +148,14 @@ struct sampled {
  * (m0, m1) every 500 ms: how many samples, how many had exactly the job
  * of row q mod 2 running, how many had both running.
  */
+/*
+ * Long enough for n samples with room to miss as many: the first two
+ * quanta are skipped, and each later quantum gives one sample at most (its
+ * middle fifth), which a loaded machine can miss (1000 ms for 3 samples
+ * failed beside a make check and an ESP run).
+ */
+#define SAMPLE_MS(n) ((2 + 2 * (n)) * SLICE_MS)
+
 static struct sampled sample(int ms, uint32_t m0, uint32_t m1, bool resend)
 {
 	struct sampled s = { 0, 0, 0 };
@@ -443,13 +451,13 @@ static void test_gang(void)
 	test_source();
 
 	/* back to alternating, then silence: everything runs */
-	s = sample(1000, 0x1, 0x2, true);
+	s = sample(SAMPLE_MS(3), 0x1, 0x2, true);
 	ok(s.row_ok == s.samples && s.samples >= 3,
 	   "alternating again (%d of %d)", s.row_ok, s.samples);
 	old = counter("old");
 	send_table_epoch(node, 0x3, 0x0, 1);	/* a datagram from long ago */
 	harness_sleep_ms(SLICE_MS * 2);
-	s = sample(800, 0, 0, false);
+	s = sample(SAMPLE_MS(2), 0, 0, false);
 	ok(counter("old") == old + 1 && s.samples >= 2 && s.row_ok == s.samples,
 	   "a table older than the one held is ignored (%d of %d still alternate)",
 	   s.row_ok, s.samples);
@@ -469,7 +477,7 @@ static void test_gang(void)
 		   counter("tables") - tables, sent, counter("stale_quanta") - stale);
 	}
 	harness_sleep_ms(GANG_TABLE_STALE_MS + SLICE_MS);
-	s = sample(1000, 0, 0, false);
+	s = sample(SAMPLE_MS(3), 0, 0, false);
 	ok(s.samples >= 3 && s.both_ran == s.samples && counter("stale_quanta") > 0,
 	   "no table for %d ms: every step runs (%d of %d samples)",
 	   GANG_TABLE_STALE_MS, s.both_ran, s.samples);

@@ -21,20 +21,29 @@ AGENT_CFLAGS := $(JSONC_CFLAGS) -Iagent
 CFLAGS_agent := $(AGENT_CFLAGS)
 CFLAGS_agent/host := $(AGENT_CFLAGS)
 
+LIBCOSCHEDD := $(O)/lib/libcoschedd.a
+# What a program linking libcoschedd.a needs after it.  The libraries by
+# path: their module.mk files may come later.
+LIBCOSCHEDD_DEPS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a \
+	$(O)/lib/libmembus.a $(O)/lib/libpromtext.a $(LIBVERSION) $(LIBNUM)
+LIBCOSCHEDD_LDLIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
+
+# A test of a part of the agent: $(call agent_test,NAME,SOURCES): its
+# sources (the test and its helpers) linked against libcoschedd.a.
+# Defined, with the library's names above, before the back ends'
+# module.mk files, which call it: after them it expanded to nothing
+# there, and their eight tests were neither built nor run.
+define agent_test
+$$(eval $$(call unit_test,agent/$(1),$(2),$$(LIBCOSCHEDD) $$(LIBCOSCHEDD_DEPS),$$(LIBCOSCHEDD_LDLIBS)))
+endef
+
 # The back ends: each adds its sources to LIBCOSCHEDD_SRCS.
 LIBCOSCHEDD_SRCS := $(addprefix agent/,log.c conf.c server.c jobs.c \
 	state.c sched.c status.c guardian.c arrivals.c closer.c gang.c \
 	switch.c metrics.c host/proc.c host/cgroup.c)
 include agent/boost/module.mk agent/bw/module.mk agent/freeze/module.mk \
 	agent/membus/module.mk
-
-LIBCOSCHEDD := $(O)/lib/libcoschedd.a
 $(eval $(call static_lib,$(LIBCOSCHEDD),$(LIBCOSCHEDD_SRCS)))
-# What a program linking libcoschedd.a needs after it.  The libraries by
-# path: their module.mk files may come later.
-LIBCOSCHEDD_DEPS := $(LIBCOSCHED_PROTO) $(O)/lib/libcosched.a \
-	$(O)/lib/libmembus.a $(O)/lib/libpromtext.a $(LIBVERSION) $(LIBNUM)
-LIBCOSCHEDD_LDLIBS := -lcgroup -lmunge -pthread $(JSONC_LIBS) -lm
 
 COSCHEDD := $(O)/sbin/coschedd
 $(eval $(call program,$(COSCHEDD),agent/coschedd.c,$(LIBCOSCHEDD) $(LIBCOSCHEDD_DEPS),$(LIBCOSCHEDD_LDLIBS)))
@@ -46,11 +55,6 @@ $(eval $(call program,$(COSCHEDCTL),agent/coschedctl.c,$(LIBCOSCHED_PROTO) $(LIB
 TARGETS += $(COSCHEDCTL)
 INSTALL_BINS += $(COSCHEDCTL)
 
-# A test of a part of the agent: $(call agent_test,NAME,SOURCES): its
-# sources (the test and its helpers) linked against libcoschedd.a.
-define agent_test
-$$(eval $$(call unit_test,agent/$(1),$(2),$$(LIBCOSCHEDD) $$(LIBCOSCHEDD_DEPS),$$(LIBCOSCHEDD_LDLIBS)))
-endef
 # The tests include the agent's headers ("proc.h", "boost/boost.h").
 CFLAGS_testsuite/unit/agent += -Iagent
 

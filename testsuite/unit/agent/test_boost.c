@@ -626,9 +626,6 @@ static void test_cgroup(const char *orig)
 	boost_close(b);
 }
 
-	return on == 1;
-}
-
 static void test_nice(void)
 {
 	struct boost *b = boost_open(BOOST_NICE, _node, _err, sizeof(_err));

@@ -137,23 +137,21 @@ FORTRAN_NAMES(finalize, FINALIZE, f_finalize, (F *ierr))
 
 /* ---------------------------------------------------- point to point */
 
-static void f_send(char *buf, F *count, F *type, F *dest, F *tag, F *comm,
-		   F *ierr)
-{
-	f_err(ierr, MPI_Send(f_buf(buf), (int)*count, PMPI_Type_f2c(*type),
-			     (int)*dest, (int)*tag, PMPI_Comm_f2c(*comm)));
-}
-FORTRAN_NAMES(send, SEND, f_send, (char *buf, F *count, F *type, F *dest,
-				   F *tag, F *comm, F *ierr))
+/* MPI_Send and MPI_Ssend: the same arguments. */
+#define F_SEND_SHAPED(lower, UPPER, Cname)				\
+static void f_##lower(char *buf, F *count, F *type, F *dest, F *tag,	\
+		      F *comm, F *ierr)					\
+{									\
+	f_err(ierr, MPI_##Cname(f_buf(buf), (int)*count,		\
+				PMPI_Type_f2c(*type), (int)*dest,	\
+				(int)*tag, PMPI_Comm_f2c(*comm)));	\
+}									\
+FORTRAN_NAMES(lower, UPPER, f_##lower, (char *buf, F *count, F *type,	\
+					 F *dest, F *tag, F *comm,	\
+					 F *ierr))
 
-static void f_ssend(char *buf, F *count, F *type, F *dest, F *tag, F *comm,
-		    F *ierr)
-{
-	f_err(ierr, MPI_Ssend(f_buf(buf), (int)*count, PMPI_Type_f2c(*type),
-			      (int)*dest, (int)*tag, PMPI_Comm_f2c(*comm)));
-}
-FORTRAN_NAMES(ssend, SSEND, f_ssend, (char *buf, F *count, F *type, F *dest,
-				      F *tag, F *comm, F *ierr))
+F_SEND_SHAPED(send, SEND, Send)
+F_SEND_SHAPED(ssend, SSEND, Ssend)
 
 static void f_recv(char *buf, F *count, F *type, F *source, F *tag, F *comm,
 		   F *status, F *ierr)

@@ -31,9 +31,7 @@ ifneq ($(call role_has,esp-mixes),)
 install: install-esp
 endif
 install-esp: all
-	install -d $(DESTDIR)$(PREFIX)/share/coalloc/esp
-	install -m 0644 contribs/esp/esp1.mix contribs/esp/esp2.mix \
-		$(DESTDIR)$(PREFIX)/share/coalloc/esp
+	$(call install_files,0644,contribs/esp/esp1.mix contribs/esp/esp2.mix,$(PREFIX)/share/coalloc/esp)
 
 # The suite's main command: from a fresh machine, everything set up, then
 # ESP-1 on a 32-node embedded cluster under select/coalloc, compressed to

@@ -195,7 +195,6 @@ static void _release_held(struct run_state *st, unsigned id)
 	char *argv[] = { "scontrol", "release", job, NULL };
 
 	snprintf(job, sizeof(job), "%u", id);
-	_resume_duplicate_drains(st);
 	if (!esp_spawn(argv, NULL, 0)) {
 		fprintf(stderr, "esp: job %u was requeued held after a failed launch (a node still ran its earlier run): released\n",
 			id);
@@ -216,7 +215,7 @@ static long _alive(struct run_state *st, uint32_t *running, size_t *nrun)
 			 "--states=PD,R,S,CG,CF,RQ,RS,SI,SO", "--jobs", ids,
 			 NULL };
 	long n = 0;
-	int rc;
+	int rc, released = 0;
 
 	*nrun = 0;
 	if (!ids)
@@ -239,13 +238,16 @@ static long _alive(struct run_state *st, uint32_t *running, size_t *nrun)
 		if (sscanf(line, "%u %7s %n", &id, state, &reason) != 2)
 			continue;
 		if (!strcmp(state, "PD") && reason &&
-		    !strcmp(line + reason, HELD_AFTER_LAUNCH_FAILURE))
+		    !strcmp(line + reason, HELD_AFTER_LAUNCH_FAILURE)) {
 			_release_held(st, id);
-		else if (!strcmp(state, "R") && *nrun < st->nsubmitted)
+			released++;
+		} else if (!strcmp(state, "R") && *nrun < st->nsubmitted)
 			running[(*nrun)++] = id;
 		else if (!strcmp(state, "S") && st->nstopped < st->nsubmitted)
 			st->stopped[st->nstopped++] = id;
 	}
+	if (released)	/* once a pass: one sinfo for all of them */
+		_resume_duplicate_drains(st);
 	return n;
 }
 

@@ -15,8 +15,7 @@ ifneq ($(call role_has,monitoring-files),)
 install: install-monitoring
 endif
 install-monitoring: all
-	install -d $(DESTDIR)$(PREFIX)/share/coalloc/monitoring
-	install -m 0644 $(MONITORING_FILES) $(DESTDIR)$(PREFIX)/share/coalloc/monitoring
+	$(call install_files,0644,$(MONITORING_FILES),$(PREFIX)/share/coalloc/monitoring)
 
 # The agent's metrics without an agent, for the test: agent/metrics.c on
 # a status fixture.

@@ -15,7 +15,6 @@
 #include "cosched/elf_mpi.h"
 
 /* Bounds on what a program file may make us read. */
-
 #define MAX_DYNAMIC 8192	/* entries of the dynamic section */
 #define NAME_MAX_READ 128	/* a soname's bytes */
 

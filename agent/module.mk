@@ -110,8 +110,8 @@ $(O)/tests/agent/test_arrivals.t: | $(COSCHEDD)
 # (stallfs, a file system that leaves its requests unanswered, mounted
 # through fusermount3 as an ordinary user): the agent keeps answering and
 # one user's stuck close holds no other user's (needs root; runs coschedd).
-FUSE3_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
-FUSE3_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3)
+FUSE3_CFLAGS := $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
+FUSE3_LIBS := $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null || echo -lfuse3)
 $(O)/testsuite/unit/agent/stallfs.o: ALL_CFLAGS += $(FUSE3_CFLAGS)
 $(eval $(call program,$(O)/tests/agent/stallfs,testsuite/unit/agent/stallfs.c,,$(FUSE3_LIBS)))
 $(eval $(call unit_test,agent/test_arrivals_fuse,testsuite/unit/agent/test_arrivals_fuse.c $(AGENT_HARNESS),$(AGENT_HARNESS_LIBS),$(JSONC_LIBS)))

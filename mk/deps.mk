@@ -14,5 +14,8 @@ DEPS_TOOLS := gcc gfortran make pkg-config perl valgrind gnuplot-nox procps prom
 DEPS := $(DEPS_RUNTIME) $(DEPS_TOOLS)
 
 .PHONY: deps
+# '+': make -n installs them too, since what make check plans (the
+# module.mk files' lists) depends on them.
+DEPS_INSTALL ?= mk/deps.sh
 deps:
-	@mk/deps.sh $(DEPS)
+	+@$(DEPS_INSTALL) $(DEPS)

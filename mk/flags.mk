@@ -29,5 +29,7 @@ PROJECT_CPPFLAGS := -Itestsuite/tap -Ilib -Icompat
 ALL_CFLAGS  = $(BASE_CFLAGS) $(OPT_CFLAGS) $(PROJECT_CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(OPT_LDFLAGS) $(LDFLAGS)
 
-JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
-JSONC_LIBS   := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+# A make variable, so that a test can stand in for it.
+PKG_CONFIG ?= pkg-config
+JSONC_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+JSONC_LIBS   := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c)

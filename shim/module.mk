@@ -11,9 +11,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 MPICC ?= mpicc
-OMPI_CFLAGS := $(shell pkg-config --cflags ompi 2>/dev/null || \
+OMPI_CFLAGS := $(shell $(PKG_CONFIG) --cflags ompi 2>/dev/null || \
 	$(MPICC) --showme:compile 2>/dev/null)
-OMPI_LIBS := $(shell pkg-config --libs ompi 2>/dev/null || \
+OMPI_LIBS := $(shell $(PKG_CONFIG) --libs ompi 2>/dev/null || \
 	$(MPICC) --showme:link 2>/dev/null)
 
 ifeq ($(strip $(OMPI_LIBS)),)

@@ -14,8 +14,8 @@
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-COSCHED_BENCH_MPI_CFLAGS := $(shell pkg-config --cflags ompi 2>/dev/null)
-COSCHED_BENCH_MPI_LIBS := $(shell pkg-config --libs ompi 2>/dev/null || echo -lmpi)
+COSCHED_BENCH_MPI_CFLAGS := $(shell $(PKG_CONFIG) --cflags ompi 2>/dev/null)
+COSCHED_BENCH_MPI_LIBS := $(shell $(PKG_CONFIG) --libs ompi 2>/dev/null || echo -lmpi)
 
 CFLAGS_contribs/cosched-bench := $(COSCHED_BENCH_MPI_CFLAGS)
 

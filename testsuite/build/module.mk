@@ -9,3 +9,6 @@ $(O)/tests/build/test_slurm_fetch.t: testsuite/unit/build/test_slurm_fetch.sh mk
 # up from lib/ (mk/include-cycles.pl).
 $(eval $(call unit_test,build/test_layers,$(SCRIPT_TEST),,))
 $(O)/tests/build/test_layers.t: testsuite/unit/build/test_layers.sh mk/include-cycles.pl
+# make check's plan: made after the packages are installed.
+$(eval $(call unit_test,build/test_check_plan,$(SCRIPT_TEST),,))
+$(O)/tests/build/test_check_plan.t: testsuite/unit/build/test_check_plan.sh Makefile mk/deps.mk

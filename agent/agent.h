@@ -366,8 +366,8 @@ int agent_gang_request(struct agent *a, const char *request, char *reply,
 /* make s a step in gang rows: its freezer group */
 int agent_gang_step_init(struct agent *a, struct agent_step *s, char *why,
 			 size_t len);
-int agent_gang_proc_add(struct agent_step *s, const struct agent_proc *p,
-			char *why, size_t len);
+int agent_gang_proc_add(struct agent *a, struct agent_step *s,
+			const struct agent_proc *p, char *why, size_t len);
 void agent_gang_step_release(struct agent_step *s);	/* thaws */
 /* poll: the fds gang rows want watched (-1: none), and their service */
 int agent_gang_timer_fd(const struct agent *a);

@@ -9,6 +9,13 @@
  * whose job does not hold the row of q and thaws the others, freeze first
  * so that a node never runs two rows at once (switch.c).
  *
+ * Guard tables (GangGuard=yes, gang.h) name the rows that run now:
+ * slurmctld switches the rows through Slurm's suspend and resume, and
+ * the agent applies each new table at once, freeze first, and again
+ * every GANG_GUARD_CHECK_MS (to run everything once the table is stale).
+ * A step added to a job the table does not run is frozen with its first
+ * process: a step slurmd launched after the job's suspend went by.
+ *
  * It fails open: a step the table does not name runs, and so does every
  * step once the newest table is older than GANG_TABLE_STALE_MS
  * (slurmctld dead, restarting or cut off); a step that cannot be frozen
@@ -217,13 +224,25 @@ int agent_gang_step_init(struct agent *a, struct agent_step *s, char *why,
 	return 0;
 }
 
-int agent_gang_proc_add(struct agent_step *s, const struct agent_proc *p,
-			char *why, size_t len)
+static bool _fresh(const struct agent_gang *g);
+
+int agent_gang_proc_add(struct agent *a, struct agent_step *s,
+			const struct agent_proc *p, char *why, size_t len)
 {
+	struct agent_gang *g = a->gang;
+	uint8_t run;
+
 	if (s->gang->freeze && freeze_group_add(s->gang->freeze, &p->id)) {
 		snprintf(why, len, "pid %d: cannot be added to the step's freezer group",
 			 (int)p->id.pid);
 		return -1;
+	}
+	/* a guarded job that does not run: stopped from its first process
+	 * (quantum tables wait for the next boundary, a slice away) */
+	if (g && g->have_table && g->table.guard && _fresh(g) &&
+	    !gang_job_runs(&g->table, s->job, 0)) {
+		run = 0;
+		agent_switch_apply(&s, &s->gang, 1, &run);
 	}
 	return 0;
 }
@@ -255,11 +274,24 @@ static void _arm_at(struct agent_gang *g, uint64_t at_ns)
 	g->armed = true;
 }
 
+/* A quantum table's slice; a guard table's checks. */
+static uint64_t _period_ns(const struct gang_table *t)
+{
+	return (uint64_t)(t->guard ? GANG_GUARD_CHECK_MS : t->slice_ms) *
+	       1000000ull;
+}
+
+/* The quantum whose start is nearest: a timer fires a little late. */
+static uint64_t _quantum_now(const struct agent_gang *g)
+{
+	return (agent_wall_ns() + g->slice_ns / 2) / g->slice_ns;
+}
+
 /* The next boundary of the table's slice, when none is armed or the
  * slice changed. */
 static void _arm(struct agent_gang *g)
 {
-	uint64_t slice = (uint64_t)g->table.slice_ms * 1000000ull;
+	uint64_t slice = _period_ns(&g->table);
 
 	if (!g->have_table || (g->armed && g->slice_ns == slice))
 		return;
@@ -331,7 +363,7 @@ void agent_gang_timer(struct agent *a)
 {
 	struct agent_gang *g = a->gang;
 	struct agent_step *steps[1];
-	uint64_t expirations, now, q;
+	uint64_t expirations, q;
 
 	if (!g || read(g->timer_fd, &expirations, sizeof(expirations)) <= 0)
 		return;
@@ -339,9 +371,7 @@ void agent_gang_timer(struct agent *a)
 		_disarm(g);	/* no gang step left: the next table re-arms */
 		return;
 	}
-	/* the quantum whose start is nearest: a timer fires a little late */
-	now = agent_wall_ns();
-	q = (now + g->slice_ns / 2) / g->slice_ns;
+	q = _quantum_now(g);
 	_switch(a, g, q);
 	_arm_at(g, (q + 1) * g->slice_ns);
 }
@@ -371,8 +401,11 @@ static void _take(struct agent *a, struct agent_gang *g,
 	g->have_table = true;
 	g->table_ns = agent_now_ns();
 	g->tables++;
-	if (_steps(a, steps, 1))
-		_arm(g);
+	if (!_steps(a, steps, 1))
+		return;
+	_arm(g);
+	if (t->guard)	/* slurmctld switched: now, not at a boundary */
+		_switch(a, g, _quantum_now(g));
 }
 
 /* Before munge: only slurmctld's addresses are worth a round trip. */

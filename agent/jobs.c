@@ -259,7 +259,7 @@ static int _gang_add(struct agent *a, struct agent_step *s,
 		return -1;
 	if (s->gang->freeze)
 		freeze_group_set_persist(s->gang->freeze, _persist, a);
-	return agent_gang_proc_add(s, p, why, len);
+	return agent_gang_proc_add(a, s, p, why, len);
 }
 
 /* Write the state file, or say why the registration is refused. */

@@ -114,16 +114,26 @@ static int _set_matrix(struct parser *p, const struct pair *kv)
 	return _fail(p, kv->key, "'%s' is not off, gang or local", kv->value);
 }
 
+static int _set_yes_no(struct parser *p, const struct pair *kv, bool *out)
+{
+	if (strcasecmp(kv->value, "yes") && strcasecmp(kv->value, "no"))
+		return _fail(p, kv->key, "'%s' is not yes or no", kv->value);
+	*out = !strcasecmp(kv->value, "yes");
+	return 0;
+}
+
 /* ------------------------------------------------------------ lines */
 
 enum scalar {
 	KEY_POLICY, KEY_AGING, KEY_ORDER, KEY_MATRIX, KEY_MPL, KEY_TIMESLICE,
-	KEY_GLOBAL, KEY_PREEMPT, KEY_PREEMPT_HOLD, KEY_GANG_PORT, KEY_COUNT
+	KEY_GLOBAL, KEY_PREEMPT, KEY_PREEMPT_HOLD, KEY_GANG_PORT, KEY_GANG_GUARD,
+	KEY_COUNT
 };
 
 static const char *scalar_keys[KEY_COUNT] = {
 	"Policy", "AgingTime", "QueueOrder", "Matrix", "MPL", "TimeSlice",
 	"GlobalPartition", "PreemptPartition", "PreemptHold", "GangPortOffset",
+	"GangGuard",
 };
 
 static int _scalar_index(const char *key)
@@ -183,6 +193,8 @@ static int _set_scalar(struct parser *p, const struct pair *kv, int k)
 		c->gang_port_line = p->line;
 		return _parse_uint(p, kv, (unsigned)port_offset->lo,
 				   (unsigned)port_offset->hi, &c->matrix.gang_port_offset);
+	case KEY_GANG_GUARD:
+		return _set_yes_no(p, kv, &c->matrix.gang_guard);
 	case KEY_PREEMPT:
 		c->preempt_line = p->line;
 		return _set_string(p, kv, &c->preempt_partition);
@@ -481,8 +493,13 @@ static int _check_matrix(struct parser *p)
 		return _fail(p, "MPL", "MPL=%u needs Matrix=gang or Matrix=local", c->matrix.mpl);
 	if (c->matrix.mode != COALLOC_CONF_MATRIX_GANG && (p->seen & (1u << KEY_TIMESLICE)))
 		return _fail(p, "TimeSlice", "only Matrix=gang rows are time-sliced");
-	if (!coalloc_conf_fast_gang(&c->matrix) && (p->seen & (1u << KEY_GANG_PORT)))
-		return _fail(p, "GangPortOffset", "only rows the node agents switch (Matrix=gang, TimeSlice below a second, e.g. 200ms) use it");
+	if (c->matrix.gang_guard &&
+	    (coalloc_conf_fast_gang(&c->matrix) ||
+	     c->matrix.mode == COALLOC_CONF_MATRIX_LOCAL ||
+	     (c->matrix.mode == COALLOC_CONF_MATRIX_OFF && !c->preempt_partition)))
+		return _fail(p, "GangGuard", "only rows slurmctld suspends are guarded (Matrix=gang with a TimeSlice in seconds, or a PreemptPartition); the agents switch rows of a TimeSlice in ms themselves");
+	if (!coalloc_conf_agent_tables(&c->matrix) && (p->seen & (1u << KEY_GANG_PORT)))
+		return _fail(p, "GangPortOffset", "only rows the node agents switch (Matrix=gang, TimeSlice below a second, e.g. 200ms) or guard (GangGuard=yes) use it");
 	return 0;
 }
 

@@ -58,6 +58,7 @@ struct coalloc_matrix_settings {
 	unsigned time_slice;		/* seconds: slurmctld suspends rows */
 	unsigned time_slice_ms;		/* 0, or below a second: agents switch */
 	unsigned gang_port_offset;	/* agents' gang port - slurmd's */
+	bool gang_guard;		/* agents hold the rows slurmctld stops */
 };
 
 /* The settings of a coalloc.conf that sets none of them. */
@@ -124,6 +125,13 @@ int coalloc_conf_check_plugstack(const struct coalloc_conf *c,
 static inline int coalloc_conf_fast_gang(const struct coalloc_matrix_settings *m)
 {
 	return m->mode == COALLOC_CONF_MATRIX_GANG && m->time_slice_ms > 0;
+}
+
+/* The node agents take gang tables: they switch the rows, or guard the
+ * rows slurmctld switches (GangGuard=yes). */
+static inline int coalloc_conf_agent_tables(const struct coalloc_matrix_settings *m)
+{
+	return coalloc_conf_fast_gang(m) || m->gang_guard;
 }
 
 #endif /* COALLOC_CONF_H */

@@ -32,7 +32,7 @@ int coalloc_conf_check_plugstack(const struct coalloc_conf *c,
 	char why[COSCHED_ARGS_ERR_LEN], where[COALLOC_CONF_ERR_LEN];
 	int rc;
 
-	if (!coalloc_conf_fast_gang(&c->matrix))
+	if (!coalloc_conf_agent_tables(&c->matrix))
 		return 0;
 	rc = cosched_plugstack_find(path, &line, why, sizeof(why));
 	if (rc <= 0) {
@@ -54,6 +54,13 @@ int coalloc_conf_check_plugstack(const struct coalloc_conf *c,
 			   where, c->matrix.gang_port_offset,
 			   (unsigned)args.gang_port_offset, COSCHED_PLUGSTACK_SO,
 			   line.file, line.line);
+		rc = -1;
+	} else if (!args.gang_rows) {
+		errbuf_set(err, errlen,
+			   "%s: %s at %s line %d has no gang_rows=yes: no step would reach the node agents, which %s the rows",
+			   c->matrix.gang_guard ? "GangGuard=yes" : "a TimeSlice in ms",
+			   COSCHED_PLUGSTACK_SO, line.file, line.line,
+			   c->matrix.gang_guard ? "guard" : "switch");
 		rc = -1;
 	}
 	cosched_plugstack_line_free(&line);

@@ -25,6 +25,8 @@ unsigned gang_row_of(const struct gang_table *t, uint64_t q)
 {
 	unsigned turn[GANG_ROWS_MAX], n = 0;
 
+	if (t->guard)
+		return t->run ? (unsigned)__builtin_ctz(t->run) : UINT32_MAX;
 	if (t->priority)
 		return 0;
 	for (unsigned r = t->first; r < t->rows; r++)
@@ -37,11 +39,11 @@ unsigned gang_row_of(const struct gang_table *t, uint64_t q)
 
 bool gang_job_runs(const struct gang_table *t, uint32_t job, uint64_t q)
 {
-	unsigned row = gang_row_of(t, q);
+	uint32_t running = t->guard ? t->run : 1u << gang_row_of(t, q);
 
 	for (size_t i = 0; i < t->njobs; i++)
 		if (t->jobs[i].job == job)
-			return t->jobs[i].rows >> row & 1u;
+			return (t->jobs[i].rows & running) != 0;
 	return true;
 }
 
@@ -61,14 +63,19 @@ static const char *_table_bad(const struct gang_table *t)
 		return "bad node name";
 	if (!t->epoch)
 		return "epoch 0";
-	if (t->slice_ms < GANG_SLICE_MS_MIN || t->slice_ms > GANG_SLICE_MS_MAX)
-		return "slice_ms out of range";
+	if (t->guard ? t->slice_ms != 0 :
+	    t->slice_ms < GANG_SLICE_MS_MIN || t->slice_ms > GANG_SLICE_MS_MAX)
+		return "slice_ms out of range (0 with run=MASK)";
 	if (t->rows < 2 || t->rows > GANG_ROWS_MAX)
 		return "rows out of range";
 	if (t->first > 1 || (t->priority && !t->first))
 		return "first must be 0, or 1 with a priority row";
 	if (t->busy & ~_row_mask(t->rows))
 		return "busy rows out of range";
+	if (!t->guard && t->run)
+		return "running rows in a quantum table";
+	if (t->run & ~_row_mask(t->rows))
+		return "running rows out of range";
 	if (t->njobs > GANG_JOBS_MAX)
 		return "too many jobs";
 	for (size_t i = 0; i < t->njobs; i++) {
@@ -92,6 +99,7 @@ static const char *_table_bad(const struct gang_table *t)
 
 int gang_table_format(const struct gang_table *t, char *buf, size_t len)
 {
+	char run[HEX_DIGITS_MAX + 1];
 	size_t used;
 	int n;
 
@@ -100,10 +108,12 @@ int gang_table_format(const struct gang_table *t, char *buf, size_t len)
 	buf[0] = '\0';
 	if (_table_bad(t))
 		return -1;
-	n = snprintf(buf, len, VERB " node=%s epoch=%llu slice_ms=%u rows=%u first=%u priority=%d busy=%x jobs=%s",
+	if (t->guard)
+		snprintf(run, sizeof(run), "%x", t->run);
+	n = snprintf(buf, len, VERB " node=%s epoch=%llu slice_ms=%u rows=%u first=%u priority=%d busy=%x run=%s jobs=%s",
 		     t->node, (unsigned long long)t->epoch, t->slice_ms,
 		     t->rows, t->first, t->priority ? 1 : 0, t->busy,
-		     t->njobs ? "" : "-");
+		     t->guard ? run : "*", t->njobs ? "" : "-");
 	if (n < 0 || (size_t)n >= len)
 		goto fail;
 	used = (size_t)n;
@@ -232,10 +242,9 @@ static int _fields(const char *line, struct gang_table *t, char *err,
 		return -1;
 	if (_number(line, "epoch", 1, UINT64_MAX, &t->epoch, err, err_len))
 		return -1;
-	if (_number(line, "slice_ms", GANG_SLICE_MS_MIN, GANG_SLICE_MS_MAX,
-		    &v, err, err_len))
+	if (_number(line, "slice_ms", 0, GANG_SLICE_MS_MAX, &v, err, err_len))
 		return -1;
-	t->slice_ms = (uint32_t)v;
+	t->slice_ms = (uint32_t)v;	/* its range per run=: _table_bad */
 	if (_number(line, "rows", 2, GANG_ROWS_MAX, &v, err, err_len))
 		return -1;
 	t->rows = (uint16_t)v;
@@ -250,6 +259,15 @@ static int _fields(const char *line, struct gang_table *t, char *err,
 	if (_hex(hex, &t->busy)) {
 		errbuf_set(err, err_len,
 				"gang table: busy=%.8s is not a hexadecimal row set",
+				hex);
+		return -1;
+	}
+	if (_word(line, "run", hex, sizeof(hex), err, err_len))
+		return -1;
+	t->guard = strcmp(hex, "*") != 0;
+	if (t->guard && _hex(hex, &t->run)) {
+		errbuf_set(err, err_len,
+				"gang table: run=%.8s is neither * nor a hexadecimal row set",
 				hex);
 		return -1;
 	}

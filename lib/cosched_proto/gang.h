@@ -25,12 +25,23 @@
  * newest table is older than GANG_TABLE_STALE_MS (slurmctld dead or cut
  * off).
  *
+ * Guard tables (GangGuard=yes, whole-second slices): slurmctld switches
+ * the rows through Slurm's suspend and resume, and names in run= the rows
+ * whose jobs run on the node now (slice_ms=0).  A job runs when it holds
+ * one of them; the agent applies each new table at once, freezing before
+ * it thaws.  Slurm's SIGCONT cannot start a job the agent holds frozen,
+ * and the agent thaws one only after it froze the others there: the
+ * entering row never runs beside the leaving one, however late slurmd
+ * carries out its suspend.
+ *
  * The text, one line inside a munge credential (request-line words,
  * proto.h, each key once, all of them required):
  *
  *   gang node=NAME epoch=E slice_ms=S rows=R first=F priority=0|1
- *        busy=MASK jobs=ID:MASK[,ID:MASK...]|-
+ *        busy=MASK run=*|MASK jobs=ID:MASK[,ID:MASK...]|-
  *
+ * run=* with slice_ms from GANG_SLICE_MS_MIN to GANG_SLICE_MS_MAX (the
+ * quantum rule), run=MASK with slice_ms=0 (a guard table).
  * E orders the tables (slurmctld's wall clock when the matrix changed, in
  * microseconds, say): an older one never replaces a newer one, the same
  * one sent again keeps it fresh.  MASK is a hexadecimal set of rows
@@ -74,15 +85,21 @@ struct gang_table {
 	uint16_t first;		/* first ordinary row: 0, or 1 (priority row) */
 	bool priority;		/* a preempting job holds the priority row */
 	uint32_t busy;		/* rows with a job's own cells, any node */
+	bool guard;		/* slurmctld names the running rows */
+	uint32_t run;		/* guard: the rows that run on this node */
 	size_t njobs;
 	struct gang_job jobs[GANG_JOBS_MAX];
 };
 
-/* The row that runs in quantum q. */
+/* How often an agent holding a guard table looks whether it went stale. */
+#define GANG_GUARD_CHECK_MS 500
+
+/* The row that runs in quantum q (a guard table's lowest running row,
+ * UINT32_MAX with none). */
 unsigned gang_row_of(const struct gang_table *t, uint64_t q);
 
-/* Whether job runs in quantum q: it holds q's row, or the table does not
- * name it. */
+/* Whether job runs in quantum q (any q for a guard table): it holds q's
+ * row (a guard table's running rows), or the table does not name it. */
 bool gang_job_runs(const struct gang_table *t, uint32_t job, uint64_t q);
 
 /*

@@ -1,7 +1,17 @@
 /*
  * gang_tables.c - rows the node agents switch (Matrix=gang with a
- * TimeSlice below a second): the thread that tells every node's coschedd
- * which rows its jobs hold there.
+ * TimeSlice below a second) or guard (GangGuard=yes): the thread that
+ * tells every node's coschedd which rows its jobs hold there, and in
+ * guard tables which of them run now.
+ *
+ * Guarded rows are switched by timeslice.c through Slurm's suspend and
+ * resume; the agent freezes a job whose rows do not run before it thaws
+ * one whose rows do, so a resume slurmd carries out before the leaving
+ * row's suspend (which it holds back while a launch completes) starts
+ * nothing.  A switch sends the tables at once (send_now) before slurmctld
+ * schedules the entering row's jobs: a job the table does not name yet
+ * runs, and it must not start before its node's agent froze the leaving
+ * row.
  *
  * Slurm sees the jobs of every row running; the agents freeze and thaw
  * them at quantum boundaries aligned on the wall clock
@@ -64,13 +74,14 @@ struct resolved {
 };
 
 static struct {
+	pthread_mutex_t mutex;	/* one sender at a time: the thread, a switch */
 	struct peer_ctx peer;
 	bool open;
 	struct resolved *cache;
 	int ncache;
 	uint64_t sent, failed;
 	time_t error_logged;
-} gt;
+} gt = { .mutex = PTHREAD_MUTEX_INITIALIZER };
 
 /* What every node's table says alike, read once per pass: the busy and
  * priority rows take a scan of the whole matrix each. */
@@ -78,7 +89,8 @@ static void _common(struct gang_table *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->epoch = node_usage_epoch();
-	t->slice_ms = node_usage_time_slice_ms();
+	t->guard = node_usage_gang_guard();
+	t->slice_ms = t->guard ? 0 : node_usage_time_slice_ms();
 	t->rows = (uint16_t)node_usage_rows();
 	t->first = (uint16_t)node_usage_first_row();
 	t->priority = node_usage_priority_busy();
@@ -100,6 +112,8 @@ static bool _table_of(int i, const node_record_t *node_ptr,
 	for (size_t k = 0; k < n; k++) {
 		t->jobs[k].job = ids[k];
 		t->jobs[k].rows = rows[k];
+		if (t->guard && node_usage_job_runs(ids[k]))
+			t->run |= rows[k];
 	}
 	return true;
 }
@@ -127,17 +141,18 @@ static struct outgoing *_collect(size_t *n)
 	struct gang_table common;
 	node_record_t *node_ptr;
 	unsigned offset;
-	bool fast;
+	bool tables;
 
 	*n = 0;
 	node_usage_lock();
-	fast = node_usage_ready() && node_usage_fast_gang();
+	tables = node_usage_ready() && node_usage_agent_tables();
 	node_usage_unlock();
-	if (!fast)	/* slurmctld's locks are not worth taking */
+	if (!tables)	/* slurmctld's locks are not worth taking */
 		return NULL;
 	lock_slurmctld(lock);
 	node_usage_lock();
-	if (node_usage_ready() && node_usage_fast_gang()) {
+	if (node_usage_ready() && node_usage_agent_tables() &&
+	    node_usage_rows() > 1) {
 		offset = node_usage_gang_port_offset();
 		_common(&common);
 		out = xcalloc(node_record_count ? node_record_count : 1,
@@ -229,10 +244,20 @@ static void _send_all(void)
 	size_t n;
 	struct outgoing *out = _collect(&n);
 
+	slurm_mutex_lock(&gt.mutex);
 	if (n && (gt.open || _open()))
 		for (size_t i = 0; i < n; i++)
 			_send(&out[i]);
+	slurm_mutex_unlock(&gt.mutex);
 	xfree(out);
+}
+
+/* A guarded switch: the tables out before the entering row's jobs start
+ * (the top of this file).  Without slurmctld's locks or the matrix's. */
+void coalloc_gang_tables_send_now(void)
+{
+	if (coalloc_worker_running(&worker))
+		_send_all();
 }
 
 /* The tables at every kick, and again every GANG_RESEND_MS. */
@@ -250,11 +275,13 @@ static void *_gang_tables_main(void *arg)
 		until = coalloc_worker_in_ms(GANG_RESEND_MS);
 	}
 	slurm_mutex_unlock(&w->mutex);
+	slurm_mutex_lock(&gt.mutex);
 	if (gt.open)
 		peer_close(&gt.peer);
 	gt.open = false;
 	xfree(gt.cache);
 	gt.ncache = 0;
+	slurm_mutex_unlock(&gt.mutex);
 	return NULL;
 }
 

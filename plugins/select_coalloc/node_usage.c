@@ -113,6 +113,16 @@ bool node_usage_fast_gang(void)
 	return coalloc_conf_fast_gang(&settings);
 }
 
+bool node_usage_gang_guard(void)
+{
+	return settings.gang_guard;
+}
+
+bool node_usage_agent_tables(void)
+{
+	return coalloc_conf_agent_tables(&settings);
+}
+
 /* Rows slurmctld suspends and resumes (not those the agents switch). */
 bool node_usage_time_sliced(void)
 {
@@ -405,7 +415,10 @@ bool node_usage_rotate(bool slice_over)
 		    node_usage_rows() > 1)
 			coalloc_matrix_set_active(matrix, first_row);
 	}
-	return coalloc_matrix_active_row(matrix) != before;
+	if (coalloc_matrix_active_row(matrix) == before)
+		return false;
+	_changed();	/* the guarded agents' tables name the running rows */
+	return true;
 }
 
 /* ------------------------------------------------------------ rebuild */

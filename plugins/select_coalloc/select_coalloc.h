@@ -139,6 +139,8 @@ bool node_usage_local(void);		/* Matrix=local */
 bool node_usage_time_sliced(void);	/* rows slurmctld rotates */
 unsigned node_usage_time_slice(void);
 bool node_usage_fast_gang(void);	/* rows the node agents switch */
+bool node_usage_gang_guard(void);	/* rows the node agents guard */
+bool node_usage_agent_tables(void);	/* either: they get gang tables */
 unsigned node_usage_time_slice_ms(void);
 unsigned node_usage_gang_port_offset(void);
 uint64_t node_usage_epoch(void);	/* of the last change, us */
@@ -177,6 +179,7 @@ void coalloc_timeslice_kick(void);	/* apply matrix changes soon */
 void coalloc_gang_tables_start(void);	/* slurmctld only */
 void coalloc_gang_tables_stop(void);
 void coalloc_gang_tables_kick(void);	/* the matrix changed: send soon */
+void coalloc_gang_tables_send_now(void);	/* without slurmctld's locks */
 
 /* ---- state.c: StateSaveLocation/coalloc_state ---- */
 int coalloc_state_save(const char *dir);

@@ -334,6 +334,9 @@ static void _log_sites(const struct sites *s)
 	if (c->matrix.time_slice_ms)
 		snprintf(slice, sizeof(slice), "%ums (node agents switch the rows, gang port = slurmd's + %u)",
 			 c->matrix.time_slice_ms, c->matrix.gang_port_offset);
+	else if (c->matrix.gang_guard)
+		snprintf(slice, sizeof(slice), "%u (node agents guard the rows, gang port = slurmd's + %u)",
+			 c->matrix.time_slice, c->matrix.gang_port_offset);
 	else
 		snprintf(slice, sizeof(slice), "%u", c->matrix.time_slice);
 	info("%s: %s: %zu site%s, Policy=%s AgingTime=%u Matrix=%s MPL=%u QueueOrder=%s TimeSlice=%s PreemptPartition=%s PreemptHold=%u",
@@ -653,6 +656,8 @@ void coalloc_sites_json(json_object *root)
 				       json_object_new_int(c->matrix.time_slice));
 		json_object_object_add(root, "time_slice_ms", c->matrix.time_slice_ms ?
 				       json_object_new_int(c->matrix.time_slice_ms) : NULL);
+		json_object_object_add(root, "gang_guard",
+				       json_object_new_boolean(c->matrix.gang_guard));
 		for (size_t i = 0; i < c->nsites; i++) {
 			json_object *s = json_object_new_object();
 			int total = 0;

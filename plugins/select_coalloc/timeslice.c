@@ -20,6 +20,11 @@
  * job of the matrix the suspend or resume its row calls for, even one
  * slurmctld believes already there (slurmd takes both twice harmlessly).
  *
+ * With GangGuard=yes the node agents hold the rows too (gang_tables.c):
+ * slurmd holds a suspend back while a job's launch on the node completes
+ * (up to 9 s) and carries out the other row's resume at once; the agent
+ * keeps the entering row frozen until it froze the leaving one.
+ *
  * A suspend and the resume that follows it can also reach a node in the
  * other order (each goes in an agent thread of its own), and the node
  * then keeps the job stopped while slurmctld has it running.  So every
@@ -402,8 +407,12 @@ static bool _apply(bool slice_over)
 	} else if (rotated) {
 		coalloc_status_changed();
 	}
-	if (rotated)	/* the jobs waiting for the new row start now */
-		schedule(false);
+	if (rotated) {
+		/* guarded rows: each node's agent hears of the switch before
+		 * the jobs waiting for the new row start (gang_tables.c) */
+		coalloc_gang_tables_send_now();
+		schedule(false);	/* those jobs start now */
+	}
 	xfree(t.suspend);
 	xfree(t.resume);
 	xfree(t.again_suspend);

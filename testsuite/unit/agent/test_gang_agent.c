@@ -9,6 +9,9 @@
  *   - rows=2, 70 in row 0 and 71 in row 1, slices of 200 ms: in the
  *     middle of every quantum q exactly the job of row q mod 2 runs;
  *   - 70 in both rows (a replica) and 71 not named: both always run;
+ *   - guard tables (slurmctld's running rows): applied at once, freeze
+ *     first (never both running during a switch), held across checks,
+ *     and a step registered to a job that does not run stopped at once;
  *   - a table for another node, and one munged by a user who is neither
  *     root nor the agent's allow_user, are refused;
  *   - a table older than the one held is ignored, the same one sent
@@ -129,6 +132,82 @@ static void send_table_epoch(const char *to, uint32_t m0, uint32_t m1,
 static void send_table(const char *to, uint32_t m0, uint32_t m1)
 {
 	send_table_epoch(to, m0, m1, 0);
+}
+
+static bool stopped(pid_t pid);
+
+/* A guard table: 70 in row 0, 71 in row 1, the rows run (slurmctld's). */
+static void send_guard(uint32_t run)
+{
+	struct gang_table t = { .epoch = wall_ms() * 1000, .rows = 2,
+				.busy = 3, .guard = true, .run = run,
+				.njobs = 2,
+				.jobs = { { job[0], 0x1 }, { job[1], 0x2 } } };
+	char text[COSCHED_REQUEST_LEN + 1];
+
+	snprintf(t.node, sizeof(t.node), "%s", node);
+	if (gang_table_format(&t, text, sizeof(text)) < 0 ||
+	    peer_send(&ctld, &agent.sa, agent.len, text, strlen(text)))
+		diag("cannot send the guard table %s", text);
+}
+
+/* Until ms pass or (70 stopped, 71 stopped) is (s0, s1): the ms it
+ * took (-1: never), and in *both how many samples had both running. */
+static int until_state(int ms, bool s0, bool s1, int *both)
+{
+	uint64_t t0 = wall_ms();
+
+	while (wall_ms() < t0 + (uint64_t)ms) {
+		bool st0 = stopped(task[0]), st1 = stopped(task[1]);
+
+		*both += !st0 && !st1;
+		if (st0 == s0 && st1 == s1)
+			return (int)(wall_ms() - t0);
+		harness_sleep_ms(1);
+	}
+	return -1;
+}
+
+/*
+ * Guard tables: slurmctld names the running row and the agent follows
+ * at once, freezing before it thaws; a step added to a job that does
+ * not run is stopped at its registration.
+ */
+static void test_guard(void)
+{
+	char line[256];
+	int both = 0, took, held = 0, samples = 0;
+	pid_t late;
+
+	send_guard(0x1);
+	took = until_state(2000, false, true, &both);
+	ok(took >= 0, "guard run=1: 70 runs, 71 frozen, %d ms after the table", took);
+	for (uint64_t until = wall_ms() + 1600, next = 0; wall_ms() < until;) {
+		if (wall_ms() >= next) {
+			send_guard(0x1);
+			next = wall_ms() + 500;
+		}
+		samples++;
+		held += !stopped(task[0]) && stopped(task[1]);
+		harness_sleep_ms(20);
+	}
+	ok(held == samples, "... and held across the agent's checks, the table sent again (%d of %d samples)",
+	   held, samples);
+	both = 0;
+	send_guard(0x2);
+	took = until_state(2000, true, false, &both);
+	ok(took >= 0 && both == 0,
+	   "guard run=2: switched at once (%d ms, no quantum boundary awaited), never both running meanwhile (%d samples had both)",
+	   took, both);
+	late = harness_sleeper();
+	snprintf(line, sizeof(line),
+		 "register job=70 step=1 uid=0 mode=none pid=%d rank=0 gang=1",
+		 (int)late);
+	ok(!request(line, 3000) && stopped(late),
+	   "a step of job 70 registered while its row does not run is stopped at once (%s)",
+	   reply);
+	(void)request("end job=70 step=1", 3000);
+	harness_reap(late);
 }
 
 /* Whether pid is stopped (state T). */
@@ -441,6 +520,8 @@ static void test_gang(void)
 	   "70 in both rows (a replica), 71 not named: both run in every quantum (%d of %d)",
 	   s.both_ran, s.samples);
 
+	test_guard();
+
 	refused = counter("refused");
 	send_table("n-other", 0x1, 0x2);
 	ok(send_as_nobody() == 0, "a table munged by nobody is sent");
@@ -524,7 +605,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	if (peer_fixture_begin(argv[0], "test_gang_agent", &fx))
 		return 0;
-	plan(25);
+	plan(29);
 	test_gang();
 	test_squatter();
 	peer_fixture_end(&fx);

@@ -79,6 +79,17 @@ static void test_good(void)
 	is_int(parse("Matrix=gang MPL=2 TimeSlice=1\n" TWO_SITES, &c), 0, "one second");
 	ok(c.matrix.time_slice == 1 && !c.matrix.time_slice_ms && !coalloc_conf_fast_gang(&c.matrix),
 	   "... goes through slurmctld");
+	ok(!c.matrix.gang_guard && !coalloc_conf_agent_tables(&c.matrix),
+	   "... unguarded by default");
+	coalloc_conf_free(&c);
+	is_int(parse("Matrix=gang MPL=2 TimeSlice=30 GangGuard=yes GangPortOffset=1500\n" TWO_SITES, &c),
+	       0, "rows the agents guard");
+	ok(c.matrix.gang_guard && coalloc_conf_agent_tables(&c.matrix) &&
+	   !coalloc_conf_fast_gang(&c.matrix) && c.matrix.gang_port_offset == 1500,
+	   "... tables to the agents, slurmctld switching, their port");
+	coalloc_conf_free(&c);
+	is_int(parse("GangGuard=YES PreemptPartition=urgent\n" TWO_SITES, &c),
+	       0, "a guarded priority row (Matrix=off), any case");
 	coalloc_conf_free(&c);
 
 	is_int(parse("LocalPartition=pa Site=a\nLocalPartition=pb Site=b\n"
@@ -94,7 +105,7 @@ static void test_bad_syntax(void)
 	refused("Policy=GS\nFoo=1\n" TWO_SITES,
 		"coalloc.conf line 2: key 'Foo': unknown key", "unknown key");
 	refused("Policy=GS Nodes=n1\n" TWO_SITES,
-		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, QueueOrder, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition, PreemptHold or GangPortOffset takes only those)",
+		"coalloc.conf line 1: key 'Nodes': unknown key (a line of Policy, AgingTime, QueueOrder, Matrix, MPL, TimeSlice, GlobalPartition, PreemptPartition, PreemptHold, GangPortOffset or GangGuard takes only those)",
 		"site key on a scalar line");
 	refused("Site=a Nodes=n1 Weight=2\n",
 		"coalloc.conf line 1: key 'Weight': unknown key (a Site line takes only Nodes)",
@@ -146,8 +157,17 @@ static void test_bad_values(void)
 		"coalloc.conf line 1: key 'GangPortOffset': '0' is not a whole number from 1 to 64511",
 		"gang port offset 0");
 	refused("Matrix=gang MPL=2 TimeSlice=20 GangPortOffset=1001\n" TWO_SITES,
-		"coalloc.conf: key 'GangPortOffset': only rows the node agents switch (Matrix=gang, TimeSlice below a second, e.g. 200ms) use it",
+		"coalloc.conf: key 'GangPortOffset': only rows the node agents switch (Matrix=gang, TimeSlice below a second, e.g. 200ms) or guard (GangGuard=yes) use it",
 		"gang port offset with slurmctld's rows");
+	refused("Matrix=gang MPL=2 TimeSlice=20 GangGuard=maybe\n" TWO_SITES,
+		"coalloc.conf line 1: key 'GangGuard': 'maybe' is not yes or no",
+		"GangGuard neither yes nor no");
+	refused("Matrix=gang MPL=2 TimeSlice=200ms GangGuard=yes\n" TWO_SITES,
+		"coalloc.conf: key 'GangGuard': only rows slurmctld suspends are guarded (Matrix=gang with a TimeSlice in seconds, or a PreemptPartition); the agents switch rows of a TimeSlice in ms themselves",
+		"GangGuard with rows the agents switch");
+	refused("GangGuard=yes\n" TWO_SITES,
+		"coalloc.conf: key 'GangGuard': only rows slurmctld suspends are guarded (Matrix=gang with a TimeSlice in seconds, or a PreemptPartition); the agents switch rows of a TimeSlice in ms themselves",
+		"GangGuard with no rows");
 	refused("Matrix=rows\n" TWO_SITES,
 		"coalloc.conf line 1: key 'Matrix': 'rows' is not off, gang or local",
 		"bad matrix");

@@ -150,6 +150,18 @@ static void test_check(void)
 	is_int(coalloc_conf_check_plugstack(&c, _at("other.conf"), err, sizeof(err)),
 	       0, "rows slurmctld switches use no agent port: no check");
 	coalloc_conf_free(&c);
+
+	if (coalloc_conf_parse("Matrix=gang MPL=2 TimeSlice=30 GangGuard=yes\nSite=a Nodes=n1\n",
+			       "coalloc.conf", &c, err, sizeof(err)))
+		_bail("coalloc.conf");
+	is_int(coalloc_conf_check_plugstack(&c, _at("other.conf"), err, sizeof(err)),
+	       -1, "rows the agents guard: the port is checked");
+	p = _file("norows.conf", "required cosched.so\n");
+	is_int(coalloc_conf_check_plugstack(&c, p, err, sizeof(err)), -1,
+	       "rows the agents guard and no gang_rows=yes: refused");
+	ok(strstr(err, "GangGuard=yes: cosched.so at ") && strstr(err, "norows.conf line 1 has no gang_rows=yes"),
+	   "... naming the line: %s", err);
+	coalloc_conf_free(&c);
 }
 
 int main(void)

@@ -1,7 +1,8 @@
 /*
  * test_gang.c - the gang table slurmctld sends the node agents and the
  * rule of which job runs in a quantum (lib/cosched_proto/gang.c): the
- * rows in turn, the priority row, replicas and unknown jobs; the text
+ * rows in turn, the priority row, replicas and unknown jobs; guard
+ * tables (slurmctld names the running rows); the text
  * round trip; every malformed or impossible table refused with its
  * reason and the output untouched.
  *
@@ -36,7 +37,8 @@ static bool same(const struct gang_table *a, const struct gang_table *b)
 	if (strcmp(a->node, b->node) || a->epoch != b->epoch ||
 	    a->slice_ms != b->slice_ms || a->rows != b->rows ||
 	    a->first != b->first || a->priority != b->priority ||
-	    a->busy != b->busy || a->njobs != b->njobs)
+	    a->busy != b->busy || a->guard != b->guard || a->run != b->run ||
+	    a->njobs != b->njobs)
 		return false;
 	for (size_t i = 0; i < a->njobs; i++)
 		if (a->jobs[i].job != b->jobs[i].job ||
@@ -97,6 +99,59 @@ static void test_rule(void)
 	   "a busy priority row runs alone, every quantum");
 }
 
+/* A guard table: slurmctld's running rows, whatever the quantum. */
+static struct gang_table guard_table(uint32_t run)
+{
+	struct gang_table t = table(3, 1, false);
+
+	t.slice_ms = 0;
+	t.guard = true;
+	t.run = run;
+	add(&t, 30, 0x2);	/* row 1 */
+	add(&t, 31, 0x4);	/* row 2 */
+	return t;
+}
+
+static void test_guard(void)
+{
+	char buf[COSCHED_REQUEST_LEN + 1], err[ERRBUF_LEN] = "";
+	struct gang_table t = guard_table(0x4), back;
+	int right = 0, n;
+
+	for (uint64_t q = 0; q < 10; q++)
+		right += !gang_job_runs(&t, 30, q) && gang_job_runs(&t, 31, q) &&
+			 gang_job_runs(&t, 99, q);
+	is_int(right, 10, "guard: the running row's job runs in every quantum, the other's never, an unnamed job always");
+	t.run = 0;
+	ok(!gang_job_runs(&t, 30, 0) && !gang_job_runs(&t, 31, 0) &&
+	   gang_row_of(&t, 0) == UINT32_MAX,
+	   "guard: no running row (a preempting job elsewhere): both frozen");
+	t = guard_table(0x6);
+	ok(gang_job_runs(&t, 30, 0) && gang_job_runs(&t, 31, 0) &&
+	   gang_row_of(&t, 0) == 1,
+	   "guard: two running rows (a job replicated, or one outside the priority row's nodes)");
+
+	t = guard_table(0x4);
+	n = gang_table_format(&t, buf, sizeof(buf));
+	is_str(buf, "gang node=n1 epoch=7 slice_ms=0 rows=3 first=1 priority=0 busy=6 run=4 jobs=30:2,31:4",
+	       "guard: the table as a line");
+	memset(&back, 0, sizeof(back));
+	ok(n > 0 && !gang_table_parse(buf, (size_t)n, "n1", &back, err, sizeof(err)) &&
+	   same(&back, &t), "guard: read back the same (%s)", err);
+
+	t = guard_table(0x8);
+	ok(gang_table_format(&t, buf, sizeof(buf)) == -1,
+	   "guard: a running row beyond the matrix is refused");
+	t = guard_table(0x4);
+	t.slice_ms = 200;
+	ok(gang_table_format(&t, buf, sizeof(buf)) == -1,
+	   "guard: a slice is refused (slurmctld switches)");
+	t = table(2, 0, false);
+	t.run = 1;
+	ok(gang_table_format(&t, buf, sizeof(buf)) == -1,
+	   "a quantum table with running rows is refused");
+}
+
 static void test_roundtrip(void)
 {
 	char buf[COSCHED_REQUEST_LEN + 1], err[ERRBUF_LEN] = "";
@@ -106,7 +161,7 @@ static void test_roundtrip(void)
 	add(&t, 5, 0x1);
 	add(&t, 4000000000u, 0x6);
 	n = gang_table_format(&t, buf, sizeof(buf));
-	is_str(buf, "gang node=n1 epoch=7 slice_ms=200 rows=3 first=1 priority=1 busy=6 jobs=5:1,4000000000:6",
+	is_str(buf, "gang node=n1 epoch=7 slice_ms=200 rows=3 first=1 priority=1 busy=6 run=* jobs=5:1,4000000000:6",
 	       "the table as a line");
 	memset(&back, 0, sizeof(back));
 	ok(n > 0 && !gang_table_parse(buf, (size_t)n, "n1", &back, err, sizeof(err)) &&
@@ -164,32 +219,37 @@ static void test_format_refuses(void)
 static void test_parse_refuses(void)
 {
 	static const struct { const char *text, *why; } bad[] = {
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3", "no jobs=" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=*", "no jobs=" },
 		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 jobs=-", "no busy=" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=g jobs=-", "busy=g is not a hexadecimal row set" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=4 jobs=-", "busy rows out of range" },
-		{ "gang node=n1 epoch=0 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "epoch=0 is not a number" },
-		{ "gang node=n1 epoch=7 slice_ms=1000 rows=2 first=0 priority=0 busy=3 jobs=-", "slice_ms=1000" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=17 first=0 priority=0 busy=3 jobs=-", "rows=17" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=1 busy=3 jobs=-", "first must be 0, or 1" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:1,2:1", "two jobs hold one row" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:1,1:2", "a job named twice" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:4", "rows of a job out of range" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:0", "rows of a job out of range" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:A", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:0x1", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:00001", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:1,", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=,1:1", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1:1,,2:2", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-1:1", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=4294967295:1", "jobs= must be" },
-		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=1", "jobs= must be" },
-		{ "gang node=n1 epoch=7 epoch=8 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "given twice" },
-		{ "gang node=n/1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "bad node name" },
-		{ "gang  node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "not KEY=VALUE" },
-		{ "membus node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "not a gang request" },
-		{ "gang node=n2 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "addressed to another node" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=g run=* jobs=-", "busy=g is not a hexadecimal row set" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=4 run=* jobs=-", "busy rows out of range" },
+		{ "gang node=n1 epoch=0 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=-", "epoch=0 is not a number" },
+		{ "gang node=n1 epoch=7 slice_ms=1000 rows=2 first=0 priority=0 busy=3 run=* jobs=-", "slice_ms=1000" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=17 first=0 priority=0 busy=3 run=* jobs=-", "rows=17" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=1 busy=3 run=* jobs=-", "first must be 0, or 1" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=1:1,2:1", "two jobs hold one row" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=1:1,1:2", "a job named twice" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=1:4", "rows of a job out of range" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=1:0", "rows of a job out of range" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=1:A", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=1:0x1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=1:00001", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=1:1,", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=,1:1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=1:1,,2:2", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=-1:1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=4294967295:1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=1", "jobs= must be" },
+		{ "gang node=n1 epoch=7 epoch=8 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=-", "given twice" },
+		{ "gang node=n/1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=-", "bad node name" },
+		{ "gang  node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=-", "not KEY=VALUE" },
+		{ "membus node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=-", "not a gang request" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-", "no run=" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=x jobs=-", "run=x is neither * nor" },
+		{ "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=1 jobs=-", "slice_ms out of range" },
+		{ "gang node=n1 epoch=7 slice_ms=0 rows=2 first=0 priority=0 busy=3 run=* jobs=-", "slice_ms out of range" },
+		{ "gang node=n1 epoch=7 slice_ms=0 rows=2 first=0 priority=0 busy=3 run=4 jobs=-", "running rows out of range" },
+		{ "gang node=n2 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=-", "addressed to another node" },
 	};
 	char err[ERRBUF_LEN];
 	struct gang_table t, before;
@@ -210,7 +270,7 @@ static void test_parse_refuses(void)
 	is_int(good, n, "every malformed or impossible table is refused with its reason, the output untouched");
 
 	{
-		static const char nul[] = "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 jobs=-\0x";
+		static const char nul[] = "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* jobs=-\0x";
 		char big[COSCHED_REQUEST_LEN + 2];
 
 		ok(gang_table_parse(nul, sizeof(nul) - 1, NULL, &t, err, sizeof(err)) == -1 &&
@@ -325,8 +385,9 @@ static void test_hosts(void)
 
 int main(void)
 {
-	plan(33);
+	plan(41);
 	test_rule();
+	test_guard();
 	test_roundtrip();
 	test_format_refuses();
 	test_parse_refuses();

@@ -135,6 +135,9 @@ struct agent_switched {
 	bool unstopped;			/* runs though its quantum stops it */
 	unsigned slow;			/* freezes in a row not done in time */
 	uint64_t quanta_run, quanta_frozen, quanta_unstopped;
+	/* guard tables (gang.c): stopped by a signal while it should run */
+	uint64_t runs_since_ns, stopped_since_ns;	/* 0: not so */
+	uint64_t continued;		/* SIGCONTs that repaired it */
 };
 
 /* What a membus step has besides its processes (membus.c). */

@@ -16,6 +16,14 @@
  * A step added to a job the table does not run is frozen with its first
  * process: a step slurmd launched after the job's suspend went by.
  *
+ * With guard tables the agent also repairs a lost resume: a step whose
+ * job the table runs (slurmctld has it RUNNING, in its row) but whose
+ * registered processes stay stopped by a signal (state T) for
+ * GANG_STOPPED_REPAIR_MS, the table having run it for as long, had
+ * slurmd's resume overtaken by an older suspend (contribs/esp/repro/
+ * lost-resume.sh); the agent continues every process of the step's trees
+ * (SIGCONT through pidfds), logs it and counts it.
+ *
  * It fails open: a step the table does not name runs, and so does every
  * step once the newest table is older than GANG_TABLE_STALE_MS
  * (slurmctld dead, restarting or cut off); a step that cannot be frozen
@@ -42,6 +50,7 @@
  */
 #define _GNU_SOURCE
 #include <json-c/json.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +61,9 @@
 #include "num/errbuf.h"
 
 #define HISTORY 32		/* quanta kept for status */
+/* Stopped this long while it should run: a resume slurmd lost.  Longer
+ * than a resume takes to reach every node of a switch. */
+#define GANG_STOPPED_REPAIR_MS 3000
 #define BATCH_MAX 64		/* datagrams read per wake-up of the loop */
 
 struct gang_record {
@@ -74,6 +86,7 @@ struct agent_gang {
 	uint64_t table_ns;		/* agent_now_ns() when it came */
 	bool stale;			/* the last quantum had no fresh table */
 	uint64_t quanta, stale_quanta, tables, refused, old;
+	uint64_t continued;		/* steps a lost resume left stopped */
 	struct gang_record hist[HISTORY];
 	size_t hist_n, hist_next;
 };
@@ -334,6 +347,78 @@ static void _record(struct agent_gang *g, uint64_t q, unsigned row,
 		g->hist_n++;
 }
 
+static struct agent_log_limit continued_log =
+	AGENT_LOG_LIMIT_WINDOW("steps continued", 60);
+
+/* Whether a registered process of s is stopped by a signal (state T). */
+static bool _signal_stopped(const struct agent_step *s)
+{
+	for (size_t i = 0; i < s->nprocs; i++) {
+		struct proc_brief b;
+
+		if (!proc_brief(s->procs[i].id.pid, &b) &&
+		    b.start_ticks == s->procs[i].id.start_ticks &&
+		    b.state == 'T')
+			return true;
+	}
+	return false;
+}
+
+/* SIGCONT to every process of s's trees: slurmd stopped them all. */
+static size_t _continue_step(const struct agent_step *s)
+{
+	struct proc_id *roots = calloc(s->nprocs ? s->nprocs : 1,
+				       sizeof(*roots)), *ids = NULL;
+	size_t nids = 0, sent = 0;
+
+	if (!roots)
+		return 0;
+	for (size_t i = 0; i < s->nprocs; i++)
+		roots[i] = s->procs[i].id;
+	if (!proc_tree(roots, s->nprocs, &ids, &nids))
+		for (size_t i = 0; i < nids; i++)
+			sent += !proc_signal(&ids[i], SIGCONT);
+	free(ids);
+	free(roots);
+	return sent;
+}
+
+/*
+ * A guarded step that should run (run) and ran last time too: stopped by
+ * a signal for GANG_STOPPED_REPAIR_MS since the table first ran it, it
+ * is continued (the top of this file).
+ */
+static void _repair_stopped(struct agent_gang *g, struct agent_step *s,
+			    bool run, uint64_t now)
+{
+	struct agent_switched *sw = s->gang;
+	uint64_t wait = GANG_STOPPED_REPAIR_MS * 1000000ull;
+	size_t sent;
+
+	if (!run || !sw->runs) {
+		sw->runs_since_ns = sw->stopped_since_ns = 0;
+		return;
+	}
+	if (!sw->runs_since_ns)
+		sw->runs_since_ns = now;
+	if (!_signal_stopped(s)) {
+		sw->stopped_since_ns = 0;
+		return;
+	}
+	if (!sw->stopped_since_ns)
+		sw->stopped_since_ns = now;
+	if (now - sw->stopped_since_ns < wait || now - sw->runs_since_ns < wait)
+		return;
+	sent = _continue_step(s);
+	sw->continued++;
+	g->continued++;
+	sw->stopped_since_ns = 0;
+	if (agent_log_allow(&continued_log))
+		agent_log("job %u step %u: stopped for %llu ms though slurmctld runs it (a resume slurmd lost): continued %zu process(es)",
+			  s->job, s->step,
+			  (unsigned long long)GANG_STOPPED_REPAIR_MS, sent);
+}
+
 /* Quantum q begins: each step runs when its job holds q's row. */
 static void _switch(struct agent *a, struct agent_gang *g, uint64_t q)
 {
@@ -354,6 +439,8 @@ static void _switch(struct agent *a, struct agent_gang *g, uint64_t q)
 		run[i] = !fresh || gang_job_runs(&g->table, steps[i]->job, q);
 	}
 	agent_switch_apply(steps, sw, n, run);
+	for (size_t i = 0; fresh && g->table.guard && i < n; i++)
+		_repair_stopped(g, steps[i], run[i], agent_now_ns());
 	g->quanta++;
 	g->stale_quanta += !fresh;
 	_record(g, q, fresh ? gang_row_of(&g->table, q) : UINT32_MAX, steps, n);
@@ -506,6 +593,10 @@ static json_object *_table_json(const struct agent_gang *g)
 	json_object_object_add(o, "first", _int(g->table.first));
 	json_object_object_add(o, "priority",
 			       json_object_new_boolean(g->table.priority));
+	json_object_object_add(o, "guard",
+			       json_object_new_boolean(g->table.guard));
+	json_object_object_add(o, "run", g->table.guard ?
+			       _int(g->table.run) : NULL);
 	json_object_object_add(o, "jobs", json_object_new_string(jobs));
 	return o;
 }
@@ -535,6 +626,7 @@ json_object *agent_gang_status(const struct agent *a)
 	json_object_object_add(o, "refused_source",
 			       _int(g->bound ? g->peer.dropped_source : 0));
 	json_object_object_add(o, "old", _int(g->old));
+	json_object_object_add(o, "continued", _int(g->continued));
 	hist = json_object_new_array();
 	for (size_t k = 0; k < g->hist_n; k++) {
 		const struct gang_record *r =

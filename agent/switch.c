@@ -70,6 +70,8 @@ void agent_switched_status(json_object *o, const struct agent_switched *sw)
 			       json_object_new_int64((int64_t)sw->quanta_frozen));
 	json_object_object_add(o, "quanta_unstopped",
 			       json_object_new_int64((int64_t)sw->quanta_unstopped));
+	json_object_object_add(o, "continued",
+			       json_object_new_int64((int64_t)sw->continued));
 }
 
 /* A user's processes decide how often this happens: bounded */

@@ -541,20 +541,22 @@ size_t coalloc_matrix_job_ids(const struct coalloc_matrix *m, uint32_t *ids,
 	return n;
 }
 
-unsigned coalloc_matrix_rotate(struct coalloc_matrix *m)
+unsigned coalloc_matrix_next_row(const struct coalloc_matrix *m)
 {
-	if (priority_row_busy(m)) {
-		m->active = 0;
+	if (priority_row_busy(m))
 		return 0;
-	}
 	for (unsigned i = 1; i <= m->cfg.rows; i++) {
 		unsigned r = (m->active + i) % m->cfg.rows;
 
-		if (m->row_used[r] || (m->wanted & (1ULL << r))) {
-			m->active = r;
-			break;
-		}
+		if (m->row_used[r] || (m->wanted & (1ULL << r)))
+			return r;
 	}
+	return m->active;
+}
+
+unsigned coalloc_matrix_rotate(struct coalloc_matrix *m)
+{
+	m->active = coalloc_matrix_next_row(m);
 	m->wanted &= ~(1ULL << m->active);
 	return m->active;
 }

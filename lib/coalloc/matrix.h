@@ -125,6 +125,9 @@ unsigned coalloc_matrix_replicate(struct coalloc_matrix *m);
  * Returns the new active row (unchanged when the matrix is empty).
  */
 unsigned coalloc_matrix_rotate(struct coalloc_matrix *m);
+
+/* The row coalloc_matrix_rotate() would activate, the matrix unchanged. */
+unsigned coalloc_matrix_next_row(const struct coalloc_matrix *m);
 unsigned coalloc_matrix_active_row(const struct coalloc_matrix *m);
 
 /*

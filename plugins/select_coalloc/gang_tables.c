@@ -32,7 +32,8 @@
  * Sending never blocks: the sockets are non-blocking and a full buffer
  * loses a datagram (the next second sends it again).  Locks: slurmctld's
  * node read lock, then the matrix mutex, as timeslice.c takes them; both
- * are dropped before munge is asked.
+ * are dropped before munge is asked.  Guard tables read the jobs' states
+ * too (the job read lock, taken only then).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -51,6 +52,7 @@
 
 #pragma weak lock_slurmctld
 #pragma weak unlock_slurmctld
+#pragma weak find_job_record
 
 /* Send errors an unreachable node causes: logged at most this often. */
 #define ERROR_LOG_PERIOD 60
@@ -97,6 +99,22 @@ static void _common(struct gang_table *t)
 	t->busy = node_usage_busy_rows();
 }
 
+/*
+ * A guard table runs a job that the matrix runs and slurmctld has
+ * RUNNING: not one an admin suspended (scontrol suspend), which the agent
+ * would otherwise continue as a resume slurmd lost (agent/gang.c).  With
+ * the job read lock and the matrix mutex held.
+ */
+static bool _guard_runs(uint32_t id)
+{
+	job_record_t *job_ptr;
+
+	if (!node_usage_job_runs(id))
+		return false;
+	job_ptr = find_job_record(id);
+	return job_ptr && IS_JOB_RUNNING(job_ptr);
+}
+
 /* The table of node i over common, false when no job has a cell there. */
 static bool _table_of(int i, const node_record_t *node_ptr,
 		      const struct gang_table *common, struct gang_table *t)
@@ -112,7 +130,7 @@ static bool _table_of(int i, const node_record_t *node_ptr,
 	for (size_t k = 0; k < n; k++) {
 		t->jobs[k].job = ids[k];
 		t->jobs[k].rows = rows[k];
-		if (t->guard && node_usage_job_runs(ids[k]))
+		if (t->guard && _guard_runs(ids[k]))
 			t->run |= rows[k];
 	}
 	return true;
@@ -146,13 +164,18 @@ static struct outgoing *_collect(size_t *n)
 	*n = 0;
 	node_usage_lock();
 	tables = node_usage_ready() && node_usage_agent_tables();
+	if (node_usage_gang_guard())	/* the jobs' states (_guard_runs) */
+		lock.job = READ_LOCK;
 	node_usage_unlock();
 	if (!tables)	/* slurmctld's locks are not worth taking */
 		return NULL;
 	lock_slurmctld(lock);
 	node_usage_lock();
+	/* (a reconfiguration that turned the guard on meanwhile waits for
+	 * the next pass, which takes the job lock) */
 	if (node_usage_ready() && node_usage_agent_tables() &&
-	    node_usage_rows() > 1) {
+	    node_usage_rows() > 1 &&
+	    (lock.job == READ_LOCK || !node_usage_gang_guard())) {
 		offset = node_usage_gang_port_offset();
 		_common(&common);
 		out = xcalloc(node_record_count ? node_record_count : 1,
@@ -287,7 +310,7 @@ static void *_gang_tables_main(void *arg)
 
 void coalloc_gang_tables_start(void)
 {
-	if (!lock_slurmctld || !unlock_slurmctld) {
+	if (!lock_slurmctld || !unlock_slurmctld || !find_job_record) {
 		error("%s: slurmctld's locks are missing: no gang tables",
 		      plugin_type);
 		return;

@@ -242,14 +242,22 @@ static bool _preempting(job_record_t *job_ptr)
  * suspend of the next pass reached its nodes: seconds of a node running
  * two rows.  Such a job waits for its row's turn instead.  Rows the node
  * agents switch need no wait: an agent freezes a new job's steps within a
- * quantum of its start, when it is not its row's turn.
+ * quantum of its start, when it is not its row's turn.  While the running
+ * row's slice is held past its end for a launch, nothing starts.
  */
 static bool _runs_at_once(job_record_t *job_ptr, int row, bitstr_t *bitmap)
 {
 	int active = node_usage_active_row();
 
-	if (row < 0 || row == active || node_usage_local() ||
-	    node_usage_fast_gang() || _preempting(job_ptr))
+	if (row < 0 || node_usage_local() || node_usage_fast_gang() ||
+	    _preempting(job_ptr))
+		return true;
+	/* the slice is held for a launch: a start now would extend it again
+	 * (steady starts held the other row back for good), and the job
+	 * would be stopped within seconds of its launch */
+	if (node_usage_draining())
+		return false;
+	if (row == active)
 		return true;
 	for (int i = 0; i < node_record_count; i++)
 		if (bit_test(bitmap, i) && node_usage_cell(active, i, NULL))

@@ -41,6 +41,9 @@ static struct coalloc_matrix *matrix;
 static struct coalloc_matrix_settings settings;
 static bool preempt;		/* a priority row (PreemptPartition) */
 static int first_row;		/* 1 with a priority row */
+/* The slice is over and held for a launch (timeslice.c): no job starts
+ * into a row about to be suspended. */
+static bool draining;
 /* The row job_test chose, for select_p_job_begin (same job, same locks). */
 static struct saved_row planned;
 /* Rows to restore at the next reset. */
@@ -209,6 +212,24 @@ uint32_t node_usage_cell(int row, int node_inx, bool *replica)
 	if (!matrix)
 		return 0;
 	return coalloc_matrix_cell(matrix, row, node_inx, replica);
+}
+
+void node_usage_set_draining(bool on)
+{
+	draining = on;
+}
+
+bool node_usage_draining(void)
+{
+	return draining;
+}
+
+/* A gang slice's end would activate another row. */
+bool node_usage_switch_due(void)
+{
+	return matrix && settings.mode == COALLOC_CONF_MATRIX_GANG &&
+	       coalloc_matrix_next_row(matrix) !=
+	       coalloc_matrix_active_row(matrix);
 }
 
 int node_usage_active_row(void)
@@ -417,6 +438,7 @@ bool node_usage_rotate(bool slice_over)
 	}
 	if (coalloc_matrix_active_row(matrix) == before)
 		return false;
+	draining = false;
 	_changed();	/* the guarded agents' tables name the running rows */
 	return true;
 }
@@ -505,6 +527,7 @@ int node_usage_reset(list_t *jobs)
 {
 	node_usage_lock();
 	resets++;
+	draining = false;
 	_save_current_locked();
 	coalloc_matrix_destroy(matrix);
 	coalloc_sites_matrix(&settings, &preempt);

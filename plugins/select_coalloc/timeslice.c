@@ -12,7 +12,9 @@
  * A job waits for its row's turn rather than starting beside the active
  * row (job_test.c); at each switch the thread asks slurmctld to schedule,
  * so the jobs waiting for the new row start at once.  A slice does not end
- * within LAUNCH_GRACE of a start in the running row.
+ * within LAUNCH_GRACE of a start in the running row; held so, it lets no
+ * job start (node_usage_draining), else steady starts would hold the
+ * other rows back for good.
  *
  * After a restart slurmctld's job states may be older than what the nodes
  * did (a switch cut by a crash: a node got the resume but not the
@@ -377,7 +379,11 @@ static bool _apply(bool slice_over)
 	t.reassert = ts_reassert;
 	ts_reassert = false;
 	node_usage_lock();
-	ts_slice_held_until = slice_over ? _launch_grace_until(t.now) : 0;
+	/* held only when the slice's end would stop the running row */
+	ts_slice_held_until = slice_over && node_usage_switch_due() ?
+			      _launch_grace_until(t.now) : 0;
+	if (slice_over)	/* held: nothing starts until the switch */
+		node_usage_set_draining(ts_slice_held_until != 0);
 	if (ts_slice_held_until) {
 		log_flag(SELECT_TYPE, "%s: the slice goes on until %ld: a job of the running row started less than %d s ago",
 			 plugin_type, (long) ts_slice_held_until, LAUNCH_GRACE);

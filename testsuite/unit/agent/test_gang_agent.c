@@ -11,7 +11,9 @@
  *   - 70 in both rows (a replica) and 71 not named: both always run;
  *   - guard tables (slurmctld's running rows): applied at once, freeze
  *     first (never both running during a switch), held across checks,
- *     and a step registered to a job that does not run stopped at once;
+ *     a step registered to a job that does not run stopped at once, and
+ *     one the table runs but a signal keeps stopped (a resume slurmd
+ *     lost) continued after 3 s;
  *   - a table for another node, and one munged by a user who is neither
  *     root nor the agent's allow_user, are refused;
  *   - a table older than the one held is ignored, the same one sent
@@ -135,6 +137,7 @@ static void send_table(const char *to, uint32_t m0, uint32_t m1)
 }
 
 static bool stopped(pid_t pid);
+static long long counter(const char *key);
 
 /* A guard table: 70 in row 0, 71 in row 1, the rows run (slurmctld's). */
 static void send_guard(uint32_t run)
@@ -208,6 +211,29 @@ static void test_guard(void)
 	   reply);
 	(void)request("end job=70 step=1", 3000);
 	harness_reap(late);
+
+	/* a resume slurmd lost: 71 runs by the table, stopped by a signal */
+	{
+		long long before = counter("continued");
+		uint64_t t0 = wall_ms(), next = 0, took = 0;
+
+		kill(task[1], SIGSTOP);
+		while (wall_ms() < t0 + 8000) {
+			if (wall_ms() >= next) {
+				send_guard(0x2);
+				next = wall_ms() + 500;
+			}
+			if (!stopped(task[1])) {
+				took = wall_ms() - t0;
+				break;
+			}
+			harness_sleep_ms(20);
+		}
+		ok(took >= 2500 && counter("continued") == before + 1,
+		   "a step the table runs but a signal keeps stopped is continued after 3 s (%llu ms, %lld counted)",
+		   (unsigned long long)took, counter("continued") - before);
+		ok(stopped(task[0]), "... and the frozen row's step stays stopped");
+	}
 }
 
 /* Whether pid is stopped (state T). */
@@ -605,7 +631,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	if (peer_fixture_begin(argv[0], "test_gang_agent", &fx))
 		return 0;
-	plan(29);
+	plan(31);
 	test_gang();
 	test_squatter();
 	peer_fixture_end(&fx);

@@ -174,6 +174,8 @@ static void test_gang(void)
 	coalloc_matrix_remove(m, 5);
 	live_del(&l, 2);
 	live_del(&l, 5);
+	is_int(coalloc_matrix_next_row(m), 2, "next_row: the row a rotation activates (2) ...");
+	is_int(coalloc_matrix_active_row(m), 0, "... and the matrix unchanged");
 	is_int(coalloc_matrix_rotate(m), 2, "rotation skips an empty row");
 	is_int(coalloc_matrix_want_row(m, 1), 0, "a waiting job wants row 1");
 	ok(coalloc_matrix_row_wanted(m, 1), "... row 1 is wanted");

@@ -399,7 +399,8 @@ int coalloc_matrix_place_at(struct coalloc_matrix *m, uint32_t id, int row,
 	return gang_place_at(m, id, row, cols, n, priority);
 }
 
-bool coalloc_matrix_job_runs(const struct coalloc_matrix *m, uint32_t id)
+bool coalloc_matrix_job_in_row(const struct coalloc_matrix *m, uint32_t id,
+			       unsigned row)
 {
 	const struct mjob *j = mjob_find(m, id);
 
@@ -407,8 +408,12 @@ bool coalloc_matrix_job_runs(const struct coalloc_matrix *m, uint32_t id)
 		return false;
 	if (m->cfg.mode == COALLOC_MATRIX_LOCAL)
 		return true;
-	return j->home_row == (int)m->active ||
-	       (j->replicas & (1ULL << m->active));
+	return j->home_row == (int)row || (j->replicas & (1ULL << row));
+}
+
+bool coalloc_matrix_job_runs(const struct coalloc_matrix *m, uint32_t id)
+{
+	return coalloc_matrix_job_in_row(m, id, m->active);
 }
 
 bool coalloc_matrix_job_priority(const struct coalloc_matrix *m, uint32_t id)

@@ -96,6 +96,11 @@ bool coalloc_matrix_cell_usable(const struct coalloc_matrix *m, unsigned row,
  * (gang), or it is in the matrix at all (local).  False when unknown. */
 bool coalloc_matrix_job_runs(const struct coalloc_matrix *m, uint32_t id);
 
+/* Does the job have cells (home or replica) in row (gang), or is it in
+ * the matrix at all (local)?  False when unknown. */
+bool coalloc_matrix_job_in_row(const struct coalloc_matrix *m, uint32_t id,
+			       unsigned row);
+
 /* Was it placed as a preempting job (in the priority row)? */
 bool coalloc_matrix_job_priority(const struct coalloc_matrix *m, uint32_t id);
 

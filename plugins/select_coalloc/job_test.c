@@ -243,26 +243,33 @@ static bool _preempting(job_record_t *job_ptr)
  * two rows.  Such a job waits for its row's turn instead.  Rows the node
  * agents switch need no wait: an agent freezes a new job's steps within a
  * quantum of its start, when it is not its row's turn.  While the running
- * row's slice is held past its end for a launch, nothing starts.
+ * row's slice is held past its end for a launch, only a job that runs in
+ * the next row too starts.
  */
+/* Placed in 'row' on the nodes of 'bitmap', would the job run while row
+ * r is active: r is its row, or its nodes are free in r (a replica). */
+static bool _runs_in(int row, int r, bitstr_t *bitmap)
+{
+	if (row == r)
+		return true;
+	for (int i = 0; i < node_record_count; i++)
+		if (bit_test(bitmap, i) && node_usage_cell(r, i, NULL))
+			return false;
+	return true;
+}
+
 static bool _runs_at_once(job_record_t *job_ptr, int row, bitstr_t *bitmap)
 {
-	int active = node_usage_active_row();
-
 	if (row < 0 || node_usage_local() || node_usage_fast_gang() ||
 	    _preempting(job_ptr))
 		return true;
-	/* the slice is held for a launch: a start now would extend it again
-	 * (steady starts held the other row back for good), and the job
-	 * would be stopped within seconds of its launch */
-	if (node_usage_draining())
+	if (!_runs_in(row, node_usage_active_row(), bitmap))
 		return false;
-	if (row == active)
-		return true;
-	for (int i = 0; i < node_record_count; i++)
-		if (bit_test(bitmap, i) && node_usage_cell(active, i, NULL))
-			return false;
-	return true;
+	/* the slice is held for a launch: a job the switch would stop does
+	 * not start (steady starts held the other row back for good, and
+	 * it would be stopped within seconds of its launch) */
+	return !node_usage_draining() ||
+	       _runs_in(row, node_usage_next_row(), bitmap);
 }
 
 /*

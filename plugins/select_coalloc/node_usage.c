@@ -232,6 +232,21 @@ bool node_usage_switch_due(void)
 	       coalloc_matrix_active_row(matrix);
 }
 
+int node_usage_next_row(void)
+{
+	return matrix ? (int)coalloc_matrix_next_row(matrix) : 0;
+}
+
+/* It runs now and the slice's end stops it (it has no cell in the next
+ * row). */
+bool node_usage_job_stopped_by_switch(uint32_t job_id)
+{
+	return node_usage_switch_due() &&
+	       coalloc_matrix_job_runs(matrix, job_id) &&
+	       !coalloc_matrix_job_in_row(matrix, job_id,
+					  coalloc_matrix_next_row(matrix));
+}
+
 int node_usage_active_row(void)
 {
 	return matrix ? (int) coalloc_matrix_active_row(matrix) : 0;

@@ -157,6 +157,8 @@ int node_usage_active_row(void);
 void node_usage_set_draining(bool on);
 bool node_usage_draining(void);
 bool node_usage_switch_due(void);	/* a slice's end changes the row */
+int node_usage_next_row(void);		/* the row it would activate */
+bool node_usage_job_stopped_by_switch(uint32_t job_id);
 uint32_t node_usage_holder(int node_inx);	/* running there now */
 uint32_t node_usage_cell(int row, int node_inx, bool *replica);
 /* Per node: non-zero (a job there) when a new job cannot use it in this

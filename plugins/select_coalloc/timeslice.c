@@ -255,9 +255,10 @@ static int _find_youngest_running(void *x, void *arg)
 	job_record_t *job_ptr = x;
 	time_t *youngest = arg;
 
+	/* a job the switch leaves running (a replica in the next row)
+	 * needs no grace */
 	if (IS_JOB_RUNNING(job_ptr) && job_ptr->start_time > *youngest &&
-	    node_usage_has_job(job_ptr->job_id) &&
-	    node_usage_job_runs(job_ptr->job_id))
+	    node_usage_job_stopped_by_switch(job_ptr->job_id))
 		*youngest = job_ptr->start_time;
 	return 0;
 }

@@ -327,6 +327,9 @@ static void test_place_at(void)
 	is_int(coalloc_matrix_cell(m, 0, 0, &replica), 1,
 	       "job 1 replicated into the free priority row");
 	ok(replica, "... as a replica");
+	ok(coalloc_matrix_job_in_row(m, 1, 0) && coalloc_matrix_job_in_row(m, 1, 1) &&
+	   !coalloc_matrix_job_in_row(m, 1, 2) && !coalloc_matrix_job_in_row(m, 77, 1),
+	   "job_in_row: home row and replica, not the third row, no unknown job");
 	is_int(coalloc_matrix_place_at(m, 9, -1, high, 2, true), 0,
 	       "preempting job in the priority row");
 	is_int(coalloc_matrix_cell(m, 0, 0, NULL), 0,

@@ -8,7 +8,9 @@
  * length, not a C string.  Promises checked (gang.h): a refusal is a
  * printable message and leaves the output untouched; an accepted table
  * is within its bounds, formats back into a line the parser accepts
- * again as the same table, and gives every quantum a row below rows;
+ * again as the same table, and gives every quantum a row below rows (a
+ * guard table running no row: none); a guard table has no slice and
+ * running rows within the matrix, a quantum table the reverse;
  * with a self name, the same text is accepted exactly when it is
  * addressed to that node.
  *
@@ -35,8 +37,10 @@ static void _check_accepted(const struct gang_table *t)
 	int n;
 
 	FUZZ_CHECK(t->epoch >= 1 && t->rows >= 2 && t->rows <= GANG_ROWS_MAX);
-	FUZZ_CHECK(t->slice_ms >= GANG_SLICE_MS_MIN &&
-		   t->slice_ms <= GANG_SLICE_MS_MAX);
+	/* a guard table: slurmctld's running rows, no slice */
+	FUZZ_CHECK(t->guard ? t->slice_ms == 0 && t->run < 1u << t->rows :
+		   t->slice_ms >= GANG_SLICE_MS_MIN &&
+		   t->slice_ms <= GANG_SLICE_MS_MAX && !t->run);
 	FUZZ_CHECK(t->first <= 1 && (!t->priority || t->first));
 	FUZZ_CHECK(t->njobs <= GANG_JOBS_MAX);
 	for (size_t i = 0; i < t->njobs; i++) {
@@ -45,13 +49,16 @@ static void _check_accepted(const struct gang_table *t)
 			   t->jobs[i].rows < 1u << t->rows);
 		seen |= t->jobs[i].rows;
 	}
-	for (uint64_t q = 0; q < 40; q++)
-		FUZZ_CHECK(gang_row_of(t, q) < t->rows);
+	for (uint64_t q = 0; q < 40; q++)	/* none: a guard running nothing */
+		FUZZ_CHECK(gang_row_of(t, q) < t->rows ||
+			   (t->guard && !t->run &&
+			    gang_row_of(t, q) == UINT32_MAX));
 	n = gang_table_format(t, line, sizeof(line));
 	FUZZ_CHECK(n > 0);
 	FUZZ_CHECK(!gang_table_parse(line, (size_t)n, t->node, &back, err,
 				     sizeof(err)));
 	FUZZ_CHECK(back.epoch == t->epoch && back.njobs == t->njobs &&
+		   back.guard == t->guard && back.run == t->run &&
 		   !strcmp(back.node, t->node));
 	for (size_t i = 0; i < t->njobs; i++)
 		FUZZ_CHECK(back.jobs[i].job == t->jobs[i].job &&

@@ -427,6 +427,7 @@ static void _switch(struct agent *a, struct agent_gang *g, uint64_t q)
 	uint8_t run[GANG_JOBS_MAX * 4];
 	size_t n = _steps(a, steps, GANG_JOBS_MAX * 4);
 	bool fresh = _fresh(g);
+	uint64_t now;
 
 	if (!fresh && !g->stale)
 		agent_log("gang: quantum %llu: no table from slurmctld for %d ms: every step runs",
@@ -439,8 +440,9 @@ static void _switch(struct agent *a, struct agent_gang *g, uint64_t q)
 		run[i] = !fresh || gang_job_runs(&g->table, steps[i]->job, q);
 	}
 	agent_switch_apply(steps, sw, n, run);
+	now = agent_now_ns();
 	for (size_t i = 0; fresh && g->table.guard && i < n; i++)
-		_repair_stopped(g, steps[i], run[i], agent_now_ns());
+		_repair_stopped(g, steps[i], run[i], now);
 	g->quanta++;
 	g->stale_quanta += !fresh;
 	_record(g, q, fresh ? gang_row_of(&g->table, q) : UINT32_MAX, steps, n);

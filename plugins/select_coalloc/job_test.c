@@ -234,18 +234,6 @@ static bool _preempting(job_record_t *job_ptr)
 					    job_ptr->part_ptr->name : NULL);
 }
 
-/*
- * Would a job placed in 'row' on the nodes of 'bitmap' run at once: its
- * row is the active one, or those nodes are free in the active row (the
- * matrix replicates it there), or it preempts (its row becomes active).
- * Else slurmd would run it beside the active row's jobs until the
- * suspend of the next pass reached its nodes: seconds of a node running
- * two rows.  Such a job waits for its row's turn instead.  Rows the node
- * agents switch need no wait: an agent freezes a new job's steps within a
- * quantum of its start, when it is not its row's turn.  While the running
- * row's slice is held past its end for a launch, only a job that runs in
- * the next row too starts.
- */
 /* Placed in 'row' on the nodes of 'bitmap', would the job run while row
  * r is active: r is its row, or its nodes are free in r (a replica). */
 static bool _runs_in(int row, int r, bitstr_t *bitmap)
@@ -258,6 +246,18 @@ static bool _runs_in(int row, int r, bitstr_t *bitmap)
 	return true;
 }
 
+/*
+ * Would a job placed in 'row' on the nodes of 'bitmap' run at once: its
+ * row is the active one, or those nodes are free in the active row (the
+ * matrix replicates it there), or it preempts (its row becomes active).
+ * Else slurmd would run it beside the active row's jobs until the
+ * suspend of the next pass reached its nodes: seconds of a node running
+ * two rows.  Such a job waits for its row's turn instead.  Rows the node
+ * agents switch need no wait: an agent freezes a new job's steps within a
+ * quantum of its start, when it is not its row's turn.  While the running
+ * row's slice is held past its end for a launch, only a job that runs in
+ * the next row too starts.
+ */
 static bool _runs_at_once(job_record_t *job_ptr, int row, bitstr_t *bitmap)
 {
 	if (row < 0 || node_usage_local() || node_usage_fast_gang() ||

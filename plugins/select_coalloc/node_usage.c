@@ -41,8 +41,8 @@ static struct coalloc_matrix *matrix;
 static struct coalloc_matrix_settings settings;
 static bool preempt;		/* a priority row (PreemptPartition) */
 static int first_row;		/* 1 with a priority row */
-/* The slice is over and held for a launch (timeslice.c): no job starts
- * into a row about to be suspended. */
+/* The slice is over and held for a launch (timeslice.c): no job the
+ * switch would stop starts. */
 static bool draining;
 /* The row job_test chose, for select_p_job_begin (same job, same locks). */
 static struct saved_row planned;
@@ -237,14 +237,11 @@ int node_usage_next_row(void)
 	return matrix ? (int)coalloc_matrix_next_row(matrix) : 0;
 }
 
-/* It runs now and the slice's end stops it (it has no cell in the next
- * row). */
-bool node_usage_job_stopped_by_switch(uint32_t job_id)
+/* It has cells (home or replica) in the row. */
+bool node_usage_job_in_row(uint32_t job_id, int row)
 {
-	return node_usage_switch_due() &&
-	       coalloc_matrix_job_runs(matrix, job_id) &&
-	       !coalloc_matrix_job_in_row(matrix, job_id,
-					  coalloc_matrix_next_row(matrix));
+	return matrix && row >= 0 &&
+	       coalloc_matrix_job_in_row(matrix, job_id, (unsigned)row);
 }
 
 int node_usage_active_row(void)

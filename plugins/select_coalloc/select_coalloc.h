@@ -152,13 +152,14 @@ uint32_t node_usage_busy_rows(void);	/* rows with jobs' own cells */
 int node_usage_rows(void);		/* all rows, the priority row too */
 int node_usage_first_row(void);		/* first row of ordinary jobs */
 int node_usage_active_row(void);
-/* The running row's slice is over, held only for a launch: no job starts
- * until the switch (set by timeslice.c, cleared by the rotation). */
+/* The running row's slice is over, held only for a launch: no job the
+ * switch would stop starts until it (set by timeslice.c, cleared by the
+ * rotation). */
 void node_usage_set_draining(bool on);
 bool node_usage_draining(void);
 bool node_usage_switch_due(void);	/* a slice's end changes the row */
 int node_usage_next_row(void);		/* the row it would activate */
-bool node_usage_job_stopped_by_switch(uint32_t job_id);
+bool node_usage_job_in_row(uint32_t job_id, int row);	/* home or replica */
 uint32_t node_usage_holder(int node_inx);	/* running there now */
 uint32_t node_usage_cell(int row, int node_inx, bool *replica);
 /* Per node: non-zero (a job there) when a new job cannot use it in this

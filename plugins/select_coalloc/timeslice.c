@@ -12,9 +12,9 @@
  * A job waits for its row's turn rather than starting beside the active
  * row (job_test.c); at each switch the thread asks slurmctld to schedule,
  * so the jobs waiting for the new row start at once.  A slice does not end
- * within LAUNCH_GRACE of a start in the running row; held so, it lets no
- * job start (node_usage_draining), else steady starts would hold the
- * other rows back for good.
+ * within LAUNCH_GRACE of the start of a job the switch stops; held so, it
+ * lets no such job start (node_usage_draining), else steady starts would
+ * hold the other rows back for good.
  *
  * After a restart slurmctld's job states may be older than what the nodes
  * did (a switch cut by a crash: a node got the resume but not the
@@ -250,28 +250,34 @@ static bool _suspend_op(uint32_t job_id, uint16_t op)
 	return true;
 }
 
-static int _find_youngest_running(void *x, void *arg)
+struct youngest {
+	int next_row;		/* the row the switch activates */
+	time_t start;		/* of the youngest job it stops */
+};
+
+static int _find_youngest_stopped(void *x, void *arg)
 {
 	job_record_t *job_ptr = x;
-	time_t *youngest = arg;
+	struct youngest *y = arg;
 
 	/* a job the switch leaves running (a replica in the next row)
 	 * needs no grace */
-	if (IS_JOB_RUNNING(job_ptr) && job_ptr->start_time > *youngest &&
-	    node_usage_job_stopped_by_switch(job_ptr->job_id))
-		*youngest = job_ptr->start_time;
+	if (IS_JOB_RUNNING(job_ptr) && job_ptr->start_time > y->start &&
+	    node_usage_job_runs(job_ptr->job_id) &&
+	    !node_usage_job_in_row(job_ptr->job_id, y->next_row))
+		y->start = job_ptr->start_time;
 	return 0;
 }
 
-/* Until when the running row must go on (LAUNCH_GRACE), or 0.  With both
- * locks held. */
+/* Until when the running row must go on (LAUNCH_GRACE) before the switch
+ * to the next row, or 0.  With both locks held. */
 static time_t _launch_grace_until(time_t now)
 {
-	time_t youngest = 0;
+	struct youngest y = { .next_row = node_usage_next_row() };
 
 	if (job_list)
-		list_for_each(job_list, _find_youngest_running, &youngest);
-	return youngest + LAUNCH_GRACE > now ? youngest + LAUNCH_GRACE : 0;
+		list_for_each(job_list, _find_youngest_stopped, &y);
+	return y.start + LAUNCH_GRACE > now ? y.start + LAUNCH_GRACE : 0;
 }
 
 static int _collect_ours_suspended(void *x, void *arg)
@@ -383,7 +389,7 @@ static bool _apply(bool slice_over)
 	/* held only when the slice's end would stop the running row */
 	ts_slice_held_until = slice_over && node_usage_switch_due() ?
 			      _launch_grace_until(t.now) : 0;
-	if (slice_over)	/* held: nothing starts until the switch */
+	if (slice_over)	/* held: no job the switch stops starts now */
 		node_usage_set_draining(ts_slice_held_until != 0);
 	if (ts_slice_held_until) {
 		log_flag(SELECT_TYPE, "%s: the slice goes on until %ld: a job of the running row started less than %d s ago",

@@ -222,11 +222,20 @@ no_warnings "SB over TCP"
 no_pages_left 13/a "SB over TCP"
 
 # -- the one-way delay of 200 replies over TCP to a receiver asleep in
-# SB (5 ms each): printed, not asserted; then the same without the wake
+# SB (5 ms each): its delays printed; then the same without the wake
 # socket (the 1 ms futex design, the fallback)
+# Asserted: the waits that slept were woken by the arrivals (all but
+# 10 %, and two that a timeout ended just before the reply came).  Not
+# how many slept: on a loaded machine the receiver is often descheduled
+# for the whole 5 ms and the reply is there when it looks (a run here
+# beside four busy loops slept in 2 of 200 waits and failed the old
+# "wakes_remote -ge 100").
 tcp_run 14 -- -n 200 -c 2 -d 5000
 ok $rc "SB over TCP, 200 replies: ping runs"
-expect 0 wakes_remote -ge 100
+expect 0 blocks -ge 1
+blocks=$(field 0 blocks) remote=$(field 0 wakes_remote)
+[ -n "$remote" ] && [ $((remote * 10 + 20)) -ge $((${blocks:-1} * 9)) ]
+ok $? "SB over TCP, 200 replies: 90 % of the waits that slept woken by an arrival ($remote of $blocks)"
 oneway_diag "SB over TCP, woken by arrivals"
 mkdir -p -m 0700 "$(pagedir 15)/a" "$(pagedir 15)/b"
 mkdir "$(pagedir 15)/a/0.wake" "$(pagedir 15)/b/1.wake"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # test_run_tests.sh - make check's runner (testsuite/tap/run-tests) on a
 # suite of tiny TAP files: results, the times file, the test-alone mark,
-# and its cpuacct groups: removed once the test's processes have left
-# (also when one exits just after the test), kept and named in the log
+# the summary of what failed at the end of the output, and its cpuacct
+# groups: removed once the test's processes have left (also when one
+# exits just after the test), kept and named in the log
 # when one stays, stale empty ones of earlier runs cleared.
 # Run by $(O)/tests/tap/test_run_tests.t (testsuite/unit/lib/script_test.c);
 # prove runs from the repository root.  About 3 s.
@@ -45,6 +46,14 @@ is "$(field pass 4) $(field fail 4) $(field busy 4)" "0 0 0" "the times file has
 like "$(cat "$TMP/run.out")" "Failed 1/1" "the harness reports the failed test"
 like "$(cat "$TMP/out/logs/suite_fail.log")" "not ok 1 - broken" "each file's TAP is in its log"
 is "$(field alone 4)" 0 "a test-alone file runs when nothing else runs"
+# the end of the output names what failed, even past a long log tail
+suite_file longfail 'echo 1..80; echo "not ok 1 - early"; for i in $(seq 2 80); do echo "ok $i"; done'
+suite_file short 'echo 1..3; echo ok 1'
+run --out out-summary --jobs 2 longfail short	# (out/times.tsv: the CPU check below)
+summary=$(tail -6 "$TMP/run.out")
+like "$summary" "suite/longfail: 1 failed test" "the summary at the end names a file's failed test beyond its log's tail"
+like "$summary" "not ok 1 - early" "and quotes the test"
+like "$summary" "harness: Bad plan" "and says what the harness found wrong"
 
 if [[ ! -w /sys/fs/cgroup/cpuacct ]]; then
 	skip 4 "no writable cpuacct hierarchy: the runner counts no CPU"

@@ -31,8 +31,10 @@
  * stops, and the guardian thaws what the state file lists if the agent
  * dies.
  *
- * Tables come in munge credentials from root or the agent's allow_user
- * (SlurmUser), and only from slurmctld's addresses (SlurmctldHost and
+ * Tables come sealed (lib/cosched_proto/seal.h), or in a munge
+ * credential each, from root or the agent's allow_user (SlurmUser), a
+ * sealed one only when newer than the last taken, and only from
+ * slurmctld's addresses (SlurmctldHost and
  * its backups, which each gang request lists): a datagram from any other
  * address is dropped before munge is asked, so a stranger who reaches
  * the port costs a few compares, not a munged round trip.

@@ -91,6 +91,8 @@ $(eval $(call fuzz_target,gang_request,$(FUZZ_COSCHED_PROTO),-lmunge))
 # A datagram's envelope up to munge: the source filter and peer_recv
 # (lib/cosched_proto/peer.c, peer_hosts.c).
 $(eval $(call fuzz_target,peer_source,lib/cosched_proto/peer.c $(FUZZ_COSCHED_PROTO),-lmunge))
+# A sealed datagram's envelope, payload and tag (lib/cosched_proto/seal.c).
+$(eval $(call fuzz_target,seal,$(FUZZ_COSCHED_PROTO),))
 # A job's AdminComment, which select/coalloc rewrites with its layout
 # (lib/coalloc_conf/layout_tag.c).
 $(eval $(call fuzz_target,layout_tag,lib/coalloc_conf/layout_tag.c,))

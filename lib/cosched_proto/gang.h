@@ -34,8 +34,10 @@
  * entering row never runs beside the leaving one, however late slurmd
  * carries out its suspend.
  *
- * The text, one line inside a munge credential (request-line words,
- * proto.h, each key once, all of them required):
+ * The text, one line, sealed (seal.h: a munge credential signs the pass,
+ * a key in it each node's line; a bare credential holding the line is
+ * taken too), in request-line words (proto.h), each key once, all of
+ * them required:
  *
  *   gang node=NAME epoch=E slice_ms=S rows=R first=F priority=0|1
  *        busy=MASK run=*|MASK jobs=ID:MASK[,ID:MASK...]|-

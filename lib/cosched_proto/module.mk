@@ -11,7 +11,7 @@
 LIBCOSCHED_PROTO := $(O)/lib/libcosched_proto.a
 LIBCOSCHED_PROTO_SRCS := $(addprefix lib/cosched_proto/,client.c words.c \
 	register.c membus_req.c settings.c gang.c peer.c peer_hosts.c args.c \
-	plugstack.c)
+	plugstack.c seal.c)
 $(eval $(call static_lib,$(LIBCOSCHED_PROTO),$(LIBCOSCHED_PROTO_SRCS)))
 TARGETS += $(LIBCOSCHED_PROTO)
 # Where the agent and the shim will be installed: the defaults of
@@ -26,4 +26,5 @@ LIBCOSCHED_PROTO_DEPS := $(O)/lib/libcosched.a $(LIBNUM)
 $(eval $(call unit_test,cosched_proto/test_proto,testsuite/unit/cosched_proto/test_proto.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
 $(eval $(call unit_test,cosched_proto/test_settings,testsuite/unit/cosched_proto/test_settings.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
 $(eval $(call unit_test,cosched_proto/test_gang,testsuite/unit/cosched_proto/test_gang.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
+$(eval $(call unit_test,cosched_proto/test_seal,testsuite/unit/cosched_proto/test_seal.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))
 $(eval $(call unit_test,cosched_proto/test_args,testsuite/unit/cosched_proto/test_args.c,$(LIBCOSCHED_PROTO) $(LIBCOSCHED_PROTO_DEPS),))

@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#define _GNU_SOURCE	/* sendmmsg */
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -10,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "peer.h"
@@ -123,11 +126,20 @@ fail:
 	return -1;
 }
 
+static uint64_t _wall_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
 int peer_open(struct peer_ctx *c, const struct peer_addr *self,
 	      const char *munge_socket, char *err, size_t len)
 {
 	if (_open_munge(c, munge_socket, err, len))
 		goto fail;
+	c->seal_seq = _wall_us() - PEER_SEAL_SKEW_US;
 	c->fd = _udp(self->sa.ss_family);
 	if (c->fd < 0 || bind(c->fd, (const struct sockaddr *)&self->sa,
 			      self->len)) {
@@ -175,9 +187,209 @@ fail:
 	return rc;
 }
 
+int peer_seal_begin(struct peer_ctx *c, struct peer_seal *s)
+{
+	char payload[SEAL_PAYLOAD_LEN];
+	uint64_t now = _wall_us();
+	munge_err_t e;
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	if (getrandom(s->key, sizeof(s->key), 0) != (ssize_t)sizeof(s->key))
+		return -1;
+	s->seq = c->seal_seq = now > c->seal_seq ? now : c->seal_seq + 1;
+	n = seal_payload_format(s->key, s->seq, payload, sizeof(payload));
+	/* the key is the secret: only root (the agents) may decode it */
+	if (n < 0 || munge_ctx_set(c->munge, MUNGE_OPT_UID_RESTRICTION,
+				   (uid_t)0) != EMUNGE_SUCCESS)
+		return -1;
+	e = munge_encode(&s->cred, c->munge, payload, n);
+	(void)munge_ctx_set(c->munge, MUNGE_OPT_UID_RESTRICTION, MUNGE_UID_ANY);
+	explicit_bzero(payload, sizeof(payload));
+	if (e != EMUNGE_SUCCESS) {
+		free(s->cred);
+		s->cred = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int peer_send_sealed(struct peer_ctx *c, const struct peer_seal *s,
+		     const struct sockaddr_storage *to, socklen_t to_len,
+		     const char *text, size_t len)
+{
+	char buf[PEER_SEALED_MAX];
+	int fd = c->sender && to->ss_family == AF_INET6 ? c->fd6 : c->fd;
+	int n;
+
+	if (fd < 0 || !s->cred)
+		return -1;
+	n = seal_datagram_format(s->cred, s->key, text, len, buf, sizeof(buf));
+	if (n < 0 || sendto(fd, buf, (size_t)n, 0,
+			    (const struct sockaddr *)to, to_len) < 0)
+		return -1;
+	c->sent++;
+	return 0;
+}
+
+void peer_seal_end(struct peer_seal *s)
+{
+	free(s->cred);
+	explicit_bzero(s, sizeof(*s));
+}
+
+int peer_batch_init(struct peer_batch *b, struct peer_ctx *c,
+		    const struct peer_seal *s, peer_batch_failed_fn *failed,
+		    void *arg)
+{
+	memset(b, 0, sizeof(*b));
+	b->c = c;
+	b->seal = s;
+	b->failed = failed;
+	b->arg = arg;
+	b->fd = -1;
+	b->bufs = malloc((size_t)PEER_BATCH_MAX * PEER_SEALED_MAX);
+	return b->bufs ? 0 : -1;
+}
+
+/* Send what is queued; a datagram sendmmsg stops at is reported and
+ * skipped, the rest go on. */
+void peer_batch_flush(struct peer_batch *b)
+{
+	struct mmsghdr msg[PEER_BATCH_MAX];
+	struct iovec iov[PEER_BATCH_MAX];
+	unsigned at = 0;
+
+	for (unsigned i = 0; i < b->n; i++) {
+		iov[i] = (struct iovec){ b->bufs + (size_t)i * PEER_SEALED_MAX,
+					 b->slot[i].len };
+		msg[i] = (struct mmsghdr){ .msg_hdr = {
+			.msg_name = &b->slot[i].to,
+			.msg_namelen = b->slot[i].to_len,
+			.msg_iov = &iov[i], .msg_iovlen = 1 } };
+	}
+	while (at < b->n) {
+		int k = sendmmsg(b->fd, msg + at, b->n - at, 0);
+
+		if (k > 0) {
+			at += (unsigned)k;
+			b->sent += (uint64_t)k;
+			b->c->sent += (uint64_t)k;
+			continue;
+		}
+		if (k < 0 && errno == EINTR)
+			continue;
+		b->failed(b->slot[at].tag, k < 0 ? errno : EIO, b->arg);
+		at++;
+	}
+	b->n = 0;
+}
+
+void peer_batch_add(struct peer_batch *b, const struct sockaddr_storage *to,
+		    socklen_t to_len, const char *text, size_t len, void *tag)
+{
+	int fd = b->c->sender && to->ss_family == AF_INET6 ? b->c->fd6 : b->c->fd;
+	int n;
+
+	if (b->n && (b->n == PEER_BATCH_MAX || fd != b->fd))
+		peer_batch_flush(b);
+	if (fd < 0 || !b->seal->cred || to_len > sizeof(b->slot[0].to)) {
+		b->failed(tag, fd < 0 ? EAFNOSUPPORT : EINVAL, b->arg);
+		return;
+	}
+	n = seal_datagram_format(b->seal->cred, b->seal->key, text, len,
+				 b->bufs + (size_t)b->n * PEER_SEALED_MAX,
+				 PEER_SEALED_MAX);
+	if (n < 0) {
+		b->failed(tag, EMSGSIZE, b->arg);
+		return;
+	}
+	b->fd = fd;
+	memcpy(&b->slot[b->n].to, to, to_len);
+	b->slot[b->n].to_len = to_len;
+	b->slot[b->n].len = (size_t)n;
+	b->slot[b->n].tag = tag;
+	b->n++;
+}
+
+void peer_batch_end(struct peer_batch *b)
+{
+	if (b->bufs)
+		peer_batch_flush(b);
+	free(b->bufs);
+	b->bufs = NULL;
+}
+
 static bool _trusted(const struct peer_ctx *c, uid_t uid)
 {
 	return uid == 0 || (c->allow_set && uid == c->allow_uid);
+}
+
+/*
+ * A sealed datagram in buf (len bytes): 0 with d's text, or -1 with *why.
+ * Its credential may have been decoded here before (every node of a pass
+ * has the same one, and nodes can share a munged): the seq, above the
+ * last taken, is what refuses a replay.
+ */
+static int _open_sealed(struct peer_ctx *c, char *buf, size_t len,
+			struct peer_datagram *d, const char **why)
+{
+	struct seal_parts parts;
+	uint8_t key[SEAL_KEY_LEN];
+	void *payload = NULL;
+	int plen = 0;
+	uint64_t seq;
+	uid_t uid;
+	gid_t gid;
+	munge_err_t e;
+
+	if (seal_datagram_split(buf, len, &parts)) {
+		*why = "malformed sealed datagram";
+		goto refused;
+	}
+	e = munge_decode(parts.cred, c->munge, &payload, &plen, &uid, &gid);
+	if (e != EMUNGE_SUCCESS && e != EMUNGE_CRED_REPLAYED) {
+		*why = "invalid credential";
+		goto refused;
+	}
+	if (!_trusted(c, uid)) {
+		*why = "sender is not root or the allowed user";
+		goto refused;
+	}
+	if (!payload || plen <= 0 ||
+	    seal_payload_parse(payload, (size_t)plen, key, &seq)) {
+		*why = "credential holds no seal";
+		goto refused;
+	}
+	if (!seal_tag_ok(key, parts.text, parts.text_len, parts.tag)) {
+		*why = "sealed text fails its tag";
+		goto refused;
+	}
+	if (seq <= c->seal_seq) {
+		*why = "sealed datagram not newer than the last taken";
+		goto refused;
+	}
+	d->text = malloc(parts.text_len + 1);
+	if (d->text) {
+		memcpy(d->text, parts.text, parts.text_len);
+		d->text[parts.text_len] = '\0';
+	} else {
+		*why = "out of memory";
+		goto refused;
+	}
+	d->len = parts.text_len;
+	c->seal_seq = seq;
+	explicit_bzero(key, sizeof(key));
+	explicit_bzero(payload, (size_t)plen);
+	free(payload);
+	return 0;
+refused:
+	explicit_bzero(key, sizeof(key));
+	if (payload && plen > 0)
+		explicit_bzero(payload, (size_t)plen);
+	free(payload);
+	c->dropped_auth++;
+	return -1;
 }
 
 /* The credential in buf: 0 with d's text, or -1 with *why. */
@@ -237,6 +449,8 @@ int peer_recv(struct peer_ctx *c, peer_source_fn *known, void *arg,
 		c->dropped_source++;
 		return -1;
 	}
+	if (seal_is_sealed(buf, (size_t)n))
+		return _open_sealed(c, buf, (size_t)n, d, why) ? -1 : 1;
 	return _decode(c, buf, d, why) ? -1 : 1;
 }
 

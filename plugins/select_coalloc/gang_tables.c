@@ -17,8 +17,10 @@
  * them at quantum boundaries aligned on the wall clock
  * (lib/cosched_proto/gang.h), taking turns among the rows that hold some
  * job anywhere (busy=, the same in every table, so that every node skips
- * the same empty rows).  Each node with cells gets its table, one
- * munge-signed UDP datagram (lib/cosched_proto/peer.c), at once when the
+ * the same empty rows).  Each node with cells gets its table, one sealed
+ * UDP datagram (lib/cosched_proto/seal.h: one munge credential signs the
+ * whole pass, a key in it each node's table, so that a pass over 4,096
+ * nodes costs one munge encode, not 4,096), at once when the
  * matrix changes and again every GANG_RESEND_MS, so that a lost datagram
  * costs a second and an agent hears within GANG_TABLE_STALE_MS that
  * slurmctld is gone (it then runs every row: fail open).  A node without
@@ -81,7 +83,7 @@ static struct {
 	bool open;
 	struct resolved *cache;
 	int ncache;
-	uint64_t sent, failed;
+	uint64_t passes, sent, failed;
 	time_t error_logged;
 } gt = { .mutex = PTHREAD_MUTEX_INITIALIZER };
 
@@ -217,7 +219,8 @@ static const struct peer_addr *_resolve(const struct outgoing *o)
 	return r->ok ? &r->addr : NULL;
 }
 
-static void _log_failure(const struct outgoing *o, const char *why)
+/* node: whose table failed, NULL for the whole pass */
+static void _log_failure(const char *node, const char *why)
 {
 	time_t now = time(NULL);
 
@@ -225,11 +228,24 @@ static void _log_failure(const struct outgoing *o, const char *why)
 	if (now - gt.error_logged < ERROR_LOG_PERIOD)
 		return;
 	gt.error_logged = now;
-	error("%s: cannot send node %s its gang table: %s (%"PRIu64" failures so far; logged once a minute)",
-	      plugin_type, o->table.node, why, gt.failed);
+	if (node)
+		error("%s: cannot send node %s its gang table: %s (%"PRIu64" failures so far; logged once a minute)",
+		      plugin_type, node, why, gt.failed);
+	else
+		error("%s: cannot send the gang tables: %s (%"PRIu64" failures so far; logged once a minute)",
+		      plugin_type, why, gt.failed);
 }
 
-static void _send(const struct outgoing *o)
+/* peer_batch's report of a table it could not send (tag: its outgoing) */
+static void _send_failed(void *tag, int err, void *arg)
+{
+	const struct outgoing *o = tag;
+
+	(void)arg;
+	_log_failure(o->table.node, strerror(err));
+}
+
+static void _send(const struct outgoing *o, struct peer_batch *batch)
 {
 	char text[COSCHED_REQUEST_LEN];
 	const struct peer_addr *to;
@@ -239,13 +255,32 @@ static void _send(const struct outgoing *o)
 		return;
 	len = gang_table_format(&o->table, text, sizeof(text));
 	if (len < 0) {
-		_log_failure(o, "the table does not fit a datagram");
+		_log_failure(o->table.node, "the table does not fit a datagram");
 		return;
 	}
-	if (peer_send(&gt.peer, &to->sa, to->len, text, (size_t)len))
-		_log_failure(o, strerror(errno));
-	else
-		gt.sent++;
+	peer_batch_add(batch, &to->sa, to->len, text, (size_t)len, (void *)o);
+}
+
+/* One credential for the pass, the tables in batches of sendmmsg. */
+static void _send_pass(struct outgoing *out, size_t n)
+{
+	struct peer_seal seal;
+	struct peer_batch batch;
+
+	if (peer_seal_begin(&gt.peer, &seal)) {
+		_log_failure(NULL, "munge cannot seal the pass");
+		return;
+	}
+	if (peer_batch_init(&batch, &gt.peer, &seal, _send_failed, NULL)) {
+		_log_failure(NULL, "out of memory");
+	} else {
+		gt.passes++;
+		for (size_t i = 0; i < n; i++)
+			_send(&out[i], &batch);
+		peer_batch_end(&batch);
+		gt.sent += batch.sent;
+	}
+	peer_seal_end(&seal);
 }
 
 /* Munge's socket as slurm.conf's AuthInfo names it (NULL: munge's own). */
@@ -269,8 +304,7 @@ static void _send_all(void)
 
 	slurm_mutex_lock(&gt.mutex);
 	if (n && (gt.open || _open()))
-		for (size_t i = 0; i < n; i++)
-			_send(&out[i]);
+		_send_pass(out, n);
 	slurm_mutex_unlock(&gt.mutex);
 	xfree(out);
 }
@@ -281,6 +315,15 @@ void coalloc_gang_tables_send_now(void)
 {
 	if (coalloc_worker_running(&worker))
 		_send_all();
+}
+
+void coalloc_gang_tables_counts(struct coalloc_gang_counts *c)
+{
+	slurm_mutex_lock(&gt.mutex);
+	c->passes = gt.passes;
+	c->sent = gt.sent;
+	c->failed = gt.failed;
+	slurm_mutex_unlock(&gt.mutex);
 }
 
 /* The tables at every kick, and again every GANG_RESEND_MS. */

@@ -188,6 +188,12 @@ void coalloc_gang_tables_start(void);	/* slurmctld only */
 void coalloc_gang_tables_stop(void);
 void coalloc_gang_tables_kick(void);	/* the matrix changed: send soon */
 void coalloc_gang_tables_send_now(void);	/* without slurmctld's locks */
+/* Since slurmctld started: passes (one munge credential each), tables
+ * sent, and sends that failed (coalloc-status's gang_tables). */
+struct coalloc_gang_counts {
+	uint64_t passes, sent, failed;
+};
+void coalloc_gang_tables_counts(struct coalloc_gang_counts *c);
 
 /* ---- state.c: StateSaveLocation/coalloc_state ---- */
 int coalloc_state_save(const char *dir);

@@ -166,6 +166,19 @@ static void _matrix_json(json_object *root)
 	node_usage_unlock();
 }
 
+/* What the gang tables to the node agents cost: passes, tables, fails. */
+static void _gang_tables_json(json_object *root)
+{
+	struct coalloc_gang_counts c;
+	json_object *o = json_object_new_object();
+
+	coalloc_gang_tables_counts(&c);
+	json_object_object_add(o, "passes", json_object_new_int64((int64_t)c.passes));
+	json_object_object_add(o, "sent", json_object_new_int64((int64_t)c.sent));
+	json_object_object_add(o, "failed", json_object_new_int64((int64_t)c.failed));
+	json_object_object_add(root, "gang_tables", o);
+}
+
 /* Each site's busy nodes (a job in any row), counted with the nodes. */
 static void _sites_busy(json_object *root, const int *busy, int nsites)
 {
@@ -197,6 +210,7 @@ static json_object *_status_json(void)
 	_sites_busy(root, busy, nsites);
 	xfree(busy);
 	_matrix_json(root);
+	_gang_tables_json(root);
 	return root;
 }
 

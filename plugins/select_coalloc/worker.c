@@ -7,9 +7,20 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <pthread.h>
+#include <sys/prctl.h>
 
 #include "select_coalloc.h"
 #include "slurm_compat.h"
+
+/* The thread named on every release (ps -L, /proc/PID/task/TID/comm), so
+ * that its CPU can be told apart in slurmctld (contribs/gang-bench). */
+static void *_named(void *arg)
+{
+	struct coalloc_worker *w = arg;
+
+	(void)prctl(PR_SET_NAME, w->name, 0, 0, 0);
+	return w->main(w);
+}
 
 void coalloc_worker_start(struct coalloc_worker *w)
 {
@@ -17,7 +28,7 @@ void coalloc_worker_start(struct coalloc_worker *w)
 	if (!w->running) {
 		w->stopping = false;
 		w->kicked = false;
-		coalloc_thread_create(w->name, &w->thread, w->main, w);
+		coalloc_thread_create(w->name, &w->thread, _named, w);
 		w->running = true;
 	}
 	slurm_mutex_unlock(&w->mutex);

@@ -17,7 +17,8 @@
 #   - an agent killed (SIGKILL) in the middle of a quantum: its guardian
 #     thaws everything on its node, and both jobs run there.
 # Then esp-work in both rows counts only the time it ran, and a job alone
-# runs in every quantum (the empty row is skipped).
+# runs in every quantum (the empty row is skipped).  coalloc-status
+# counts the passes of tables and the tables sent.
 #
 # test-serial: coschedd-cgroups  the node agents' cgroups are
 # coschedd/NODE/JOB.STEP, and every embedded cluster names its nodes n1,
@@ -28,7 +29,7 @@ CTL=$BUILD_DIR/bin/coschedctl
 [[ -x $CTL && -x $BUILD_DIR/sbin/coschedd ]] || skip_all "coschedd is missing: run make"
 [[ -w /sys/fs/cgroup/freezer ]] || skip_all "no writable cgroup v1 freezer"
 
-plan 19
+plan 20
 
 SLICE_MS=200
 cluster_start --sites 2 --nodes-per-site 1 --select coalloc --matrix gang \
@@ -232,3 +233,14 @@ alone=$(awk '/^esp-work: job=/ { for (i = 2; i <= NF; i++) { split($i, kv, "=");
 	if (v["run"] >= 1.9 && v["suspended"] < 0.3) n++ } END { print n + 0 }' "work-$e.out" 2>/dev/null)
 diag "$(grep '^esp-work:' "work-$e.out" 2>/dev/null)"
 is "$alone" 2 "a job alone runs in every quantum on both nodes: the empty row is skipped"
+
+# coalloc-status counts the tables: a pass is one munge credential for
+# every node with cells (sealed, lib/cosched_proto/seal.h), so at most
+# one table a node a pass.
+counts=$("$BUILD_DIR/bin/coalloc-status" --json 2>/dev/null | python3 -c '
+import json, sys
+g = json.load(sys.stdin)["gang_tables"]
+print(g["passes"], g["sent"])' 2>/dev/null)
+read -r passes sent <<< "${counts:-0 0}"
+[[ $passes -gt 0 && $sent -ge $passes && $sent -le $((2 * passes)) ]]
+ok $? "coalloc-status counts the gang tables: $sent in $passes passes, at most one a node a pass"

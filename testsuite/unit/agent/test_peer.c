@@ -5,7 +5,10 @@
  * one made by the user nobody is refused, and a datagram without a
  * credential is refused everywhere; a source the caller rejects is
  * dropped before munge is asked; addresses compare by family, address and
- * port; the log limiter lets a burst through, then counts.
+ * port; the log limiter lets a burst through, then counts.  Sealed
+ * datagrams (one credential a pass): taken by every receiver of the
+ * pass, refused replayed, older than the last taken or changed; their
+ * key unreadable to other users.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -19,6 +22,7 @@
 #include <sys/wait.h>
 #include <netinet/in.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fixture.h"
@@ -163,6 +167,120 @@ static void send_as_nobody(const struct sockaddr_storage *to, socklen_t len)
 	waitpid(pid, NULL, 0);
 }
 
+/* A datagram caught on raw, sent to `to`; peer_recv's answer, *d freed. */
+static int pass_on(int raw, const char *buf, size_t n, struct peer_ctx *c,
+		   const char **why, char *text, size_t text_len)
+{
+	struct peer_datagram d;
+	struct sockaddr_storage to;
+	socklen_t to_len = sizeof(to);
+	int rc;
+
+	(void)raw;
+	getsockname(c->fd, (struct sockaddr *)&to, &to_len);
+	(void)!sendto(raw, buf, n, 0, (struct sockaddr *)&to, to_len);
+	usleep(50000);
+	rc = peer_recv(c, NULL, NULL, &d, why);
+	if (text)
+		snprintf(text, text_len, "%s", rc == 1 ? d.text : "");
+	if (rc == 1)
+		free(d.text);
+	return rc;
+}
+
+/* In a child as nobody: 1 when munge lets nobody read the credential. */
+static int nobody_decodes(const char *cred)
+{
+	struct passwd *pw = getpwnam("nobody");
+	pid_t pid = fork();
+	int status = 0;
+
+	if (pid == 0) {
+		munge_ctx_t m = munge_ctx_create();
+		munge_err_t e;
+
+		if (!pw || setgid(pw->pw_gid) || setuid(pw->pw_uid) || !m ||
+		    munge_ctx_set(m, MUNGE_OPT_SOCKET, munge_sock))
+			_exit(2);
+		e = munge_decode(cred, m, NULL, NULL, NULL, NULL);
+		_exit(e == EMUNGE_SUCCESS || e == EMUNGE_CRED_REPLAYED ? 1 : 0);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
+
+/*
+ * Sealed datagrams (seal.h): one credential for a pass, accepted by every
+ * receiver of the pass (two share this munged, as nodes of a test cluster
+ * do), refused replayed, older than the last taken, or changed; the key
+ * readable by root only.
+ */
+static void test_sealed(void)
+{
+	static const char text[] = "gang node=n1 epoch=1";
+	struct peer_addr self;
+	struct peer_ctx a, b, sender;
+	struct peer_seal first, second;
+	struct sockaddr_storage raw_sa;
+	socklen_t raw_len;
+	const char *why = "";
+	char err[256], got[256], dg1[4096], dg2[4096], bad[4096];
+	ssize_t n1 = 0, n2 = 0;
+	uint64_t floor_s;
+	int raw;
+
+	if (peer_parse("t@127.0.0.1:0", &self, err, sizeof(err)) ||
+	    peer_open(&a, &self, munge_sock, err, sizeof(err)) ||
+	    peer_open(&b, &self, munge_sock, err, sizeof(err)) ||
+	    peer_open_sender(&sender, munge_sock, err, sizeof(err)) ||
+	    (raw = udp_socket(&raw_sa, &raw_len)) < 0) {
+		skip(12, "no UDP sockets on loopback");
+		return;
+	}
+	floor_s = a.seal_seq / 1000000;
+	ok(floor_s + 2 >= (uint64_t)time(NULL) - 1 &&
+	   floor_s + 2 <= (uint64_t)time(NULL) + 1,
+	   "a receiver takes sealed datagrams made from 2 s before its start");
+	ok(!peer_seal_begin(&sender, &first) && !peer_seal_begin(&sender, &second) &&
+	   second.seq > first.seq, "two passes sealed, the second's seq above");
+	ok(!peer_send_sealed(&sender, &first, &raw_sa, raw_len, text, strlen(text)) &&
+	   (n1 = recv(raw, dg1, sizeof(dg1) - 1, 0)) > 0 &&
+	   !strncmp(dg1, "MUNGE:", 6) && memchr(dg1, '\n', (size_t)n1),
+	   "a sealed datagram is the credential, a newline and the tagged text");
+	dg1[n1 > 0 ? n1 : 0] = '\0';
+	is_int(nobody_decodes(dg1), 0, "the user nobody cannot decode the seal's key");
+	is_int(pass_on(raw, dg1, (size_t)n1, &a, &why, got, sizeof(got)), 1,
+	       "a receiver takes it");
+	is_str(got, text, "... with its text");
+	is_int(pass_on(raw, dg1, (size_t)n1, &b, &why, NULL, 0), 1,
+	       "another receiver behind the same munged takes the same pass");
+	is_int(pass_on(raw, dg1, (size_t)n1, &a, &why, NULL, 0), -1,
+	       "the same datagram again is refused");
+	is_str(why, "sealed datagram not newer than the last taken", "... as not newer");
+	/* the text changed by one character */
+	memcpy(bad, dg1, (size_t)n1);
+	bad[n1 - 1] = '2';
+	is_int(pass_on(raw, bad, (size_t)n1, &b, &why, NULL, 0), -1,
+	       "a changed text is refused");
+	is_str(why, "sealed text fails its tag", "... by its tag");
+	/* b took the first pass; the second pass to a, then the first's
+	 * datagram for another text to b after b took the second */
+	(void)peer_send_sealed(&sender, &second, &raw_sa, raw_len, "two", 3);
+	n2 = recv(raw, dg2, sizeof(dg2), 0);
+	(void)pass_on(raw, dg2, (size_t)n2, &b, &why, NULL, 0);
+	(void)peer_send_sealed(&sender, &first, &raw_sa, raw_len, "one", 3);
+	n1 = recv(raw, dg1, sizeof(dg1), 0);
+	ok(pass_on(raw, dg1, (size_t)n1, &b, &why, NULL, 0) == -1 &&
+	   !strcmp(why, "sealed datagram not newer than the last taken"),
+	   "an older pass's datagram after a newer one is refused");
+	peer_seal_end(&first);
+	peer_seal_end(&second);
+	close(raw);
+	peer_close(&sender);
+	peer_close(&a);
+	peer_close(&b);
+}
+
 static void test_munge(void)
 {
 	static const char text[] = "{\"t\":\"vote\",\"q\":42}";
@@ -177,7 +295,7 @@ static void test_munge(void)
 	int raw, rc;
 
 	if (!(munge_sock = test_munged_start())) {
-		skip(7, "no private munged (needs root and /usr/sbin/munged)");
+		skip(7 + 12, "no private munged (needs root and /usr/sbin/munged)");
 		test_munged_stop();
 		return;
 	}
@@ -217,12 +335,13 @@ static void test_munge(void)
 	close(raw);
 	peer_close(&sender);
 	peer_close(&c);
+	test_sealed();
 	test_munged_stop();
 }
 
 int main(void)
 {
-	plan(32);
+	plan(44);
 	test_parse();
 	test_refused();
 	test_same_addr();

@@ -187,6 +187,9 @@ static void test_roundtrip(void)
 	   "the largest table fits a request line (%d bytes) and reads back", n);
 	ok(gang_table_format(&t, buf, 100) == -1 && !buf[0],
 	   "a buffer too short gives -1 and an empty text");
+	ok(gang_table_format(&t, buf, (size_t)n + 1) == n &&
+	   gang_table_format(&t, buf, (size_t)n) == -1,
+	   "room for the text and its NUL is enough, a byte less is not");
 	is_int(GANG_ROWS_MAX, COALLOC_CONF_MAX_MPL, "rows bound = coalloc.conf's MPL bound");
 }
 
@@ -385,7 +388,7 @@ static void test_hosts(void)
 
 int main(void)
 {
-	plan(41);
+	plan(42);
 	test_rule();
 	test_guard();
 	test_roundtrip();

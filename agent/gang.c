@@ -25,7 +25,7 @@
  * (SIGCONT through pidfds), logs it and counts it.
  *
  * It fails open: a step the table does not name runs, and so does every
- * step once the newest table is older than GANG_TABLE_STALE_MS
+ * step once the newest table is older than gang_stale_ms (3.5 resends)
  * (slurmctld dead, restarting or cut off); a step that cannot be frozen
  * runs in every quantum; a step is thawed when it ends and when the agent
  * stops, and the guardian thaws what the state file lists if the agent
@@ -323,7 +323,8 @@ static void _disarm(struct agent_gang *g)
 static bool _fresh(const struct agent_gang *g)
 {
 	return g->have_table &&
-	       agent_now_ns() - g->table_ns <= GANG_TABLE_STALE_MS * 1000000ull;
+	       agent_now_ns() - g->table_ns <=
+		       gang_stale_ms(&g->table) * 1000000ull;
 }
 
 static void _record(struct agent_gang *g, uint64_t q, unsigned row,
@@ -432,8 +433,8 @@ static void _switch(struct agent *a, struct agent_gang *g, uint64_t q)
 	uint64_t now;
 
 	if (!fresh && !g->stale)
-		agent_log("gang: quantum %llu: no table from slurmctld for %d ms: every step runs",
-			  (unsigned long long)q, GANG_TABLE_STALE_MS);
+		agent_log("gang: quantum %llu: no table from slurmctld for %u ms: every step runs",
+			  (unsigned long long)q, gang_stale_ms(&g->table));
 	else if (fresh && g->stale)
 		agent_log("gang: quantum %llu: tables again", (unsigned long long)q);
 	g->stale = !fresh;

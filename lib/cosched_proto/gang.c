@@ -76,6 +76,9 @@ static const char *_table_bad(const struct gang_table *t)
 		return "running rows in a quantum table";
 	if (t->run & ~_row_mask(t->rows))
 		return "running rows out of range";
+	if (t->resend_ms && (t->resend_ms < GANG_RESEND_MS ||
+			     t->resend_ms > GANG_RESEND_MS_MAX))
+		return "resend_ms out of range";
 	if (t->njobs > GANG_JOBS_MAX)
 		return "too many jobs";
 	for (size_t i = 0; i < t->njobs; i++) {
@@ -163,6 +166,8 @@ int gang_table_format(const struct gang_table *t, char *buf, size_t len)
 		_put_key(&o, " run=", t->run, 16);
 	else
 		_put_str(&o, " run=*");
+	if (t->resend_ms)
+		_put_key(&o, " resend_ms=", t->resend_ms, 10);
 	_put_str(&o, t->njobs ? " jobs=" : " jobs=-");
 	for (size_t i = 0; i < t->njobs; i++) {
 		if (i)
@@ -279,6 +284,33 @@ bad:
 	return -1;
 }
 
+/* resend_ms=, the one optional key: 0 without it (older slurmctlds). */
+static int _resend(const char *line, struct gang_table *t, char *err,
+		   size_t err_len)
+{
+	char word[24];
+	uint64_t v;
+
+	switch (cosched_request_word(line, "resend_ms", word, sizeof(word))) {
+	case -1:
+		t->resend_ms = 0;
+		return 0;
+	case 0:
+		break;
+	default:
+		errbuf_set(err, err_len, "gang table: resend_ms= too long");
+		return -1;
+	}
+	if (num_parse_range(word, GANG_RESEND_MS, GANG_RESEND_MS_MAX, &v)) {
+		errbuf_set(err, err_len,
+			   "gang table: resend_ms=%.20s is not a number from %d to %d",
+			   word, GANG_RESEND_MS, GANG_RESEND_MS_MAX);
+		return -1;
+	}
+	t->resend_ms = (uint32_t)v;
+	return 0;
+}
+
 static int _fields(const char *line, struct gang_table *t, char *err,
 		   size_t err_len)
 {
@@ -318,6 +350,8 @@ static int _fields(const char *line, struct gang_table *t, char *err,
 				hex);
 		return -1;
 	}
+	if (_resend(line, t, err, err_len))
+		return -1;
 	return _jobs(line, t, err, err_len);
 }
 
@@ -408,4 +442,22 @@ int cosched_gang_request_parse(const char *line, struct cosched_gang_req *out,
 		return errbuf_fail(err, err_len, "gang from=: %s", why);
 	*out = g;
 	return 0;
+}
+
+uint32_t gang_resend_ms(size_t tables)
+{
+	size_t k = (tables + GANG_RESEND_TABLES_PER_S - 1) /
+		   GANG_RESEND_TABLES_PER_S;
+
+	if (k <= 1)
+		return GANG_RESEND_MS;
+	return k >= GANG_RESEND_MS_MAX / GANG_RESEND_MS ? GANG_RESEND_MS_MAX
+						      : (uint32_t)k * GANG_RESEND_MS;
+}
+
+uint32_t gang_stale_ms(const struct gang_table *t)
+{
+	uint32_t every = t->resend_ms ? t->resend_ms : GANG_RESEND_MS;
+
+	return every / 2 * 7;	/* 3.5 intervals: GANG_TABLE_STALE_MS at 1 s */
 }

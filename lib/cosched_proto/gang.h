@@ -40,10 +40,12 @@
  * them required:
  *
  *   gang node=NAME epoch=E slice_ms=S rows=R first=F priority=0|1
- *        busy=MASK run=*|MASK jobs=ID:MASK[,ID:MASK...]|-
+ *        busy=MASK run=*|MASK [resend_ms=MS] jobs=ID:MASK[,ID:MASK...]|-
  *
  * run=* with slice_ms from GANG_SLICE_MS_MIN to GANG_SLICE_MS_MAX (the
- * quantum rule), run=MASK with slice_ms=0 (a guard table).
+ * quantum rule), run=MASK with slice_ms=0 (a guard table); resend_ms
+ * (the one optional key) from GANG_RESEND_MS to GANG_RESEND_MS_MAX,
+ * GANG_RESEND_MS without it.
  * E orders the tables (slurmctld's wall clock when the matrix changed, in
  * microseconds, say): an older one never replaces a newer one, the same
  * one sent again keeps it fresh.  MASK is a hexadecimal set of rows
@@ -69,9 +71,17 @@
 #define GANG_SLICE_MS_MAX 999
 #define GANG_ROWS_MAX 16	/* the matrix's MPL bound (coalloc.conf) */
 #define GANG_JOBS_MAX GANG_ROWS_MAX	/* one job per cell of a node */
-/* slurmctld sends every table again each second: three missed in a row
- * and the agent runs everything */
+/*
+ * slurmctld sends every table again each resend interval, a second up to
+ * GANG_RESEND_TABLES_PER_S tables and a second more for each such number
+ * beyond (gang_resend_ms: at 4,096 nodes with cells, every 4 s), so that
+ * the tables resent cost slurmctld about the same at any scale; a table
+ * names a longer interval in resend_ms=.  An agent whose newest table is
+ * 3.5 intervals old runs everything (GANG_TABLE_STALE_MS at a second).
+ */
 #define GANG_RESEND_MS 1000
+#define GANG_RESEND_MS_MAX 16000
+#define GANG_RESEND_TABLES_PER_S 1024
 #define GANG_TABLE_STALE_MS 3500
 
 struct gang_job {
@@ -89,9 +99,15 @@ struct gang_table {
 	uint32_t busy;		/* rows with a job's own cells, any node */
 	bool guard;		/* slurmctld names the running rows */
 	uint32_t run;		/* guard: the rows that run on this node */
+	uint32_t resend_ms;	/* 0: GANG_RESEND_MS, else up to _MAX */
 	size_t njobs;
 	struct gang_job jobs[GANG_JOBS_MAX];
 };
+
+/* The resend interval for a pass of this many tables. */
+uint32_t gang_resend_ms(size_t tables);
+/* How old t may grow before its agent runs everything: 3.5 intervals. */
+uint32_t gang_stale_ms(const struct gang_table *t);
 
 /* How often an agent holding a guard table looks whether it went stale. */
 #define GANG_GUARD_CHECK_MS 500

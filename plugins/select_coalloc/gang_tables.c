@@ -21,9 +21,11 @@
  * UDP datagram (lib/cosched_proto/seal.h: one munge credential signs the
  * whole pass, a key in it each node's table, so that a pass over 4,096
  * nodes costs one munge encode, not 4,096), at once when the
- * matrix changes and again every GANG_RESEND_MS, so that a lost datagram
- * costs a second and an agent hears within GANG_TABLE_STALE_MS that
- * slurmctld is gone (it then runs every row: fail open).  A node without
+ * matrix changes and again every resend interval (gang_resend_ms: a
+ * second up to 1,024 nodes with cells, a second more for each 1,024
+ * beyond, named in the tables), so that a lost datagram costs an
+ * interval and an agent hears within 3.5 of them that slurmctld is gone
+ * (it then runs every row: fail open).  A node without
  * cells gets nothing: with no table, or a stale one, everything runs.
  *
  * Where: the node's address as slurmctld has it (NodeAddr, else
@@ -84,6 +86,7 @@ static struct {
 	struct resolved *cache;
 	int ncache;
 	uint64_t passes, sent, failed;
+	uint32_t resend_ms;	/* of the last pass (gang_resend_ms) */
 	time_t error_logged;
 } gt = { .mutex = PTHREAD_MUTEX_INITIALIZER };
 
@@ -271,12 +274,17 @@ static void _send_pass(struct outgoing *out, size_t n)
 		_log_failure(NULL, "munge cannot seal the pass");
 		return;
 	}
+	/* fewer resends at scale: the tables name the interval */
+	gt.resend_ms = gang_resend_ms(n);
 	if (peer_batch_init(&batch, &gt.peer, &seal, _send_failed, NULL)) {
 		_log_failure(NULL, "out of memory");
 	} else {
 		gt.passes++;
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			out[i].table.resend_ms = gt.resend_ms == GANG_RESEND_MS ?
+						 0 : gt.resend_ms;
 			_send(&out[i], &batch);
+		}
 		peer_batch_end(&batch);
 		gt.sent += batch.sent;
 	}
@@ -326,7 +334,18 @@ void coalloc_gang_tables_counts(struct coalloc_gang_counts *c)
 	slurm_mutex_unlock(&gt.mutex);
 }
 
-/* The tables at every kick, and again every GANG_RESEND_MS. */
+static uint32_t _resend_ms(void)
+{
+	uint32_t ms;
+
+	slurm_mutex_lock(&gt.mutex);
+	ms = gt.resend_ms ? gt.resend_ms : GANG_RESEND_MS;
+	slurm_mutex_unlock(&gt.mutex);
+	return ms;
+}
+
+/* The tables at every kick, and again every resend interval (a second,
+ * more beyond GANG_RESEND_TABLES_PER_S nodes with cells). */
 static void *_gang_tables_main(void *arg)
 {
 	struct coalloc_worker *w = arg;
@@ -338,7 +357,7 @@ static void *_gang_tables_main(void *arg)
 		slurm_mutex_unlock(&w->mutex);
 		_send_all();
 		slurm_mutex_lock(&w->mutex);
-		until = coalloc_worker_in_ms(GANG_RESEND_MS);
+		until = coalloc_worker_in_ms(_resend_ms());
 	}
 	slurm_mutex_unlock(&w->mutex);
 	slurm_mutex_lock(&gt.mutex);

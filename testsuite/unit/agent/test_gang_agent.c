@@ -18,6 +18,7 @@
  *     root nor the agent's allow_user, are refused;
  *   - a table older than the one held is ignored, the same one sent
  *     again keeps it fresh;
+ *   - a table naming resend_ms=2000 stays fresh past 3.5 s (3.5 intervals);
  *   - no table for GANG_TABLE_STALE_MS: everything runs;
  *   - the agent SIGKILLed while a job is frozen: its guardian thaws it;
  *   - a job's end thaws it.
@@ -111,12 +112,13 @@ static int open_peer(const char *name, struct peer_ctx *c, struct peer_addr *a)
 }
 
 /* The table "70:m0,71:m1" (0: not named) for node to, sent as ctld
- * with epoch (0: now, in microseconds). */
-static void send_table_epoch(const char *to, uint32_t m0, uint32_t m1,
-			     uint64_t epoch)
+ * with epoch (0: now, in microseconds) and resend_ms (0: the default). */
+static void send_table_resend(const char *to, uint32_t m0, uint32_t m1,
+			      uint64_t epoch, uint32_t resend_ms)
 {
 	struct gang_table t = { .epoch = epoch ? epoch : wall_ms() * 1000,
-				.slice_ms = SLICE_MS, .rows = 2, .busy = 3 };
+				.slice_ms = SLICE_MS, .rows = 2, .busy = 3,
+				.resend_ms = resend_ms };
 	char text[COSCHED_REQUEST_LEN + 1];
 	uint32_t masks[2] = { m0, m1 };
 
@@ -129,6 +131,12 @@ static void send_table_epoch(const char *to, uint32_t m0, uint32_t m1,
 	if (gang_table_format(&t, text, sizeof(text)) < 0 ||
 	    peer_send(&ctld, &agent.sa, agent.len, text, strlen(text)))
 		diag("cannot send the table %s", text);
+}
+
+static void send_table_epoch(const char *to, uint32_t m0, uint32_t m1,
+			     uint64_t epoch)
+{
+	send_table_resend(to, m0, m1, epoch, 0);
 }
 
 static void send_table(const char *to, uint32_t m0, uint32_t m1)
@@ -583,6 +591,16 @@ static void test_gang(void)
 		   "the same table sent again keeps it fresh: %lld of %d taken, %lld quanta without one",
 		   counter("tables") - tables, sent, counter("stale_quanta") - stale);
 	}
+	{	/* slurmctld resends less often at scale, and says so */
+		long long stale = counter("stale_quanta");
+
+		send_table_resend(node, 0x1, 0x2, 0, 2000);
+		harness_sleep_ms(GANG_TABLE_STALE_MS + 1000);
+		ok(counter("stale_quanta") == stale,
+		   "a table naming resend_ms=2000 is still fresh %d ms later (stale after 7000, not %d)",
+		   GANG_TABLE_STALE_MS + 1000, GANG_TABLE_STALE_MS);
+	}
+	/* (7 s after that table: 4.5 s gone, 3.7 s more) */
 	harness_sleep_ms(GANG_TABLE_STALE_MS + SLICE_MS);
 	s = sample(SAMPLE_MS(3), 0, 0, false);
 	ok(s.samples >= 3 && s.both_ran == s.samples && counter("stale_quanta") > 0,
@@ -631,7 +649,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	if (peer_fixture_begin(argv[0], "test_gang_agent", &fx))
 		return 0;
-	plan(31);
+	plan(32);
 	test_gang();
 	test_squatter();
 	peer_fixture_end(&fx);

@@ -38,7 +38,7 @@ static bool same(const struct gang_table *a, const struct gang_table *b)
 	    a->slice_ms != b->slice_ms || a->rows != b->rows ||
 	    a->first != b->first || a->priority != b->priority ||
 	    a->busy != b->busy || a->guard != b->guard || a->run != b->run ||
-	    a->njobs != b->njobs)
+	    a->resend_ms != b->resend_ms || a->njobs != b->njobs)
 		return false;
 	for (size_t i = 0; i < a->njobs; i++)
 		if (a->jobs[i].job != b->jobs[i].job ||
@@ -193,6 +193,48 @@ static void test_roundtrip(void)
 	is_int(GANG_ROWS_MAX, COALLOC_CONF_MAX_MPL, "rows bound = coalloc.conf's MPL bound");
 }
 
+/* Fewer resends at scale: the interval, named in the table, and the
+ * staleness the agent derives from it. */
+static void test_resend(void)
+{
+	char buf[COSCHED_REQUEST_LEN + 1], err[ERRBUF_LEN] = "";
+	struct gang_table t = table(2, 0, false), back;
+	int n;
+
+	ok(gang_resend_ms(0) == 1000 && gang_resend_ms(1024) == 1000 &&
+	   gang_resend_ms(1025) == 2000 && gang_resend_ms(4096) == 4000 &&
+	   gang_resend_ms(1u << 30) == GANG_RESEND_MS_MAX,
+	   "resend every second up to 1,024 tables, a second more per 1,024, at most %d ms",
+	   GANG_RESEND_MS_MAX);
+	is_int((int)gang_stale_ms(&t), GANG_TABLE_STALE_MS,
+	       "a table without resend_ms goes stale after %d ms", GANG_TABLE_STALE_MS);
+	add(&t, 5, 1);
+	n = gang_table_format(&t, buf, sizeof(buf));
+	ok(n > 0 && !strstr(buf, "resend_ms"),
+	   "the default interval is not written: older agents read the same line");
+	t.resend_ms = 4000;
+	n = gang_table_format(&t, buf, sizeof(buf));
+	ok(n > 0 && strstr(buf, " run=* resend_ms=4000 jobs=5:1"),
+	   "a longer one is (%s)", buf);
+	memset(&back, 0, sizeof(back));
+	ok(!gang_table_parse(buf, (size_t)n, "n1", &back, err, sizeof(err)) &&
+	   same(&back, &t) && back.resend_ms == 4000 &&
+	   gang_stale_ms(&back) == 14000,
+	   "and read back: stale after 3.5 intervals, 14000 ms (%s)", err);
+	static const char *bad[] = { "999", "16001", "4e3", "-1", "" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char line[COSCHED_REQUEST_LEN];
+
+		snprintf(line, sizeof(line),
+			 "gang node=n1 epoch=7 slice_ms=200 rows=2 first=0 priority=0 busy=3 run=* resend_ms=%s jobs=5:1",
+			 bad[i]);
+		back.resend_ms = 77;
+		ok(gang_table_parse(line, strlen(line), "n1", &back, err,
+				    sizeof(err)) && back.resend_ms == 77,
+		   "resend_ms=%s refused (%s)", bad[i], err);
+	}
+}
+
 static void test_format_refuses(void)
 {
 	char buf[COSCHED_REQUEST_LEN + 1];
@@ -215,6 +257,8 @@ static void test_format_refuses(void)
 	REFUSE(t.jobs[0].job = 0);
 	REFUSE(strcpy(t.node, "a b"));
 	REFUSE(t.busy = 4);
+	REFUSE(t.resend_ms = GANG_RESEND_MS - 1);
+	REFUSE(t.resend_ms = GANG_RESEND_MS_MAX + 1);
 #undef REFUSE
 	is_int(refused, cases, "the formatter refuses every impossible table (%d)", cases);
 }
@@ -388,10 +432,11 @@ static void test_hosts(void)
 
 int main(void)
 {
-	plan(42);
+	plan(52);
 	test_rule();
 	test_guard();
 	test_roundtrip();
+	test_resend();
 	test_format_refuses();
 	test_parse_refuses();
 	test_requests();

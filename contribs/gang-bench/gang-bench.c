@@ -131,6 +131,15 @@ static void _table(unsigned i, struct gang_table *t)
 	t->jobs[1].rows = 2;
 }
 
+/* Node i's table as its line: the length, or -1. */
+static int _text(unsigned i, char *text, size_t len)
+{
+	struct gang_table t;
+
+	_table(i, &t);
+	return gang_table_format(&t, text, len);
+}
+
 /* ---- the receiver (a child process) ---- */
 
 struct receiver {
@@ -289,11 +298,8 @@ static uint64_t _pass_sealed(struct peer_ctx *c, const struct opts *o,
 	}
 	for (unsigned i = 0; i < o->nodes; i++) {
 		char text[COSCHED_REQUEST_LEN];
-		struct gang_table t;
-		int len;
+		int len = _text(i, text, sizeof(text));
 
-		_table(i, &t);
-		len = gang_table_format(&t, text, sizeof(text));
 		if (len < 0)
 			(*failed)++;
 		else
@@ -315,11 +321,8 @@ static uint64_t _pass_per_node(struct peer_ctx *c, const struct opts *o,
 
 	for (unsigned i = 0; i < o->nodes; i++) {
 		char text[COSCHED_REQUEST_LEN];
-		struct gang_table t;
-		int len;
+		int len = _text(i, text, sizeof(text));
 
-		_table(i, &t);
-		len = gang_table_format(&t, text, sizeof(text));
 		if (len >= 0 && !peer_send(c, &addrs[i], lens[i], text,
 					   (size_t)len))
 			sent++;

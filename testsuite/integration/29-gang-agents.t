@@ -192,8 +192,10 @@ wait_until 30 gone
 # while both run (from the later start to the earlier end, tasks start up
 # to a second apart), each is frozen about half the time and counts only
 # what it ran: its counted stop time is between a third of that overlap
-# and half of it plus 0.5 s (a job runs until its first table names it,
-# and each stop's start is a tick's guess) (a new agent on n2,
+# and half of it plus 1 s (a job runs until its first table names it,
+# and each stop's start is a tick's guess; with the unit tests running
+# beside it, a task starved of CPU had 0.63 s more counted, as esp-work
+# cannot tell every such wait from a stop) (a new agent on n2,
 # the killed one's successor, gets its table).  Each task logs to a file
 # of its own (esp-work --log: start and end lines with the time).
 WORK=$BUILD_DIR/bin/esp-work
@@ -217,13 +219,13 @@ verdict=$(for n in n1 n2; do
 		ov = hi - lo; good = ov >= 3
 		for (i = 1; i <= 2; i++) {
 			d = u[fs[i]] - ov / 2
-			good = good && r[fs[i]] >= 2.9 && r[fs[i]] <= 3.5 && d < 0.5 && d > -ov / 6
+			good = good && r[fs[i]] >= 2.9 && r[fs[i]] <= 3.5 && d < 1 && d > -ov / 6
 		}
 		printf "%s overlap=%.2f suspended=%s,%s %s\n", n, ov, u[fs[1]], u[fs[2]], good ? "ok" : "bad"
 	}' work-"$c"-$n.log work-"$d"-$n.log
 done)
 diag "$verdict"
-is "$(grep -c ' ok$' <<< "$verdict")" 2 "esp-work in both rows, on both nodes: 3 s run, counted stopped a third to a half (+0.5 s) of the time both ran"
+is "$(grep -c ' ok$' <<< "$verdict")" 2 "esp-work in both rows, on both nodes: 3 s run, counted stopped a third to a half (+1 s) of the time both ran"
 
 # A job alone in the matrix: the empty row is skipped on every node
 # (busy= in the tables), so it is never frozen.

@@ -476,5 +476,10 @@ int main(int argc, char **argv)
 	       munged > 0 ? (double)(m1 - m0) / 1e6 / o.passes : -1.0,
 	       (double)(wall1 - wall0) / 1e6 / o.passes);
 	peer_close(&c);
+	for (unsigned i = 0; r.fds && i < o.nodes; i++)
+		close(r.fds[i]);
+	free(r.fds);
+	free(addrs);
+	free(lens);
 	return v.refused || failed ? 1 : 0;
 }

@@ -326,15 +326,15 @@ static bool _trusted(const struct peer_ctx *c, uid_t uid)
 }
 
 /*
- * A sealed datagram in buf (len bytes): 0 with d's text, or -1 with *why.
- * Its credential may have been decoded here before (every node of a pass
- * has the same one, and nodes can share a munged): the seq, above the
- * last taken, is what refuses a replay.
+ * A sealed datagram, split: 0 with d's text, or -1 with *why.  Its
+ * credential may have been decoded here before (every node of a pass has
+ * the same one, and nodes can share a munged): the seq, above the last
+ * taken, is what refuses a replay.
  */
-static int _open_sealed(struct peer_ctx *c, char *buf, size_t len,
+static int _open_sealed(struct peer_ctx *c, const struct seal_parts *sealed,
 			struct peer_datagram *d, const char **why)
 {
-	struct seal_parts parts;
+	struct seal_parts parts = *sealed;
 	uint8_t key[SEAL_KEY_LEN];
 	void *payload = NULL;
 	int plen = 0;
@@ -343,10 +343,6 @@ static int _open_sealed(struct peer_ctx *c, char *buf, size_t len,
 	gid_t gid;
 	munge_err_t e;
 
-	if (seal_datagram_split(buf, len, &parts)) {
-		*why = "malformed sealed datagram";
-		goto refused;
-	}
 	e = munge_decode(parts.cred, c->munge, &payload, &plen, &uid, &gid);
 	if (e != EMUNGE_SUCCESS && e != EMUNGE_CRED_REPLAYED) {
 		*why = "invalid credential";
@@ -432,6 +428,7 @@ int peer_recv(struct peer_ctx *c, peer_source_fn *known, void *arg,
 	      struct peer_datagram *d, const char **why)
 {
 	static char buf[DATAGRAM_MAX + 1];
+	struct seal_parts parts;
 	ssize_t n;
 
 	*why = "";
@@ -449,8 +446,10 @@ int peer_recv(struct peer_ctx *c, peer_source_fn *known, void *arg,
 		c->dropped_source++;
 		return -1;
 	}
-	if (seal_is_sealed(buf, (size_t)n))
-		return _open_sealed(c, buf, (size_t)n, d, why) ? -1 : 1;
+	/* sealed only when it splits as one: anything else goes to munge
+	 * whole, which refuses garbage as an invalid credential */
+	if (!seal_datagram_split(buf, (size_t)n, &parts))
+		return _open_sealed(c, &parts, d, why) ? -1 : 1;
 	return _decode(c, buf, d, why) ? -1 : 1;
 }
 

@@ -150,8 +150,9 @@ struct peer_datagram {
  * nothing is waiting, or -1 when it was refused, *why saying why (static
  * text): a source known() rejects (dropped before munge is asked), a bad
  * or replayed credential, or a sender neither root nor the allowed user;
- * a sealed one also with a malformed envelope, a wrong tag, or a seq not
- * above the last taken.
+ * a sealed one (one that splits as seal.h's envelope; anything else goes
+ * to munge whole) also with a wrong tag, or a seq not above the last
+ * taken.
  * known may be NULL: every source is worth a look.
  */
 int peer_recv(struct peer_ctx *c, peer_source_fn *known, void *arg,

@@ -140,11 +140,6 @@ int seal_payload_parse(const char *text, size_t len,
 	return 0;
 }
 
-bool seal_is_sealed(const char *buf, size_t len)
-{
-	return memchr(buf, '\n', len) != NULL;
-}
-
 int seal_datagram_format(const char *cred, const uint8_t key[SEAL_KEY_LEN],
 			 const char *text, size_t text_len, char *buf,
 			 size_t len)

@@ -24,6 +24,11 @@
  * moved to another node's address fails its tag or names another node
  * (gang.c refuses a table for another node).
  *
+ * The seq is the sender's wall clock in microseconds, kept increasing
+ * while it runs: a slurmctld restarted after its clock stepped back is
+ * refused until its clock passes the last seq the agent took (the agent
+ * runs every row meanwhile: fail open).
+ *
  * This file is the format and the MAC (pure; no munge, no sockets); peer.c
  * moves the datagrams.
  *
@@ -54,10 +59,6 @@ int seal_payload_format(const uint8_t key[SEAL_KEY_LEN], uint64_t seq,
  * 0, or -1 when it is not one. */
 int seal_payload_parse(const char *text, size_t len,
 		       uint8_t key[SEAL_KEY_LEN], uint64_t *seq);
-
-/* Whether a datagram of len bytes is a sealed one (it has the '\n' no
- * munge credential has). */
-bool seal_is_sealed(const char *buf, size_t len);
 
 /*
  * Write CRED '\n' TAG ' ' TEXT into buf (cred NUL-terminated): its

@@ -84,7 +84,7 @@ static void test_refused(void)
 
 	if (peer_parse("t@127.0.0.1:0", &self, err, sizeof(err)) ||
 	    peer_open(&c, &self, NULL, err, sizeof(err))) {
-		skip(7, "no UDP socket on loopback");
+		skip(8, "no UDP socket on loopback");
 		return;
 	}
 	is_int(peer_recv(&c, NULL, NULL, &d, &why), 0, "nothing waiting: 0");
@@ -98,12 +98,18 @@ static void test_refused(void)
 	is_int(peer_recv(&c, NULL, NULL, &d, &why), -1, "plain JSON is not accepted");
 	is_str(why, "invalid credential", "... as an invalid credential");
 	is_int((int)c.dropped_auth, 1, "... and counted");
+	/* a line with its newline (nc's), not a sealed datagram */
+	(void)!sendto(fd, "{\"t\":1}\n", 8, 0, (struct sockaddr *)&to, len);
+	usleep(100000);
+	ok(peer_recv(&c, NULL, NULL, &d, &why) == -1 &&
+	   !strcmp(why, "invalid credential"),
+	   "a line with a newline is not taken for a sealed datagram: invalid credential (%s)", why);
 	(void)!sendto(fd, "x", 1, 0, (struct sockaddr *)&to, len);
 	usleep(100000);
 	ok(peer_recv(&c, reject_all, &asked, &d, &why) == -1 && asked == 1 &&
 	   !strcmp(why, "not from a known peer address"),
 	   "a source the caller rejects is refused (%s)", why);
-	ok(c.dropped_source == 1 && c.dropped_auth == 1,
+	ok(c.dropped_source == 1 && c.dropped_auth == 2,
 	   "... before munge is asked (counted apart)");
 	close(fd);
 	peer_close(&c);
@@ -341,7 +347,7 @@ static void test_munge(void)
 
 int main(void)
 {
-	plan(44);
+	plan(45);
 	test_parse();
 	test_refused();
 	test_same_addr();

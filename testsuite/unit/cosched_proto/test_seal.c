@@ -77,9 +77,9 @@ static void test_datagram(void)
 	int n;
 
 	n = seal_datagram_format(cred, key, text, strlen(text), buf, sizeof(buf));
-	ok(n > 0 && seal_is_sealed(buf, (size_t)n) &&
-	   !seal_is_sealed(cred, strlen(cred)),
-	   "a sealed datagram is told from a bare credential");
+	snprintf(copy, sizeof(copy), "%s", cred);
+	ok(n > 0 && seal_datagram_split(copy, strlen(copy), &p),
+	   "a sealed datagram is told from a bare credential (which does not split)");
 	memcpy(copy, buf, (size_t)n);
 	ok(!seal_datagram_split(copy, (size_t)n, &p) && !strcmp(p.cred, cred) &&
 	   p.text_len == strlen(text) && !memcmp(p.text, text, p.text_len),

@@ -20,20 +20,20 @@
 
 SO=$(realpath "${COSCHED_SHIM_SO:-${COALLOC_BUILD:-build/release}/lib/libcosched_mpi.so}")
 PING=$(realpath "${COSCHED_SHIM_PING:-${COALLOC_BUILD:-build/release}/tests/shim/ping}")
-source testsuite/unit/lib/tap.sh
+source testsuite/unit/lib/mpi-tap.sh
 
 if ! command -v mpirun >/dev/null || [ ! -f "$SO" ] || [ ! -x "$PING" ]; then
 	echo "1..0 # SKIP needs mpirun, $SO and $PING"
 	exit 0
 fi
 
-# mpirun must not believe it runs inside a Slurm allocation: the ids go
-# to the ranks only, through env.  Sanitizer builds of the shim are
-# preloaded before libasan, and Open MPI's own leaks are not ours.
-for v in $(compgen -e | grep '^SLURM_'); do unset "$v"; done
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# mpirun as every MPI test sets it up (mpi-tap.sh: root allowed, no Slurm
+# allocation, TCP over loopback only): the Slurm ids go to the ranks
+# only, through env.  Sanitizer builds of the shim are preloaded before
+# libasan.
+mpi_tap_env
 export OMPI_MCA_rmaps_base_oversubscribe=1
-export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0
+export ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0
 JOB=$(( (RANDOM << 15 | RANDOM) + 1000000 ))
 N=20
 

@@ -12,3 +12,7 @@ $(O)/tests/build/test_layers.t: testsuite/unit/build/test_layers.sh mk/include-c
 # make check's plan: made after the packages are installed.
 $(eval $(call unit_test,build/test_check_plan,$(SCRIPT_TEST),,))
 $(O)/tests/build/test_check_plan.t: testsuite/unit/build/test_check_plan.sh Makefile mk/deps.mk
+# The integration tests' blocks of ports: one each, none shared.
+$(eval $(call unit_test,build/test_ports,$(SCRIPT_TEST),,))
+$(O)/tests/build/test_ports.t: testsuite/unit/build/test_ports.sh \
+	testsuite/integration/lib/ports.sh mk/slurm-versions

@@ -21,15 +21,14 @@ TEST_NAME=$(basename "$0" .t)
 [[ -z ${COALLOC_SLURM:-} ]] || export COALLOC_SLURM
 TEST_DIR=$REPO/build/test${COALLOC_SLURM:+-$COALLOC_SLURM}/$TEST_NAME
 BUILD_DIR=$("$SLURM_CLUSTER" _build-dir) || { echo "Bail out! no build for COALLOC_SLURM=${COALLOC_SLURM:-}"; exit 255; }
-# Ports: a block of 4,000 per release (its line among mk/slurm-versions'
-# releases: 10000.. for the first, 14000.. for the second, ...), in it
-# 100 per test file (01-foo.t of the first release: 10100..10199), so
-# that every file of every release can run at once (make check does);
-# all below the kernel's ephemeral ports (32768..).  TEST_PORT_SHIFT keeps
-# several work trees testing at once apart (dev only).
+# Ports: a block per release and test file (lib/ports.sh).
+# TEST_PORT_SHIFT keeps several work trees testing at once apart (dev
+# only).
+source "$REPO/testsuite/integration/lib/ports.sh"
 TEST_NUM=$((10#${TEST_NAME%%-*}))
 RELEASE_INDEX=$("$SLURM_CLUSTER" _release-index) || { echo "Bail out! COALLOC_SLURM=${COALLOC_SLURM:-}: no such release"; exit 255; }
-PORT_BASE=$((10000 + RELEASE_INDEX * 4000 + TEST_NUM * 100 + ${TEST_PORT_SHIFT:-0}))
+PORT_BASE=$(port_base "$RELEASE_INDEX" "$TEST_NUM" "${TEST_PORT_SHIFT:-0}") ||
+	{ echo "Bail out! $TEST_NAME of release $RELEASE_INDEX has no block of ports (lib/ports.sh)"; exit 255; }
 
 # plan, ok, is, like, unlike, skip, todo, diag, done_testing, ...
 source "$REPO/testsuite/tap/tap.sh"

@@ -165,12 +165,18 @@ void peer_close(struct peer_ctx *c)
 	c->munge = NULL;
 }
 
+/* The socket that sends to `to`: a sender's IPv6 one for IPv6. */
+static int _fd_for(const struct peer_ctx *c, const struct sockaddr_storage *to)
+{
+	return c->sender && to->ss_family == AF_INET6 ? c->fd6 : c->fd;
+}
+
 int peer_send(struct peer_ctx *c, const struct sockaddr_storage *to,
 	      socklen_t to_len, const char *text, size_t len)
 {
 	char *cred = NULL;
 	int rc = -1;
-	int fd = c->sender && to->ss_family == AF_INET6 ? c->fd6 : c->fd;
+	int fd = _fd_for(c, to);
 
 	if (fd < 0 || len > DATAGRAM_MAX ||
 	    munge_encode(&cred, c->munge, text, (int)len) != EMUNGE_SUCCESS)
@@ -211,24 +217,6 @@ int peer_seal_begin(struct peer_ctx *c, struct peer_seal *s)
 		s->cred = NULL;
 		return -1;
 	}
-	return 0;
-}
-
-int peer_send_sealed(struct peer_ctx *c, const struct peer_seal *s,
-		     const struct sockaddr_storage *to, socklen_t to_len,
-		     const char *text, size_t len)
-{
-	char buf[PEER_SEALED_MAX];
-	int fd = c->sender && to->ss_family == AF_INET6 ? c->fd6 : c->fd;
-	int n;
-
-	if (fd < 0 || !s->cred)
-		return -1;
-	n = seal_datagram_format(s->cred, s->key, text, len, buf, sizeof(buf));
-	if (n < 0 || sendto(fd, buf, (size_t)n, 0,
-			    (const struct sockaddr *)to, to_len) < 0)
-		return -1;
-	c->sent++;
 	return 0;
 }
 
@@ -288,7 +276,7 @@ void peer_batch_flush(struct peer_batch *b)
 void peer_batch_add(struct peer_batch *b, const struct sockaddr_storage *to,
 		    socklen_t to_len, const char *text, size_t len, void *tag)
 {
-	int fd = b->c->sender && to->ss_family == AF_INET6 ? b->c->fd6 : b->c->fd;
+	int fd = _fd_for(b->c, to);
 	int n;
 
 	if (b->n && (b->n == PEER_BATCH_MAX || fd != b->fd))

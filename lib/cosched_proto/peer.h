@@ -87,13 +87,9 @@ struct peer_seal {
  * microseconds, above the last), one munge encode that only root can
  * decode.  0, or -1 (errno, or munge's error: nothing to send). */
 int peer_seal_begin(struct peer_ctx *c, struct peer_seal *s);
-/* Send text to `to` under s: 0, or -1 (also when the credential and
- * the text make more than PEER_SEALED_MAX bytes: a gang table is at most
- * COSCHED_REQUEST_LEN, a seal's credential about 200). */
+/* The credential and one text make at most this much (a gang table is
+ * at most COSCHED_REQUEST_LEN, a seal's credential about 200). */
 #define PEER_SEALED_MAX 4096
-int peer_send_sealed(struct peer_ctx *c, const struct peer_seal *s,
-		     const struct sockaddr_storage *to, socklen_t to_len,
-		     const char *text, size_t len);
 void peer_seal_end(struct peer_seal *s);
 
 /*

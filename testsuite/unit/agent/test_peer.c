@@ -194,6 +194,28 @@ static int pass_on(int raw, const char *buf, size_t n, struct peer_ctx *c,
 	return rc;
 }
 
+static void send_failed(void *tag, int err, void *arg)
+{
+	(void)tag;
+	(void)err;
+	++*(int *)arg;
+}
+
+/* text to `to` under s, through the batch slurmctld sends with: 0 or -1 */
+static int send_sealed(struct peer_ctx *c, const struct peer_seal *s,
+		       const struct sockaddr_storage *to, socklen_t to_len,
+		       const char *text)
+{
+	struct peer_batch b;
+	int failed = 0;
+
+	if (peer_batch_init(&b, c, s, send_failed, &failed))
+		return -1;
+	peer_batch_add(&b, to, to_len, text, strlen(text), NULL);
+	peer_batch_end(&b);
+	return failed || b.sent != 1 ? -1 : 0;
+}
+
 /* In a child as nobody: 1 when munge lets nobody read the credential. */
 static int nobody_decodes(const char *cred)
 {
@@ -249,7 +271,7 @@ static void test_sealed(void)
 	   "a receiver takes sealed datagrams made from 2 s before its start");
 	ok(!peer_seal_begin(&sender, &first) && !peer_seal_begin(&sender, &second) &&
 	   second.seq > first.seq, "two passes sealed, the second's seq above");
-	ok(!peer_send_sealed(&sender, &first, &raw_sa, raw_len, text, strlen(text)) &&
+	ok(!send_sealed(&sender, &first, &raw_sa, raw_len, text) &&
 	   (n1 = recv(raw, dg1, sizeof(dg1) - 1, 0)) > 0 &&
 	   !strncmp(dg1, "MUNGE:", 6) && memchr(dg1, '\n', (size_t)n1),
 	   "a sealed datagram is the credential, a newline and the tagged text");
@@ -271,10 +293,10 @@ static void test_sealed(void)
 	is_str(why, "sealed text fails its tag", "... by its tag");
 	/* b took the first pass; the second pass to a, then the first's
 	 * datagram for another text to b after b took the second */
-	(void)peer_send_sealed(&sender, &second, &raw_sa, raw_len, "two", 3);
+	(void)send_sealed(&sender, &second, &raw_sa, raw_len, "two");
 	n2 = recv(raw, dg2, sizeof(dg2), 0);
 	(void)pass_on(raw, dg2, (size_t)n2, &b, &why, NULL, 0);
-	(void)peer_send_sealed(&sender, &first, &raw_sa, raw_len, "one", 3);
+	(void)send_sealed(&sender, &first, &raw_sa, raw_len, "one");
 	n1 = recv(raw, dg1, sizeof(dg1), 0);
 	ok(pass_on(raw, dg1, (size_t)n1, &b, &why, NULL, 0) == -1 &&
 	   !strcmp(why, "sealed datagram not newer than the last taken"),

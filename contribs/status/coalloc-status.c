@@ -119,6 +119,11 @@ static json_object *_from_slurmctld(char **path)
 			conf->select_type);
 	if ((text = coalloc_ctld_value(&slurm_lists, conf, COALLOC_STATUS_KEY)))
 		root = json_tokener_parse(text);
+	/* the timers as of now, rather than as of the status's writing */
+	if (root && (text = coalloc_ctld_value(&slurm_lists, conf,
+					       COALLOC_TIMERS_KEY)))
+		json_object_object_add(root, COALLOC_STATUS_TIMERS,
+				       json_tokener_parse(text));
 	if (!root && asprintf(path, "%s/%s", conf->state_save_location,
 			      COALLOC_STATUS_FILE) < 0)
 		*path = NULL;

@@ -2,7 +2,8 @@
  * prometheus.c - coalloc-status --prometheus: the status as metrics for
  * node-exporter's textfile collector (lib/promtext): queue lengths and
  * states, busy and idle nodes per site, matrix rows in use, when the
- * status was written, and an info metric naming the versions and the policy.
+ * status was written, an info metric naming the versions and the policy,
+ * and the plugin's timers (time in each step, slow calls).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -161,10 +162,63 @@ static void _matrix(json_object *root)
 		  NULL, 0, _rows_in_use(root, first, rows));
 }
 
+static double _timer_number(json_object *timer, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(timer, key, &v) ?
+	       json_object_get_double(v) : 0;
+}
+
+/* The plugin's timers (timers.c): time in each step, and how many of its
+ * calls took longer than a threshold, per step; counters since slurmctld
+ * started.  A status from before they existed has none: no families. */
+static void _timers(json_object *root)
+{
+	static const struct {
+		const char *name, *help, *key;
+	} per_step[] = {
+		{ "coalloc_plugin_calls_total",
+		  "Calls of a step of select/coalloc in slurmctld.", "calls" },
+		{ "coalloc_plugin_seconds_total",
+		  "Time in a step of select/coalloc in slurmctld (the lock steps: time holding slurmctld's job lock).",
+		  "seconds" },
+	};
+	json_object *timers, *over;
+
+	if (!json_object_object_get_ex(root, COALLOC_STATUS_TIMERS, &timers) ||
+	    !json_object_is_type(timers, json_type_object))
+		return;
+	for (size_t m = 0; m < sizeof(per_step) / sizeof(per_step[0]); m++) {
+		prom_family(stdout, per_step[m].name, PROM_COUNTER,
+			    per_step[m].help);
+		json_object_object_foreach(timers, step, timer) {
+			struct prom_label l[] = { { "step", step } };
+
+			prom_sample(stdout, per_step[m].name, l, 1,
+				    _timer_number(timer, per_step[m].key));
+		}
+	}
+	prom_family(stdout, "coalloc_plugin_slow_calls_total", PROM_COUNTER,
+		    "Calls of a step longer than over_ms milliseconds.");
+	json_object_object_foreach(timers, step, timer) {
+		if (!json_object_object_get_ex(timer, "over_ms", &over))
+			continue;
+		json_object_object_foreach(over, ms, count) {
+			struct prom_label l[] = { { "step", step },
+						  { "over_ms", ms } };
+
+			prom_sample(stdout, "coalloc_plugin_slow_calls_total",
+				    l, 2, json_object_get_double(count));
+		}
+	}
+}
+
 void status_print_prometheus(json_object *root)
 {
 	_info(root);
 	_sites(root);
 	_queues(root);
 	_matrix(root);
+	_timers(root);
 }

@@ -975,6 +975,17 @@ enum coalloc_why coalloc_engine_reason(const struct coalloc_engine *e,
 	return r->why;
 }
 
+enum coalloc_job_state coalloc_engine_job_state(const struct coalloc_engine *e,
+						uint32_t id)
+{
+	const struct job *j = job_find(e, id, NULL);
+
+	if (!j)
+		return COALLOC_JOB_UNKNOWN;
+	return j->state == JOB_RUNNING ? COALLOC_JOB_RUNNING :
+					 COALLOC_JOB_PENDING;
+}
+
 enum coalloc_why coalloc_engine_why(const struct coalloc_engine *e,
 				    uint32_t id, double now,
 				    char *buf, size_t len)

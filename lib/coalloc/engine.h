@@ -212,6 +212,21 @@ int coalloc_engine_add_running(struct coalloc_engine *e,
 			       const struct coalloc_request *req,
 			       const uint16_t *site);
 
+/* Whether the engine holds a job, and as what. */
+enum coalloc_job_state {
+	COALLOC_JOB_UNKNOWN,
+	COALLOC_JOB_PENDING,
+	COALLOC_JOB_RUNNING,
+};
+
+/*
+ * A lookup, in constant time: unlike coalloc_engine_why, it does not
+ * work out why a pending job waits (a placement search).  The plugin
+ * asks it of every job in slurmctld's table at each sync.
+ */
+enum coalloc_job_state coalloc_engine_job_state(const struct coalloc_engine *e,
+						uint32_t id);
+
 /* Why a job has not started at time now, with the numbers (r may be NULL). */
 enum coalloc_why coalloc_engine_reason(const struct coalloc_engine *e,
 				       uint32_t id, double now,

@@ -27,6 +27,10 @@
 
 /* the key of the public form among slurmctld's key pairs */
 #define COALLOC_STATUS_KEY "CoallocStatus"
+/* the plugin's timers as slurmctld has them now, among the same pairs;
+ * the status carries them as of its writing, under this key */
+#define COALLOC_TIMERS_KEY "CoallocTimers"
+#define COALLOC_STATUS_TIMERS "timers"
 /* the full status, in StateSaveLocation (coalloc-status --file) */
 #define COALLOC_STATUS_FILE "coalloc_status.json"
 #define COALLOC_STATUS_JOB "job"

@@ -506,13 +506,11 @@ static int _by_submit(void *x, void *y)
 static int _collect_new_pending(void *x, void *arg)
 {
 	job_record_t *job_ptr = x;
-	enum coalloc_why why;
 
 	if (!IS_JOB_PENDING(job_ptr) || !job_ptr->priority)
 		return 0;	/* held jobs wait outside the queues */
-	why = coalloc_engine_why(engine, job_ptr->job_id, 0, NULL, 0);
-	if (why == COALLOC_WHY_UNKNOWN_JOB &&
-	    _manages(job_ptr, _policy_locked()))
+	if (coalloc_engine_job_state(engine, job_ptr->job_id) ==
+	    COALLOC_JOB_UNKNOWN && _manages(job_ptr, _policy_locked()))
 		list_append(arg, job_ptr);
 	return 0;
 }
@@ -521,15 +519,14 @@ static int _collect_new_pending(void *x, void *arg)
 static int _withdraw_gone(void *x, void *arg)
 {
 	job_record_t *job_ptr = x;
-	enum coalloc_why why;
 
 	(void) arg;
 	if (IS_JOB_PENDING(job_ptr) && job_ptr->priority)
 		return 0;
 	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
 		return 0;
-	why = coalloc_engine_why(engine, job_ptr->job_id, 0, NULL, 0);
-	if (why != COALLOC_WHY_UNKNOWN_JOB)
+	if (coalloc_engine_job_state(engine, job_ptr->job_id) !=
+	    COALLOC_JOB_UNKNOWN)
 		_withdraw_locked(job_ptr->job_id);
 	return 0;
 }
@@ -745,11 +742,8 @@ void coalloc_queues_begin(job_record_t *job_ptr, int engine_row)
 		_drop_grant(g);
 	} else if (engine) {
 		/* started without a grant: bypassing, or recovered */
-		enum coalloc_why why = coalloc_engine_why(engine,
-							  job_ptr->job_id, 0,
-							  NULL, 0);
-
-		if (why != COALLOC_WHY_UNKNOWN_JOB && why != COALLOC_WHY_RUNNING)
+		if (coalloc_engine_job_state(engine, job_ptr->job_id) ==
+		    COALLOC_JOB_PENDING)
 			coalloc_engine_cancel(engine, job_ptr->job_id);
 		_add_running_locked(job_ptr, engine_row);
 	}

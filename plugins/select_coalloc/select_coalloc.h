@@ -278,7 +278,7 @@ void release_order_apply(const struct release_order *o, uint32_t k,
 			 uint32_t *out);
 void release_order_destroy(struct release_order *o);
 
-/* ---- timers.c: the plugin's share of a cycle (DebugFlags=SelectType) ---- */
+/* ---- timers.c: the plugin's share of slurmctld's time ---- */
 enum coalloc_timer {
 	COALLOC_TIMER_TEST_ONLY,
 	COALLOC_TIMER_RUN_NOW,
@@ -295,6 +295,8 @@ uint64_t coalloc_timer_now(void);	/* monotonic ns */
 void coalloc_timer_add(enum coalloc_timer which, uint64_t start_ns);
 /* Logs the counts once a minute, or now (reconfigure), and restarts them. */
 void coalloc_timers_report(bool force);
+/* The counts since slurmctld started, for the status and CoallocTimers. */
+struct json_object *coalloc_timers_json(void);
 
 /* ---- job_resources.c: the job_resources_t Slurm expects ---- */
 void coalloc_build_job_resources(job_record_t *job_ptr, bitstr_t *nodes);

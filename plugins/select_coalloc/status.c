@@ -90,12 +90,16 @@ void coalloc_status_reasons_due(void)
 	coalloc_worker_kick(&writer);
 }
 
+/* Timed while the lock is held: how long slurmctld's RPCs wait for us. */
 static void _restore_reasons(void)
 {
 	slurmctld_lock_t lock = { .job = WRITE_LOCK };
+	uint64_t t0;
 
 	lock_slurmctld(lock);
+	t0 = coalloc_timer_now();
 	coalloc_queues_restore_reasons();
+	coalloc_timer_add(COALLOC_TIMER_REASONS, t0);
 	unlock_slurmctld(lock);
 }
 
@@ -104,9 +108,12 @@ static void _restore_reasons(void)
 static void _sync_queues(void)
 {
 	slurmctld_lock_t lock = { .job = READ_LOCK };
+	uint64_t t0;
 
 	lock_slurmctld(lock);
+	t0 = coalloc_timer_now();
 	coalloc_queues_sync();
+	coalloc_timer_add(COALLOC_TIMER_QUEUE_SYNC, t0);
 	unlock_slurmctld(lock);
 }
 
@@ -211,6 +218,7 @@ static json_object *_status_json(void)
 	xfree(busy);
 	_matrix_json(root);
 	_gang_tables_json(root);
+	json_object_object_add(root, COALLOC_STATUS_TIMERS, coalloc_timers_json());
 	return root;
 }
 
@@ -262,6 +270,19 @@ static config_key_pair_t *_sites_pair(void)
 	return pair;
 }
 
+/* The timers as they are now (the status has them as of its writing). */
+static config_key_pair_t *_timers_pair(void)
+{
+	config_key_pair_t *pair = xmalloc(sizeof(*pair));
+	json_object *timers = coalloc_timers_json();
+
+	pair->name = xstrdup(COALLOC_TIMERS_KEY);
+	pair->value = xstrdup(json_object_to_json_string_ext(
+				      timers, JSON_C_TO_STRING_PLAIN));
+	json_object_put(timers);
+	return pair;
+}
+
 /*
  * Exported (select_coalloc.map): from 25.05 on node_features/coalloc
  * finds it with dlsym() and shows these pairs as its own (Slurm no
@@ -284,6 +305,7 @@ void coalloc_ctld_key_pairs(list_t *pairs)
 	slurm_mutex_unlock(&status_mutex);
 	list_append(pairs, pair);
 	list_append(pairs, _sites_pair());
+	list_append(pairs, _timers_pair());
 }
 
 /*
@@ -325,7 +347,7 @@ static void _write_status(void)
 	xfree(path);
 }
 
-/* One step of the thread, timed (DebugFlags=SelectType: timers.c). */
+/* One step of the thread, timed (timers.c). */
 static void _timed(void (*step)(void), enum coalloc_timer timer)
 {
 	uint64_t t0 = coalloc_timer_now();
@@ -366,9 +388,9 @@ static void *_writer_main(void *arg)
 			next_write = time(NULL) + STATUS_PERIOD;
 		slurm_mutex_unlock(&w->mutex);
 		if (reasons)
-			_timed(_restore_reasons, COALLOC_TIMER_REASONS);
+			_restore_reasons();
 		if (tick) {	/* may mark the status dirty */
-			_timed(_sync_queues, COALLOC_TIMER_QUEUE_SYNC);
+			_sync_queues();
 			coalloc_state_save_due();
 		}
 		if (tick && _take_dirty())

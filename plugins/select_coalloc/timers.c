@@ -1,20 +1,28 @@
 /*
- * timers.c - where select/coalloc's share of a scheduling cycle goes.
+ * timers.c - where select/coalloc's time in slurmctld goes.
  *
  * sdiag times slurmctld's main and backfill cycles as a whole.  To tell
  * the plugin's part, and which of its steps costs it, each job_test mode
  * and the release loop of a start estimate are timed (two clock reads a
- * call, tens of nanoseconds), and with DebugFlags=SelectType a summary
- * is logged once a minute and at scontrol reconfigure: calls, total,
- * mean and longest call of each.  The status thread's work is timed the
- * same way (the pending reasons it restores under the job write lock, the
- * queues' sync, the status snapshot and file), since it shares the CPUs
- * with the scheduler.  The counters are atomic: job_test's callers hold
- * the node usage lock, the status thread does not.
+ * call, tens of nanoseconds).  So is the status thread's work, since it
+ * shares the CPUs with the scheduler: the pending reasons it restores
+ * under the job write lock and the queues' sync under the job read lock
+ * are timed while the lock is held, because that is how long every RPC
+ * needing the other lock waits for the plugin.
+ *
+ * The counts are kept two ways.  Since slurmctld started: calls, time,
+ * the longest call and how many calls took over 1 ms, 10 ms, 100 ms and
+ * 1 s, in the status JSON and in scontrol show config's CoallocTimers
+ * (coalloc_timers_json), so that they can be read without debug logging
+ * and differenced over a window (bench-sched).  And per minute: with
+ * DebugFlags=SelectType a summary is logged once a minute and at scontrol
+ * reconfigure.  The counters are atomic: job_test's callers hold the node
+ * usage lock, the status thread does not.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <inttypes.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +30,11 @@
 #include "select_coalloc.h"
 
 #define REPORT_EVERY_NS (60ULL * 1000000000ULL)
+#define NS_PER_MS 1000000ULL
+
+/* A call longer than each of these is counted (ms; the JSON's keys). */
+static const uint64_t over_ms[] = { 1, 10, 100, 1000 };
+#define NOVER (sizeof(over_ms) / sizeof(over_ms[0]))
 
 struct timer {
 	uint64_t calls;
@@ -29,19 +42,35 @@ struct timer {
 	uint64_t max_ns;
 };
 
-static const char *const timer_names[COALLOC_TIMER_COUNT] = {
-	[COALLOC_TIMER_TEST_ONLY] = "test_only",
-	[COALLOC_TIMER_RUN_NOW] = "run_now",
-	[COALLOC_TIMER_WILL_RUN] = "will_run",
-	[COALLOC_TIMER_WHEN_FREED] = "will_run's release search",
-	[COALLOC_TIMER_RELEASE_PICK] = "its node picks",
-	[COALLOC_TIMER_REASONS] = "status thread: pending reasons",
-	[COALLOC_TIMER_QUEUE_SYNC] = "status thread: queue sync",
-	[COALLOC_TIMER_STATUS] = "status thread: status written",
+struct timer_since_start {
+	struct timer t;
+	uint64_t over[NOVER];
 };
 
-static struct timer timers[COALLOC_TIMER_COUNT];
-static uint64_t since_ns;	/* of the counts, 0: not started */
+/* name: the log's words; key: the JSON's */
+static const struct {
+	const char *name, *key;
+} timer_names[COALLOC_TIMER_COUNT] = {
+	[COALLOC_TIMER_TEST_ONLY] = { "test_only", "test_only" },
+	[COALLOC_TIMER_RUN_NOW] = { "run_now", "run_now" },
+	[COALLOC_TIMER_WILL_RUN] = { "will_run", "will_run" },
+	[COALLOC_TIMER_WHEN_FREED] = { "will_run's release search",
+				       "will_run_release_search" },
+	[COALLOC_TIMER_RELEASE_PICK] = { "its node picks",
+					 "will_run_node_picks" },
+	[COALLOC_TIMER_REASONS] = {
+		"status thread: pending reasons (job write lock held)",
+		"reasons_job_write_lock" },
+	[COALLOC_TIMER_QUEUE_SYNC] = {
+		"status thread: queue sync (job read lock held)",
+		"queue_sync_job_read_lock" },
+	[COALLOC_TIMER_STATUS] = { "status thread: status written",
+				   "status_written" },
+};
+
+static struct timer window[COALLOC_TIMER_COUNT];	/* the log's minute */
+static struct timer_since_start total[COALLOC_TIMER_COUNT];
+static uint64_t since_ns;	/* of the window, 0: not started */
 
 uint64_t coalloc_timer_now(void)
 {
@@ -51,10 +80,8 @@ uint64_t coalloc_timer_now(void)
 	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
 }
 
-void coalloc_timer_add(enum coalloc_timer which, uint64_t start_ns)
+static void _count(struct timer *t, uint64_t ns)
 {
-	struct timer *t = &timers[which];
-	uint64_t ns = coalloc_timer_now() - start_ns;
 	uint64_t max = __atomic_load_n(&t->max_ns, __ATOMIC_RELAXED);
 
 	__atomic_fetch_add(&t->calls, 1, __ATOMIC_RELAXED);
@@ -65,6 +92,53 @@ void coalloc_timer_add(enum coalloc_timer which, uint64_t start_ns)
 		;
 }
 
+void coalloc_timer_add(enum coalloc_timer which, uint64_t start_ns)
+{
+	uint64_t ns = coalloc_timer_now() - start_ns;
+
+	_count(&window[which], ns);
+	_count(&total[which].t, ns);
+	for (size_t i = 0; i < NOVER && ns > over_ms[i] * NS_PER_MS; i++)
+		__atomic_fetch_add(&total[which].over[i], 1, __ATOMIC_RELAXED);
+}
+
+static uint64_t _load(const uint64_t *v)
+{
+	return __atomic_load_n(v, __ATOMIC_RELAXED);
+}
+
+static json_object *_timer_json(const struct timer_since_start *s)
+{
+	json_object *o = json_object_new_object();
+	json_object *over = json_object_new_object();
+
+	json_object_object_add(o, "calls", json_object_new_int64(
+				       (int64_t) _load(&s->t.calls)));
+	json_object_object_add(o, "seconds", json_object_new_double(
+				       _load(&s->t.total_ns) / 1e9));
+	json_object_object_add(o, "max_ms", json_object_new_double(
+				       _load(&s->t.max_ns) / 1e6));
+	for (size_t i = 0; i < NOVER; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "%" PRIu64, over_ms[i]);
+		json_object_object_add(over, key, json_object_new_int64(
+					       (int64_t) _load(&s->over[i])));
+	}
+	json_object_object_add(o, "over_ms", over);
+	return o;
+}
+
+json_object *coalloc_timers_json(void)
+{
+	json_object *root = json_object_new_object();
+
+	for (int i = 0; i < COALLOC_TIMER_COUNT; i++)
+		json_object_object_add(root, timer_names[i].key,
+				       _timer_json(&total[i]));
+	return root;
+}
+
 static void _log_timers(uint64_t now)
 {
 	char line[1024];
@@ -73,10 +147,10 @@ static void _log_timers(uint64_t now)
 	line[0] = '\0';
 	for (int i = 0; i < COALLOC_TIMER_COUNT; i++) {
 		struct timer t = {
-			__atomic_exchange_n(&timers[i].calls, 0, __ATOMIC_RELAXED),
-			__atomic_exchange_n(&timers[i].total_ns, 0,
+			__atomic_exchange_n(&window[i].calls, 0, __ATOMIC_RELAXED),
+			__atomic_exchange_n(&window[i].total_ns, 0,
 					    __ATOMIC_RELAXED),
-			__atomic_exchange_n(&timers[i].max_ns, 0,
+			__atomic_exchange_n(&window[i].max_ns, 0,
 					    __ATOMIC_RELAXED),
 		};
 
@@ -84,7 +158,7 @@ static void _log_timers(uint64_t now)
 			continue;
 		len += snprintf(line + len, sizeof(line) - len,
 				"%s%s %" PRIu64 " calls %.3f ms (mean %.1f us, max %.1f us)",
-				len ? "; " : "", timer_names[i], t.calls,
+				len ? "; " : "", timer_names[i].name, t.calls,
 				t.total_ns / 1e6, t.total_ns / 1e3 / t.calls,
 				t.max_ns / 1e3);
 		if (len >= sizeof(line))
@@ -105,6 +179,6 @@ void coalloc_timers_report(bool force)
 	}
 	if (!force && now - since_ns < REPORT_EVERY_NS)
 		return;
-	_log_timers(now);	/* and restarts the counts */
+	_log_timers(now);	/* and restarts the window */
 	since_ns = now;
 }

@@ -49,7 +49,7 @@ ok $? "--prometheus succeeds"
 got=$(grep -E '^coalloc_(queue_length|queue_enabled)\{queue="site1"\}|^coalloc_site_nodes\{site="site2",state="(busy|idle)"\}|^coalloc_matrix_rows_in_use ' <<< "$prom" | paste -sd' ')
 is "$got" 'coalloc_site_nodes{site="site2",state="busy"} 1 coalloc_site_nodes{site="site2",state="idle"} 2 coalloc_queue_length{queue="site1"} 1 coalloc_queue_enabled{queue="site1"} 0 coalloc_matrix_rows_in_use 1' \
 	"--prometheus: busy and idle nodes, site1's queue length and state, rows in use"
-bad=$(grep -vcE '^# (TYPE [a-z_]+ (gauge|counter)|HELP [a-z_]+ .+)$|^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? -?[0-9.]+$' <<< "$prom")
+bad=$(grep -vcE '^# (TYPE [a-z_]+ (gauge|counter)|HELP [a-z_]+ .+)$|^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? -?[0-9.]+(e[-+][0-9]+)?$' <<< "$prom")
 is "$bad" 0 "... every line a family (HELP, TYPE) or a sample: Prometheus' text format, no OpenMetrics # EOF"
 updated=$(awk '$1 == "coalloc_status_updated_timestamp_seconds" { print $2 }' <<< "$prom")
 generated=$(perl -MJSON::PP -e 'print decode_json(join "", <STDIN>)->{generated}' <<< "$json")
@@ -88,6 +88,26 @@ mv "$STATE/away.json" "$STATE/coalloc_status.json" 2>/dev/null
 out=$("$STATUS" --file "$TEST_DIR/no-nodes.json" 2>&1)
 like "$out" "site2 +n\[4-6\] +3 +1 +2 +site2" "without the node table: the sites' busy counts"
 like "$out" "too many to send" "  and a note instead of the matrix"
+
+# The plugin's timers, without DebugFlags (timers.c): scontrol show
+# config has them as of now, coalloc-status --json and --prometheus too.
+timers_text() { scontrol show config | sed -n 's/.*CoallocTimers *= *//p'; }
+sync_calls() {
+	perl -MJSON::PP -e 'my $t = decode_json(join "", <STDIN>);
+		$t = $t->{timers} if $t->{timers};
+		my $s = $t->{queue_sync_job_read_lock};
+		print $s->{calls} + 0, " ", (exists $s->{over_ms}{10} ? "over" : "-"), "\n"'
+}
+read -r n1 over <<< "$(timers_text | sync_calls)"
+ok $(( n1 > 0 ? 0 : 1 )) "CoallocTimers: the queue sync ran $n1 times, timed while it held the job read lock"
+is "$over" over "  with its count of calls over 10 ms"
+sleep 3	# a sync every 2 s
+read -r n2 _ <<< "$("$STATUS" --json | sync_calls)"
+ok $(( n2 > n1 ? 0 : 1 )) "  coalloc-status --json has them as of now ($n1, then $n2), not as of the status file"
+like "$("$STATUS" --prometheus)" 'coalloc_plugin_seconds_total\{step="queue_sync_job_read_lock"\} [0-9.e-]+' \
+	"  --prometheus: the time in each step"
+like "$("$STATUS" --prometheus)" 'coalloc_plugin_slow_calls_total\{step="will_run",over_ms="10"\} [0-9]+' \
+	"  and the calls over 10 ms"
 
 # PrivateData=jobs: slurmctld cannot tell the plugin who asks for
 # CoallocStatus, so it carries no job id for anyone.

@@ -173,6 +173,12 @@ static void test_disabled_until_departure(void)
 		ok(!r.known && r.why == COALLOC_WHY_UNKNOWN_JOB,
 		   "reason: an unknown job");
 	}
+	is_int(coalloc_engine_job_state(e, 1), COALLOC_JOB_PENDING,
+	       "job state: the disabled queue's head is pending");
+	is_int(coalloc_engine_job_state(e, 100), COALLOC_JOB_RUNNING,
+	       "job state: a running job");
+	is_int(coalloc_engine_job_state(e, 99), COALLOC_JOB_UNKNOWN,
+	       "job state: an unknown job");
 	submit(e, 3, 1, 1, 1, 8);
 	is_int(pass(e, 1, ids, 8), 1, "another queue still works");
 	is_int(ids[0], 3, "q1 job started");
@@ -185,6 +191,11 @@ static void test_disabled_until_departure(void)
 	coalloc_engine_depart(e, 100);
 	is_int(pass(e, 3, ids, 8), 2, "after site 0 frees, q0 drains");
 	ok(ids[0] == 1 && ids[1] == 2, "in FCFS order");
+	is_int(coalloc_engine_job_state(e, 2), COALLOC_JOB_RUNNING,
+	       "job state: started");
+	coalloc_engine_depart(e, 2);
+	is_int(coalloc_engine_job_state(e, 2), COALLOC_JOB_UNKNOWN,
+	       "job state: a departed job is unknown");
 	coalloc_engine_destroy(e);
 }
 

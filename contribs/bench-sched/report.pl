@@ -61,6 +61,48 @@ for my $p (@plugins) {
 	};
 
 	my $window = num($kv{window_s}) || $opt{window};
+	my $per_min = sub { my ($x) = @_; defined $x && $window ? 0 + sprintf('%.3f', $x * 60 / $window) : undef };
+	my $diff = sub { my ($k) = @_; my ($x, $y) = (num($kv{"end_$k"}), num($kv{"start_$k"}));
+		defined $x && defined $y ? $x - $y : undef };
+	# select/coalloc's own time (its timers and threads; bench-sched)
+	my ($plugin_costs, $job_test_s);
+	if (defined num($kv{end_t_queue_sync_job_read_lock_calls})) {
+		my %step;
+		for my $t (qw(test_only run_now will_run queue_sync_job_read_lock
+			      reasons_job_write_lock status_written)) {
+			$step{$t} = { calls => $diff->("t_${t}_calls"),
+				seconds => $diff->("t_${t}_seconds"),
+				over_10ms => $diff->("t_${t}_over10"),
+				max_ms_since_start => num($kv{"end_t_${t}_max_ms"}) };
+		}
+		$job_test_s = 0;
+		$job_test_s += $step{$_}{seconds} // 0 for qw(test_only run_now will_run);
+		my $threads = $diff->('threads_cpu_s');
+		$plugin_costs = {
+			steps => \%step,
+			job_test_s_per_minute => $per_min->($job_test_s),
+			threads_cpu_s_per_minute => $per_min->($threads),
+			# job_test runs in slurmctld's scheduler threads, the rest in
+			# the plugin's own: together, the plugin's CPU
+			plugin_cpu_s_per_minute => $per_min->($job_test_s + ($threads // 0)),
+			job_lock_holds_over_10ms => ($step{queue_sync_job_read_lock}{over_10ms} // 0)
+				+ ($step{reasons_job_write_lock}{over_10ms} // 0),
+		};
+	}
+	my $sbatch;
+	if (open my $sb, '<', "$opt{out}/$p.sbatch") {
+		my (@us, $failed);
+		while (<$sb>) { chomp; if (/^\d+$/) { push @us, $_ } else { $failed++ } }
+		close $sb;
+		if (@us) {
+			@us = sort { $a <=> $b } @us;
+			my $q = sub { my $r = int($_[0] * @us + 0.999999); $us[($r < 1 ? 1 : $r) - 1] / 1000 };
+			$sbatch = { n => scalar @us, failed => $failed // 0,
+				median_ms => 0 + sprintf('%.1f', $q->(0.5)),
+				p99_ms => 0 + sprintf('%.1f', $q->(0.99)),
+				max_ms => 0 + sprintf('%.1f', $us[-1] / 1000) };
+		}
+	}
 	my $cycles = num($kv{main_cycles}) // 0;
 	$res{$p} = {
 		main => {
@@ -96,6 +138,9 @@ for my $p (@plugins) {
 		pending_start => num($kv{pending_start}),
 		pending_end => num($kv{pending_end}),
 		running_end => num($kv{running_end}),
+		slurmctld_cpu_s_per_minute => $per_min->($diff->('ctld_cpu_s')),
+		(plugin_costs => $plugin_costs) x !!$plugin_costs,
+		(sbatch => $sbatch) x !!$sbatch,
 	};
 }
 
@@ -118,6 +163,9 @@ if ($res{linear}) {
 			backfill_mean => ratio($x->{backfill}{mean_us}, $l->{backfill}{mean_us}),
 			backfill_max => ratio($x->{backfill}{max_us}, $l->{backfill}{max_us}),
 			backfill_per_job => ratio($x->{backfill}{per_job_tested_us}, $l->{backfill}{per_job_tested_us}),
+			slurmctld_cpu => ratio($x->{slurmctld_cpu_s_per_minute}, $l->{slurmctld_cpu_s_per_minute}),
+			sbatch_median => ratio(($x->{sbatch} // {})->{median_ms}, ($l->{sbatch} // {})->{median_ms}),
+			sbatch_p99 => ratio(($x->{sbatch} // {})->{p99_ms}, ($l->{sbatch} // {})->{p99_ms}),
 		};
 	}
 }
@@ -125,6 +173,7 @@ if ($res{linear}) {
 # ------------------------------------------------------------ table
 
 sub fmt { defined $_[0] ? $_[0] : '-' }
+sub costs { $_[0]{plugin_costs} }
 my @rows = (
 	['main: mean cycle (us)', sub { $_[0]{main}{mean_us} }],
 	['main: max cycle (us)', sub { $_[0]{main}{max_us} }],
@@ -146,6 +195,23 @@ my @rows = (
 	['backfill: mean table size', sub { $_[0]{backfill}{mean_table_size} }],
 	['backfill: per job tested (us)', sub { $_[0]{backfill}{per_job_tested_us} }],
 	['pending jobs, start / end', sub { fmt($_[0]{pending_start}) . ' / ' . fmt($_[0]{pending_end}) }],
+	['slurmctld CPU (s a minute)', sub { $_[0]{slurmctld_cpu_s_per_minute} }],
+	['sbatch: n / failed', sub { $_[0]{sbatch} ? "$_[0]{sbatch}{n} / $_[0]{sbatch}{failed}" : undef }],
+	['sbatch: median (ms)', sub { ($_[0]{sbatch} // {})->{median_ms} }],
+	['sbatch: 99th percentile (ms)', sub { ($_[0]{sbatch} // {})->{p99_ms} }],
+	['plugin CPU (s a minute)', sub { (costs($_[0]) // {})->{plugin_cpu_s_per_minute} }],
+	['  job_test (s a minute)', sub { (costs($_[0]) // {})->{job_test_s_per_minute} }],
+	['  its threads (s a minute)', sub { (costs($_[0]) // {})->{threads_cpu_s_per_minute} }],
+	['job lock: syncs / over 10 ms', sub { my $c = costs($_[0]) or return undef;
+		my $q = $c->{steps}{queue_sync_job_read_lock}; fmt($q->{calls}) . ' / ' . fmt($q->{over_10ms}) }],
+	['job lock: sync, ms held', sub { my $c = costs($_[0]) or return undef;
+		my $q = $c->{steps}{queue_sync_job_read_lock};
+		$q->{calls} ? sprintf('%.2f mean', 1000 * $q->{seconds} / $q->{calls}) : undef }],
+	['job lock: reasons / over 10 ms', sub { my $c = costs($_[0]) or return undef;
+		my $q = $c->{steps}{reasons_job_write_lock}; fmt($q->{calls}) . ' / ' . fmt($q->{over_10ms}) }],
+	['job lock: longest hold since start', sub { my $c = costs($_[0]) or return undef;
+		my ($a, $b) = map { $c->{steps}{$_}{max_ms_since_start} // 0 } qw(queue_sync_job_read_lock reasons_job_write_lock);
+		sprintf('%.2f ms', $a > $b ? $a : $b) }],
 );
 my $w = 34;
 printf "\nbench-sched: main scheduling cycle (sdiag), %d pending jobs, %d nodes (%d sites), %d s window\n\n",
@@ -158,10 +224,10 @@ for my $r (@rows) {
 print "\n";
 for my $k (sort keys %ratios) {
 	my $r = $ratios{$k};
-	printf "ratio %s: main mean %s, main max %s | event passes: mean %s, median %s | full-queue pass %s | backfill mean %s, max %s, per job tested %s\n",
+	printf "ratio %s: main mean %s, main max %s | event passes: mean %s, median %s | full-queue pass %s | backfill mean %s, max %s, per job tested %s | slurmctld CPU %s | sbatch median %s, 99th pct %s\n",
 		$k, map { fmt($r->{$_}) } qw(main_mean main_max main_event_mean
 			main_event_median main_full_queue backfill_mean backfill_max
-			backfill_per_job);
+			backfill_per_job slurmctld_cpu sbatch_median sbatch_p99);
 }
 # Backfill plans each job it cannot start now at the start time the
 # plugin's will-run test gives; a table of one entry under 2,000 waiting

@@ -20,7 +20,7 @@ fi
 out=$(promtool check rules "$MON/coalloc-alerts.yml" 2>&1)
 ok $? "promtool check rules: the alert rules are valid ($(tail -n1 <<< "$out" | sed 's/^ *//'))"
 out=$(promtool test rules "$FIX/alerts_test.yml" 2>&1)
-ok $? "promtool test rules: CoallocRowsStuck fires for a stuck gang row only" ||
+ok $? "promtool test rules: CoallocRowsStuck fires for a stuck gang row only, CoallocJobLockHeld for a job lock held over 100 ms only" ||
 	diag "$out"
 
 "$COALLOC_BUILD/bin/coalloc-status" --prometheus --file "$FIX/coalloc_status.json" > "$TMP/ctld.prom"

@@ -69,7 +69,7 @@ for my $p (@plugins) {
 	if (defined num($kv{end_t_queue_sync_job_read_lock_calls})) {
 		my %step;
 		for my $t (qw(test_only run_now will_run queue_sync_job_read_lock
-			      reasons_job_write_lock status_written)) {
+			      reasons_job_write_lock status_written job_table_walk)) {
 			$step{$t} = { calls => $diff->("t_${t}_calls"),
 				seconds => $diff->("t_${t}_seconds"),
 				over_10ms => $diff->("t_${t}_over10"),
@@ -206,6 +206,11 @@ my @rows = (
 		my $q = $c->{steps}{queue_sync_job_read_lock}; fmt($q->{calls}) . ' / ' . fmt($q->{over_10ms}) }],
 	['job lock: sync, ms held', sub { my $c = costs($_[0]) or return undef;
 		my $q = $c->{steps}{queue_sync_job_read_lock};
+		$q->{calls} ? sprintf('%.2f mean', 1000 * $q->{seconds} / $q->{calls}) : undef }],
+	['job table walks / over 10 ms', sub { my $c = costs($_[0]) or return undef;
+		my $q = $c->{steps}{job_table_walk}; fmt($q->{calls}) . ' / ' . fmt($q->{over_10ms}) }],
+	['job table walk, ms', sub { my $c = costs($_[0]) or return undef;
+		my $q = $c->{steps}{job_table_walk};
 		$q->{calls} ? sprintf('%.2f mean', 1000 * $q->{seconds} / $q->{calls}) : undef }],
 	['job lock: reasons / over 10 ms', sub { my $c = costs($_[0]) or return undef;
 		my $q = $c->{steps}{reasons_job_write_lock}; fmt($q->{calls}) . ' / ' . fmt($q->{over_10ms}) }],

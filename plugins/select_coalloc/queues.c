@@ -175,15 +175,28 @@ static enum coalloc_policy _policy(void)
 	return policy;
 }
 
+static const char *_partition(job_record_t *job_ptr)
+{
+	return job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
+}
+
+/* Given nodes, or a partition that is no queue's: whatever it asks. */
+static bool _bypasses(job_record_t *job_ptr)
+{
+	const char *part = _partition(job_ptr);
+
+	if (job_ptr->details && job_ptr->details->req_node_bitmap)
+		return true;
+	return coalloc_local_site_of_partition(part) < 0 &&
+	       !coalloc_is_global_partition(part);
+}
+
 static int _route(job_record_t *job_ptr, enum coalloc_policy policy,
 		  const struct coalloc_request *req)
 {
-	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
-	int origin = coalloc_local_site_of_partition(part);
+	int origin = coalloc_local_site_of_partition(_partition(job_ptr));
 
-	if (job_ptr->details && job_ptr->details->req_node_bitmap)
-		return QUEUE_BYPASS;
-	if (origin < 0 && !coalloc_is_global_partition(part))
+	if (_bypasses(job_ptr))
 		return QUEUE_BYPASS;
 	return coalloc_route(policy, req,
 			     origin < 0 ? COALLOC_ORIGIN_NONE : origin);
@@ -206,12 +219,15 @@ static int _request(job_record_t *job_ptr, enum coalloc_policy policy,
 	return 0;
 }
 
+/* Asked of every pending job outside the engine at each sync: the
+ * bypass is told apart before the job's request is read. */
 static bool _manages(job_record_t *job_ptr, enum coalloc_policy policy)
 {
 	struct coalloc_request req;
 	char err[ERRBUF_LEN];
 
-	return !_request(job_ptr, policy, &req, err, sizeof(err)) &&
+	return !_bypasses(job_ptr) &&
+	       !_request(job_ptr, policy, &req, err, sizeof(err)) &&
 	       req.queue != QUEUE_BYPASS;
 }
 
@@ -573,27 +589,46 @@ static void _expire_grants(time_t now)
 	}
 }
 
+/*
+ * Whether slurmctld's job table is as the last sync saw it: the same
+ * change stamp and count, and that sync came in the stamp's second (a
+ * later change in that second is seen in the next one) or after it (it
+ * saw all of that second).  A busy slurmctld changes its table every
+ * second, so a sync walks at most once a second, whoever asks; a quiet
+ * one is not walked again until something changes.
+ */
+static bool _table_unchanged(int count, time_t now)
+{
+	if (!last_job_update || last_job_update != last_sync ||
+	    count != last_sync_count)
+		return false;
+	return now == last_sync_clock || last_sync_clock > last_sync;
+}
+
 static void _sync_locked(time_t now)
 {
 	list_t *fresh;
-
+	uint64_t t0;
 	int count;
 
 	_expire_grants(now);
 	if (!job_list)
 		return;
 	count = list_count(job_list);
-	if (last_job_update && last_job_update == last_sync &&
-	    count == last_sync_count && now == last_sync_clock)
+	if (_table_unchanged(count, now))
 		return;
+	t0 = coalloc_timer_now();
 	last_sync = last_job_update;
 	last_sync_count = count;
 	last_sync_clock = now;
-	list_for_each(job_list, _withdraw_gone, NULL);
+	/* _ro: other readers of the job list (RPCs under the job read
+	 * lock) are not shut out while we walk it */
+	list_for_each_ro(job_list, _withdraw_gone, NULL);
 	fresh = list_create(NULL);
-	list_for_each(job_list, _collect_new_pending, fresh);
+	list_for_each_ro(job_list, _collect_new_pending, fresh);
 	_submit_in_order(fresh);
 	FREE_NULL_LIST(fresh);
+	coalloc_timer_add(COALLOC_TIMER_JOB_WALK, t0);
 	if (disabled_due)	/* the heads are back: the records can hold */
 		_restore_disabled_locked();
 	_tell_changed();

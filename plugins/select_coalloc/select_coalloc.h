@@ -287,6 +287,7 @@ enum coalloc_timer {
 	COALLOC_TIMER_RELEASE_PICK,	/* one node pick in that search */
 	COALLOC_TIMER_REASONS,		/* status thread: reasons restored */
 	COALLOC_TIMER_QUEUE_SYNC,	/* status thread: the queues' sync */
+	COALLOC_TIMER_JOB_WALK,		/* a sync's walk of the job table */
 	COALLOC_TIMER_STATUS,		/* status thread: snapshot and file */
 	COALLOC_TIMER_COUNT
 };

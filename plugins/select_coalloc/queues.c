@@ -64,6 +64,28 @@ static int last_sync_count;
 static uint32_t *told;
 static size_t ntold, told_cap;
 
+#define WALK_SLICE 2048
+
+struct fresh_job {
+	time_t submit;
+	uint32_t id;
+};
+
+struct walk {
+	size_t skip;		/* jobs before this slice */
+	size_t budget;		/* jobs in it */
+	size_t pos;
+	struct fresh_job *fresh;
+	size_t nfresh, fresh_cap;
+	/* the table when the walk began, the sync's record at its end */
+	time_t stamp, clock;
+	int count;
+	bool active;
+};
+
+/* The status thread's walk, across its slices. */
+static struct walk sliced;
+
 /* ------------------------------------------------------------ grants */
 
 static struct grant *_find_grant(uint32_t id)
@@ -503,75 +525,125 @@ void coalloc_queues_fini(void)
 	ngrants = 0;
 	xfree(told);
 	ntold = told_cap = 0;
+	xfree(sliced.fresh);
+	sliced.nfresh = sliced.fresh_cap = 0;
+	sliced.active = false;
 	slurm_mutex_unlock(&queues_mutex);
 }
 
 /* ------------------------------------------------------------ sync */
 
-static int _by_submit(void *x, void *y)
+/*
+ * A walk of slurmctld's job table: a pending job the engine does not
+ * know joins it, a job the engine has that no longer waits (cancelled,
+ * held, purged) leaves it.  The new jobs are kept by id, and join in
+ * submit order at the end of the walk.  The status thread walks in
+ * slices of WALK_SLICE jobs, each under a job read lock of its own, so
+ * that no hold of the lock grows with the table; a slice starts where
+ * the last one ended (a job purged meanwhile shifts the list by one: a
+ * job then seen twice is harmless, one skipped is seen at the next walk).
+ */
+static void _fresh_add(struct walk *w, job_record_t *job_ptr)
 {
-	job_record_t *a = *(job_record_t **) x, *b = *(job_record_t **) y;
-	time_t ta = a->details ? a->details->submit_time : 0;
-	time_t tb = b->details ? b->details->submit_time : 0;
-
-	if (ta != tb)
-		return ta < tb ? -1 : 1;
-	return (a->job_id > b->job_id) - (a->job_id < b->job_id);
-}
-
-static int _collect_new_pending(void *x, void *arg)
-{
-	job_record_t *job_ptr = x;
-
-	if (!IS_JOB_PENDING(job_ptr) || !job_ptr->priority)
-		return 0;	/* held jobs wait outside the queues */
-	if (coalloc_engine_job_state(engine, job_ptr->job_id) ==
-	    COALLOC_JOB_UNKNOWN && _manages(job_ptr, _policy_locked()))
-		list_append(arg, job_ptr);
-	return 0;
-}
-
-/* Pending in the engine but no longer waiting in slurmctld: withdraw. */
-static int _withdraw_gone(void *x, void *arg)
-{
-	job_record_t *job_ptr = x;
-
-	(void) arg;
-	if (IS_JOB_PENDING(job_ptr) && job_ptr->priority)
-		return 0;
-	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
-		return 0;
-	if (coalloc_engine_job_state(engine, job_ptr->job_id) !=
-	    COALLOC_JOB_UNKNOWN)
-		_withdraw_locked(job_ptr->job_id);
-	return 0;
-}
-
-static void _submit_in_order(list_t *fresh)
-{
-	job_record_t *job_ptr;
-
-	list_sort(fresh, _by_submit);
-	while ((job_ptr = list_pop(fresh))) {
-		struct coalloc_request req;
-		char err[ERRBUF_LEN];
-		int rc;
-
-		/* a request the sites cannot take (they changed since its
-		 * submit) stays pending outside the queues */
-		if (_request(job_ptr, _policy_locked(), &req, err,
-			     sizeof(err))) {
-			debug("%s: %pJ not queued in the policy engine: %s",
-			      plugin_type, job_ptr, err);
-			continue;
-		}
-		if (req.queue < COALLOC_QUEUE_GLOBAL)
-			continue;
-		rc = coalloc_engine_submit(engine, &req);
-		if (rc)
-			debug("%s: %pJ not queued in the policy engine: %s",
-			      plugin_type, job_ptr, strerror(-rc));
+	if (w->nfresh == w->fresh_cap) {
+		w->fresh_cap = w->fresh_cap ? 2 * w->fresh_cap : 64;
+		xrecalloc(w->fresh, w->fresh_cap, sizeof(*w->fresh));
 	}
+	w->fresh[w->nfresh].submit = job_ptr->details ?
+				     job_ptr->details->submit_time : 0;
+	w->fresh[w->nfresh].id = job_ptr->job_id;
+	w->nfresh++;
+}
+
+static int _walk_one(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	struct walk *w = arg;
+
+	if (w->pos++ < w->skip)
+		return 0;	/* an earlier slice's: not even read */
+	if (w->pos > w->skip + w->budget)
+		return -1;	/* the next slice's */
+	if (IS_JOB_PENDING(job_ptr) && job_ptr->priority) {
+		/* held jobs (priority 0) wait outside the queues */
+		if (coalloc_engine_job_state(engine, job_ptr->job_id) ==
+		    COALLOC_JOB_UNKNOWN && _manages(job_ptr, _policy_locked()))
+			_fresh_add(w, job_ptr);
+	} else if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr) &&
+		   coalloc_engine_job_state(engine, job_ptr->job_id) !=
+		   COALLOC_JOB_UNKNOWN) {
+		_withdraw_locked(job_ptr->job_id);
+	}
+	return 0;
+}
+
+static void _walk_begin(struct walk *w, int count, time_t now)
+{
+	w->skip = 0;
+	w->nfresh = 0;
+	w->stamp = last_job_update;
+	w->count = count;
+	w->clock = now;
+	w->active = true;
+}
+
+/* One slice of at most budget jobs; whether it reached the table's end. */
+static bool _walk_slice(struct walk *w, size_t budget)
+{
+	w->pos = 0;
+	w->budget = budget;
+	if (list_for_each_ro(job_list, _walk_one, w) >= 0)
+		return true;
+	w->skip += budget;
+	return false;
+}
+
+static int _by_submit(const void *x, const void *y)
+{
+	const struct fresh_job *a = x, *b = y;
+
+	if (a->submit != b->submit)
+		return a->submit < b->submit ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+/* A new pending job joins the engine's queues, if it still waits. */
+static void _submit_fresh(uint32_t id)
+{
+	job_record_t *job_ptr = find_job_record ? find_job_record(id) : NULL;
+	struct coalloc_request req;
+	char err[ERRBUF_LEN];
+	int rc;
+
+	if (!job_ptr || !IS_JOB_PENDING(job_ptr) || !job_ptr->priority ||
+	    coalloc_engine_job_state(engine, id) != COALLOC_JOB_UNKNOWN)
+		return;
+	/* a request the sites cannot take (they changed since its
+	 * submit) stays pending outside the queues */
+	if (_request(job_ptr, _policy_locked(), &req, err, sizeof(err))) {
+		debug("%s: %pJ not queued in the policy engine: %s",
+		      plugin_type, job_ptr, err);
+		return;
+	}
+	if (req.queue < COALLOC_QUEUE_GLOBAL)
+		return;
+	rc = coalloc_engine_submit(engine, &req);
+	if (rc)
+		debug("%s: %pJ not queued in the policy engine: %s",
+		      plugin_type, job_ptr, strerror(-rc));
+}
+
+/* The walk's new jobs join in submit order; the sync is recorded. */
+static void _walk_end(struct walk *w)
+{
+	qsort(w->fresh, w->nfresh, sizeof(*w->fresh), _by_submit);
+	for (size_t i = 0; i < w->nfresh; i++)
+		_submit_fresh(w->fresh[i].id);
+	last_sync = w->stamp;
+	last_sync_count = w->count;
+	last_sync_clock = w->clock;
+	w->active = false;
+	w->nfresh = 0;
 }
 
 /* Grants not used in time (nodes down, job held) go back to the engine. */
@@ -605,9 +677,18 @@ static bool _table_unchanged(int count, time_t now)
 	return now == last_sync_clock || last_sync_clock > last_sync;
 }
 
+/* After a walk: records back at their heads, the status to rewrite. */
+static void _after_walk(void)
+{
+	if (disabled_due)	/* the heads are back: the records can hold */
+		_restore_disabled_locked();
+	_tell_changed();
+}
+
+/* A whole walk at once: a job_test call's, under the scheduler's locks. */
 static void _sync_locked(time_t now)
 {
-	list_t *fresh;
+	struct walk w = { 0 };
 	uint64_t t0;
 	int count;
 
@@ -618,20 +699,12 @@ static void _sync_locked(time_t now)
 	if (_table_unchanged(count, now))
 		return;
 	t0 = coalloc_timer_now();
-	last_sync = last_job_update;
-	last_sync_count = count;
-	last_sync_clock = now;
-	/* _ro: other readers of the job list (RPCs under the job read
-	 * lock) are not shut out while we walk it */
-	list_for_each_ro(job_list, _withdraw_gone, NULL);
-	fresh = list_create(NULL);
-	list_for_each_ro(job_list, _collect_new_pending, fresh);
-	_submit_in_order(fresh);
-	FREE_NULL_LIST(fresh);
+	_walk_begin(&w, count, now);
+	(void) _walk_slice(&w, SIZE_MAX);
+	_walk_end(&w);
+	xfree(w.fresh);
 	coalloc_timer_add(COALLOC_TIMER_JOB_WALK, t0);
-	if (disabled_due)	/* the heads are back: the records can hold */
-		_restore_disabled_locked();
-	_tell_changed();
+	_after_walk();
 }
 
 /* ------------------------------------------------------------ API */
@@ -840,22 +913,40 @@ void coalloc_queues_json(json_object *root)
 	json_object_object_add(root, "queues", queues);
 }
 
-/* The engine's queues brought up to slurmctld's job table between the
- * scheduler's questions (job read lock held, status.c). */
-void coalloc_queues_sync(void)
+/*
+ * The engine's queues brought up to slurmctld's job table between the
+ * scheduler's questions: one slice of a walk (job read lock held,
+ * status.c, which calls again, under a lock of its own, until true).
+ */
+bool coalloc_queues_sync_slice(void)
 {
-	bool changed = false;
+	time_t now = time(NULL);
+	bool done = true;
+	uint64_t t0;
 
 	slurm_mutex_lock(&queues_mutex);
-	if (engine) {
-		size_t before = coalloc_engine_pending(engine);
-
-		_sync_locked(time(NULL));
-		changed = coalloc_engine_pending(engine) != before;
+	if (!engine || !job_list) {
+		sliced.active = false;
+		goto out;
 	}
+	if (!sliced.active) {
+		int count = list_count(job_list);
+
+		_expire_grants(now);
+		if (_table_unchanged(count, now))
+			goto out;
+		_walk_begin(&sliced, count, now);
+	}
+	t0 = coalloc_timer_now();
+	done = _walk_slice(&sliced, WALK_SLICE);
+	if (done)
+		_walk_end(&sliced);
+	coalloc_timer_add(COALLOC_TIMER_JOB_WALK, t0);
+	if (done)
+		_after_walk();
+out:
 	slurm_mutex_unlock(&queues_mutex);
-	if (changed)
-		_tell_changed();
+	return done;
 }
 
 /* scancel of a pending job: 22.05's only word to us about pending jobs. */

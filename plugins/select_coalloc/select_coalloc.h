@@ -106,7 +106,7 @@ void coalloc_queues_begin(job_record_t *job_ptr, int engine_row);
 void coalloc_queues_fini_job(job_record_t *job_ptr);
 void coalloc_queues_withdraw(job_record_t *job_ptr);	/* pending, cancelled */
 void coalloc_queues_restore_reasons(void);	/* job write lock held */
-void coalloc_queues_sync(void);	/* job read lock held */
+bool coalloc_queues_sync_slice(void);	/* job read lock held */
 
 /* ---- status.c: coalloc_status.json for coalloc-status(1) ---- */
 struct json_object;

@@ -104,17 +104,23 @@ static void _restore_reasons(void)
 }
 
 /* Jobs that left the queue unseen (Slurm 24.11 tells the select plugin
- * nothing when a pending job is cancelled) leave the engine too. */
+ * nothing when a pending job is cancelled) leave the engine too.  A
+ * slice of the job table at a time, each under a lock of its own: the
+ * RPCs waiting for the write lock go between them. */
 static void _sync_queues(void)
 {
 	slurmctld_lock_t lock = { .job = READ_LOCK };
-	uint64_t t0;
+	bool done;
 
-	lock_slurmctld(lock);
-	t0 = coalloc_timer_now();
-	coalloc_queues_sync();
-	coalloc_timer_add(COALLOC_TIMER_QUEUE_SYNC, t0);
-	unlock_slurmctld(lock);
+	do {
+		uint64_t t0;
+
+		lock_slurmctld(lock);
+		t0 = coalloc_timer_now();
+		done = coalloc_queues_sync_slice();
+		coalloc_timer_add(COALLOC_TIMER_QUEUE_SYNC, t0);
+		unlock_slurmctld(lock);
+	} while (!done);
 }
 
 /* One node's column: per row the job id (0: free) and whether it is a

@@ -64,7 +64,7 @@ static const struct {
 	[COALLOC_TIMER_QUEUE_SYNC] = {
 		"status thread: queue sync (job read lock held)",
 		"queue_sync_job_read_lock" },
-	[COALLOC_TIMER_JOB_WALK] = { "job table walks (any thread's sync)",
+	[COALLOC_TIMER_JOB_WALK] = { "job table walks and slices",
 				     "job_table_walk" },
 	[COALLOC_TIMER_STATUS] = { "status thread: status written",
 				   "status_written" },

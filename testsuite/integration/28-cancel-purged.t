@@ -47,4 +47,26 @@ wait_until 30 started "$next"
 like "$(job_state "$next")" "^(RUNNING|COMPLETED)$" \
      "the next job of the queue starts within 30 s (not after a 60 s grant timeout)"
 
+# A queue longer than a slice of the status thread's walk of the job
+# table (2,048 jobs, each slice under a job read lock of its own): every
+# job joins the policy's queue, and jobs cancelled at the end of
+# slurmctld's table, in the walk's last slice, leave it.
+N=2100
+pending_in_status() {
+	perl -MJSON::PP -e 'print decode_json(join "", <STDIN>)->{pending} // -1' < "$STATUS" 2>/dev/null
+}
+pending_is() { [[ $(pending_in_status) == "$1" ]]; }
+hold=$(submit -p grid $ALL -o /dev/null --wrap 'sleep 600')
+wait_until 30 running "$hold"
+for ((i = 0; i < N; i++)); do
+	sbatch -Q -p site1 -N 1 -o /dev/null --wrap 'sleep 1' > /dev/null || break
+done
+is "$i" "$N" "$N jobs submitted behind an all-node job"
+wait_until 30 pending_is "$N"
+is "$(pending_in_status)" "$N" "  all $N wait in the policy's queue (more than one slice of the walk)"
+last=$(squeue -h -t PD -o %i --sort=-i | head -n 10)
+scancel $last
+wait_until 30 pending_is $((N - 10))
+is "$(pending_in_status)" $((N - 10)) "  the 10 submitted last, cancelled, leave it"
+
 done_testing

@@ -46,15 +46,9 @@ guard=(--gang-guard)
 	>"$DIR/start.log" 2>&1 || { cat "$DIR/start.log"; exit 2; }
 eval "$("$CLUSTER" env --dir "$DIR/cluster")"
 
-# The state letter of the job's sleep, found through its batch stepd.
-proc_state() {	# job
-	local stepd child
-	stepd=$(pgrep -f "slurmstepd: \[$1\.batch\]" | head -n 1)
-	[[ -n $stepd ]] || { echo -; return; }
-	child=$(pgrep -P "$stepd" | head -n 1)
-	[[ -n $child ]] || { echo -; return; }
-	ps -o stat= -p "$child" | cut -c1
-}
+# The state letter of the job's sleep (proc_state).
+# shellcheck source=contribs/esp/repro/proc-state.sh
+source "$REPO/contribs/esp/repro/proc-state.sh"
 
 state() { squeue -h -j "$1" -o %t 2>/dev/null; }
 submit() { sbatch --parsable -p debug -N 1 -o /dev/null --wrap 'exec sleep 600'; }

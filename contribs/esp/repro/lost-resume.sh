@@ -31,15 +31,9 @@ trap '"$CLUSTER" stop --dir "$DIR/cluster" >/dev/null 2>&1; rm -rf "$DIR"' EXIT
 	>"$DIR/start.log" 2>&1 || { cat "$DIR/start.log"; exit 2; }
 eval "$("$CLUSTER" env --dir "$DIR/cluster")"
 
-# The state letter of the job's sleep, found through its batch stepd.
-proc_state() {	# job
-	local stepd child
-	stepd=$(pgrep -f "slurmstepd: \[$1\.batch\]" | head -n 1)
-	[[ -n $stepd ]] || { echo -; return; }
-	child=$(pgrep -P "$stepd" | head -n 1)
-	[[ -n $child ]] || { echo -; return; }
-	ps -o stat= -p "$child" | cut -c1
-}
+# The state letter of the job's sleep (proc_state).
+# shellcheck source=contribs/esp/repro/proc-state.sh
+source "$REPO/contribs/esp/repro/proc-state.sh"
 
 lost=0
 for ((r = 1; r <= ROUNDS; r++)); do

@@ -10,11 +10,14 @@
 # TimeSlice=1 (GangGuard=yes unless GUARD=no, which leaves the rows to
 # Slurm's suspend and resume alone).  Each batch of rounds runs one
 # `sleep` job per node in the first row (A), then one per node in the
-# second (B): from then on the plugin suspends one row and resumes the
-# other every second, and slurmd takes at least 2 s to carry out a suspend
-# (SIGTSTP, 2 s, SIGSTOP), so suspends and resumes of one job overtake
-# each other.  After SWITCHES seconds (default 3) of that, the B jobs are
-# cancelled; the A jobs' row is then the only one, and runs.  8 s later
+# second (B): B's start suspends A.  The plugin ends no slice within 10 s
+# of the start of a job the switch would stop (timeslice.c, LAUNCH_GRACE:
+# slurmd holds back a suspend during a launch), and from then on it
+# suspends one row and resumes the other every second, while slurmd
+# takes at least 2 s to carry out a suspend (SIGTSTP, 2 s, SIGSTOP): the
+# suspends and resumes of one job overtake each other there.  After
+# SWITCHES seconds (default 16: the grace, then about 6 switches) the B
+# jobs are cancelled; the A jobs' row is then the only one, and runs.  8 s later
 # each A job is one round: squeue says R and its process is not stopped
 # (T), or the resume was lost.  Rounds are counted per node, so 4 at a
 # time.  Prints one line per round and a count, and with the guard how
@@ -29,7 +32,7 @@ set -uo pipefail
 
 ROUNDS=${1:-50}
 PORT_BASE=${2:-38500}
-SWITCHES=${SWITCHES:-3}
+SWITCHES=${SWITCHES:-16}
 NODES=4
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 CLUSTER=$REPO/testsuite/cluster/slurm-cluster
@@ -76,14 +79,23 @@ continued() {	# the agents' count of lost resumes repaired, all nodes
 	echo "$sum"
 }
 
-lost=0 round=0
+lost=0 round=0 switches=0
 while ((round < ROUNDS)); do
 	a=() b=()
 	for ((i = 0; i < NODES; i++)); do a+=("$(submit)"); done
 	wait_for 150 all_started "${a[@]}" || echo "note: the A jobs did not all start"
 	for ((i = 0; i < NODES; i++)); do b+=("$(submit)"); done
 	wait_for 150 all_started "${b[@]}" || echo "note: the B jobs did not all start"
-	sleep "$SWITCHES"
+	# what slurmctld says of the first A job, twice a second: its
+	# suspends and resumes (the pattern must really happen)
+	seen=0 was=$(state "${a[0]}")
+	for ((t = 0; t < 2 * SWITCHES; t++)); do
+		sleep 0.5
+		now=$(state "${a[0]}")
+		[[ $now == "$was" ]] || seen=$((seen + 1))
+		was=$now
+	done
+	switches=$((switches + seen))
 	scancel "${b[@]}"
 	sleep 8
 	for j in "${a[@]}"; do
@@ -102,5 +114,5 @@ while ((round < ROUNDS)); do
 done
 repaired=
 [[ ${GUARD:-yes} == no ]] || repaired=", lost resumes the agents repaired: $(continued)"
-echo "jobs left stopped: $lost of $ROUNDS rounds (select/coalloc, TimeSlice=1, GangGuard=${GUARD:-yes}, Slurm $(scontrol -V | cut -d' ' -f2))$repaired"
+echo "jobs left stopped: $lost of $ROUNDS rounds (select/coalloc, TimeSlice=1, GangGuard=${GUARD:-yes}, Slurm $(scontrol -V | cut -d' ' -f2)); suspends and resumes seen by squeue: $switches on the batches' first A job$repaired"
 ((lost == 0))

@@ -468,6 +468,7 @@ int coalloc_queues_reset(list_t *jobs)
 	ngrants = 0;
 	last_sync = last_sync_clock = 0;
 	last_sync_count = 0;
+	sliced.active = false;	/* a walk begun for the old engine starts over */
 	if (nsites < 1 || nsites > COALLOC_MAX_SITES) {
 		error("%s: %d sites: the policy engine handles 1 to %d",
 		      plugin_type, nsites, COALLOC_MAX_SITES);

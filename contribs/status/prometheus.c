@@ -166,7 +166,8 @@ static double _timer_number(json_object *timer, const char *key)
 {
 	json_object *v;
 
-	return json_object_object_get_ex(timer, key, &v) ?
+	return json_object_is_type(timer, json_type_object) &&
+	       json_object_object_get_ex(timer, key, &v) ?
 	       json_object_get_double(v) : 0;
 }
 
@@ -202,7 +203,9 @@ static void _timers(json_object *root)
 	prom_family(stdout, "coalloc_plugin_slow_calls_total", PROM_COUNTER,
 		    "Calls of a step longer than over_ms milliseconds.");
 	json_object_object_foreach(timers, step, timer) {
-		if (!json_object_object_get_ex(timer, "over_ms", &over))
+		if (!json_object_is_type(timer, json_type_object) ||
+		    !json_object_object_get_ex(timer, "over_ms", &over) ||
+		    !json_object_is_type(over, json_type_object))
 			continue;
 		json_object_object_foreach(over, ms, count) {
 			struct prom_label l[] = { { "step", step },

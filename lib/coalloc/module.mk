@@ -12,7 +12,8 @@ COALLOC_SRCS := lib/coalloc/rng.c lib/coalloc/idmap.c lib/coalloc/policy.c \
 	lib/coalloc/placement.c lib/coalloc/engine.c lib/coalloc/matrix.c \
 	lib/coalloc/statefile.c lib/coalloc/resend.c lib/coalloc/reason.c \
 	lib/coalloc/sizes.c lib/coalloc/site_name.c lib/coalloc/shape.c \
-	lib/coalloc/hold.c lib/coalloc/order.c lib/coalloc/route.c
+	lib/coalloc/hold.c lib/coalloc/order.c lib/coalloc/route.c \
+	lib/coalloc/walk.c
 
 $(eval $(call static_lib,$(COALLOC_LIB),$(COALLOC_SRCS)))
 TARGETS += $(COALLOC_LIB)
@@ -23,6 +24,7 @@ $(eval $(call unit_test,coalloc/test_matrix,testsuite/unit/coalloc/test_matrix.c
 # statefile.c reads numbers with lib/num: its users link $(LIBNUM) after.
 $(eval $(call unit_test,coalloc/test_statefile,testsuite/unit/coalloc/test_statefile.c,$(COALLOC_LIB) $(LIBNUM),))
 $(eval $(call unit_test,coalloc/test_resend,testsuite/unit/coalloc/test_resend.c,$(COALLOC_LIB),))
+$(eval $(call unit_test,coalloc/test_walk,testsuite/unit/coalloc/test_walk.c,$(COALLOC_LIB),))
 $(eval $(call unit_test,coalloc/test_props,testsuite/unit/coalloc/test_props.c,$(COALLOC_LIB),-lm))
 $(eval $(call unit_test,coalloc/test_sizes,testsuite/unit/coalloc/test_sizes.c,$(COALLOC_LIB) $(LIBNUM),))
 $(eval $(call unit_test,coalloc/test_shape,testsuite/unit/coalloc/test_shape.c,$(COALLOC_LIB) $(LIBNUM),))

@@ -30,6 +30,7 @@
 
 #include "coalloc/engine.h"
 #include "coalloc/route.h"
+#include "coalloc/walk.h"
 #include "num/errbuf.h"
 #include "select_coalloc.h"
 #include "src/common/node_conf.h"
@@ -55,10 +56,8 @@ static pthread_mutex_t queues_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct coalloc_engine *engine;
 static struct grant *grants;
 static size_t ngrants;
-/* What the last sync saw: slurmctld's job table changes at one-second
- * resolution, so a count and the clock catch same-second submissions. */
-static time_t last_sync, last_sync_clock;
-static int last_sync_count;
+/* What the last walk of slurmctld's job table saw (lib/coalloc/walk.h). */
+static struct coalloc_walk_seen last_walk;
 /* Jobs told why they wait since the last coalloc_queues_restore_reasons
  * (ids; a job may be listed more than once). */
 static uint32_t *told;
@@ -77,14 +76,23 @@ struct walk {
 	size_t pos;
 	struct fresh_job *fresh;
 	size_t nfresh, fresh_cap;
+	size_t submitted;	/* of fresh, once sorted */
 	/* the table when the walk began, the sync's record at its end */
 	time_t stamp, clock;
 	int count;
-	bool active;
+	bool active;		/* begun, not ended */
+	bool walked;		/* the table's end reached: fresh to submit */
+	bool sorted;
 };
 
 /* The status thread's walk, across its slices. */
 static struct walk sliced;
+
+/* slurmctld's last_job_update, 0 outside slurmctld. */
+static time_t _table_stamp(void)
+{
+	return &last_job_update ? last_job_update : 0;
+}
 
 /* ------------------------------------------------------------ grants */
 
@@ -466,8 +474,7 @@ int coalloc_queues_reset(list_t *jobs)
 	coalloc_engine_destroy(engine);
 	engine = NULL;
 	ngrants = 0;
-	last_sync = last_sync_clock = 0;
-	last_sync_count = 0;
+	memset(&last_walk, 0, sizeof(last_walk));
 	sliced.active = false;	/* a walk begun for the old engine starts over */
 	if (nsites < 1 || nsites > COALLOC_MAX_SITES) {
 		error("%s: %d sites: the policy engine handles 1 to %d",
@@ -582,7 +589,8 @@ static void _walk_begin(struct walk *w, int count, time_t now)
 {
 	w->skip = 0;
 	w->nfresh = 0;
-	w->stamp = last_job_update;
+	w->walked = w->sorted = false;
+	w->stamp = _table_stamp();
 	w->count = count;
 	w->clock = now;
 	w->active = true;
@@ -634,17 +642,35 @@ static void _submit_fresh(uint32_t id)
 		      plugin_type, job_ptr, strerror(-rc));
 }
 
-/* The walk's new jobs join in submit order; the sync is recorded. */
-static void _walk_end(struct walk *w)
+/*
+ * The walk's new jobs join in submit order, at most budget of them (the
+ * first walk after a restart finds every pending job new: the status
+ * thread adds them a slice at a time too); once all have joined, the
+ * sync is recorded.  Returns whether all have.
+ */
+static bool _walk_end(struct walk *w, size_t budget)
 {
-	qsort(w->fresh, w->nfresh, sizeof(*w->fresh), _by_submit);
-	for (size_t i = 0; i < w->nfresh; i++)
-		_submit_fresh(w->fresh[i].id);
-	last_sync = w->stamp;
-	last_sync_count = w->count;
-	last_sync_clock = w->clock;
+	size_t until;
+
+	if (!w->sorted) {
+		qsort(w->fresh, w->nfresh, sizeof(*w->fresh), _by_submit);
+		w->sorted = true;
+		w->submitted = 0;
+	}
+	until = w->nfresh - w->submitted > budget ? w->submitted + budget :
+						     w->nfresh;
+	for (; w->submitted < until; w->submitted++)
+		_submit_fresh(w->fresh[w->submitted].id);
+	if (w->submitted < w->nfresh)
+		return false;
+	last_walk.stamp = w->stamp;
+	last_walk.count = w->count;
+	last_walk.clock = w->clock;
 	w->active = false;
+	w->walked = false;
+	w->sorted = false;
 	w->nfresh = 0;
+	return true;
 }
 
 /* Grants not used in time (nodes down, job held) go back to the engine. */
@@ -660,22 +686,6 @@ static void _expire_grants(time_t now)
 		coalloc_engine_depart(engine, grants[i].start.id);
 		_drop_grant(&grants[i]);
 	}
-}
-
-/*
- * Whether slurmctld's job table is as the last sync saw it: the same
- * change stamp and count, and that sync came in the stamp's second (a
- * later change in that second is seen in the next one) or after it (it
- * saw all of that second).  A busy slurmctld changes its table every
- * second, so a sync walks at most once a second, whoever asks; a quiet
- * one is not walked again until something changes.
- */
-static bool _table_unchanged(int count, time_t now)
-{
-	if (!last_job_update || last_job_update != last_sync ||
-	    count != last_sync_count)
-		return false;
-	return now == last_sync_clock || last_sync_clock > last_sync;
 }
 
 /* After a walk: records back at their heads, the status to rewrite. */
@@ -697,12 +707,12 @@ static void _sync_locked(time_t now)
 	if (!job_list)
 		return;
 	count = list_count(job_list);
-	if (_table_unchanged(count, now))
+	if (!coalloc_walk_due(&last_walk, _table_stamp(), count, now))
 		return;
 	t0 = coalloc_timer_now();
 	_walk_begin(&w, count, now);
 	(void) _walk_slice(&w, SIZE_MAX);
-	_walk_end(&w);
+	(void) _walk_end(&w, SIZE_MAX);
 	xfree(w.fresh);
 	coalloc_timer_add(COALLOC_TIMER_JOB_WALK, t0);
 	_after_walk();
@@ -934,14 +944,19 @@ bool coalloc_queues_sync_slice(void)
 		int count = list_count(job_list);
 
 		_expire_grants(now);
-		if (_table_unchanged(count, now))
+		if (!coalloc_walk_due(&last_walk, _table_stamp(), count, now))
 			goto out;
 		_walk_begin(&sliced, count, now);
 	}
+	/* one slice's work a call: WALK_SLICE jobs walked, or as many new
+	 * ones added once the walk reached the table's end */
 	t0 = coalloc_timer_now();
-	done = _walk_slice(&sliced, WALK_SLICE);
-	if (done)
-		_walk_end(&sliced);
+	if (!sliced.walked) {
+		sliced.walked = _walk_slice(&sliced, WALK_SLICE);
+		done = sliced.walked && !sliced.nfresh && _walk_end(&sliced, 0);
+	} else {
+		done = _walk_end(&sliced, WALK_SLICE);
+	}
 	coalloc_timer_add(COALLOC_TIMER_JOB_WALK, t0);
 	if (done)
 		_after_walk();

@@ -68,5 +68,11 @@ last=$(squeue -h -t PD -o %i --sort=-i | head -n 10)
 scancel $last
 wait_until 30 pending_is $((N - 10))
 is "$(pending_in_status)" $((N - 10)) "  the 10 submitted last, cancelled, leave it"
+# After a restart every pending job is new to the engine: the walk adds
+# them a slice at a time too.
+cluster restart-ctld > restart2.log 2>&1
+ok $? "slurmctld restarted with $((N - 10)) jobs pending"
+wait_until 60 pending_is $((N - 10))
+is "$(pending_in_status)" $((N - 10)) "  all of them are back in the policy's queue"
 
 done_testing

@@ -114,7 +114,7 @@ timers=$(grep -o 'select/coalloc: job_test timers, last [0-9]* s: .*' "$LOG")
 	[[ $timers =~ will_run\ [1-9][0-9]*\ calls\ [0-9.]+\ ms ]] &&
 	[[ $timers =~ release\ search\ [1-9][0-9]*\ calls ]] &&
 	[[ $timers =~ its\ node\ picks\ [1-9] ]] &&
-	[[ $timers =~ status\ thread:\ queue\ sync\ [1-9] ]]
+	[[ $timers =~ status\ thread:\ queue\ sync\ \(job\ read\ lock\ held\)\ [1-9] ]]
 ok $? "... and logs the timers: $(tail -n1 <<< "$timers" | cut -c1-220)"
 grep -q 'queue partition site2 is the default partition' "$LOG" &&
 	grep -q 'queue partition site2 has PriorityTier=3, above partition debug' "$LOG"

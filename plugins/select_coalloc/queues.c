@@ -76,13 +76,12 @@ struct walk {
 	size_t pos;
 	struct fresh_job *fresh;
 	size_t nfresh, fresh_cap;
-	size_t submitted;	/* of fresh, once sorted */
+	size_t submitted;	/* of fresh, sorted at the table's end */
 	/* the table when the walk began, the sync's record at its end */
 	time_t stamp, clock;
 	int count;
 	bool active;		/* begun, not ended */
 	bool walked;		/* the table's end reached: fresh to submit */
-	bool sorted;
 };
 
 /* The status thread's walk, across its slices. */
@@ -589,22 +588,12 @@ static void _walk_begin(struct walk *w, int count, time_t now)
 {
 	w->skip = 0;
 	w->nfresh = 0;
-	w->walked = w->sorted = false;
+	w->submitted = 0;
+	w->walked = false;
 	w->stamp = _table_stamp();
 	w->count = count;
 	w->clock = now;
 	w->active = true;
-}
-
-/* One slice of at most budget jobs; whether it reached the table's end. */
-static bool _walk_slice(struct walk *w, size_t budget)
-{
-	w->pos = 0;
-	w->budget = budget;
-	if (list_for_each_ro(job_list, _walk_one, w) >= 0)
-		return true;
-	w->skip += budget;
-	return false;
 }
 
 static int _by_submit(const void *x, const void *y)
@@ -614,6 +603,21 @@ static int _by_submit(const void *x, const void *y)
 	if (a->submit != b->submit)
 		return a->submit < b->submit ? -1 : 1;
 	return (a->id > b->id) - (a->id < b->id);
+}
+
+/* One slice of at most budget jobs; whether it reached the table's end. */
+static bool _walk_slice(struct walk *w, size_t budget)
+{
+	w->pos = 0;
+	w->budget = budget;
+	if (list_for_each_ro(job_list, _walk_one, w) >= 0) {
+		if (w->nfresh)	/* in submit order (_walk_end) */
+			qsort(w->fresh, w->nfresh, sizeof(*w->fresh),
+			      _by_submit);
+		return true;
+	}
+	w->skip += budget;
+	return false;
 }
 
 /* A new pending job joins the engine's queues, if it still waits. */
@@ -652,11 +656,6 @@ static bool _walk_end(struct walk *w, size_t budget)
 {
 	size_t until;
 
-	if (!w->sorted) {
-		qsort(w->fresh, w->nfresh, sizeof(*w->fresh), _by_submit);
-		w->sorted = true;
-		w->submitted = 0;
-	}
 	until = w->nfresh - w->submitted > budget ? w->submitted + budget :
 						     w->nfresh;
 	for (; w->submitted < until; w->submitted++)
@@ -668,8 +667,8 @@ static bool _walk_end(struct walk *w, size_t budget)
 	last_walk.clock = w->clock;
 	w->active = false;
 	w->walked = false;
-	w->sorted = false;
 	w->nfresh = 0;
+	w->submitted = 0;
 	return true;
 }
 

@@ -184,6 +184,9 @@ static void _timers(json_object *root)
 		{ "coalloc_plugin_seconds_total",
 		  "Time in a step of select/coalloc in slurmctld (the lock steps: time holding slurmctld's job lock).",
 		  "seconds" },
+		{ "coalloc_plugin_cpu_seconds_total",
+		  "CPU time of the thread in a step of select/coalloc (far below its seconds: the step waited for a CPU).",
+		  "cpu_seconds" },
 	};
 	json_object *timers, *over;
 

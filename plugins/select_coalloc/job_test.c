@@ -570,7 +570,7 @@ struct release_search {
 static bool _fits_after(uint32_t k, void *arg)
 {
 	struct release_search *s = arg;
-	uint64_t t0 = coalloc_timer_now();
+	struct coalloc_timer_start t0 = coalloc_timer_start();
 	int rc;
 
 	release_order_apply(s->order, k, s->held);
@@ -578,7 +578,7 @@ static bool _fits_after(uint32_t k, void *arg)
 	rc = _pick_for(s->job_ptr, s->managed, s->only, s->bitmap, s->held,
 		       s->min_nodes, s->max_nodes, s->req_nodes);
 	s->last_k = k;
-	coalloc_timer_add(COALLOC_TIMER_RELEASE_PICK, t0);
+	coalloc_timer_add(COALLOC_TIMER_RELEASE_PICK, &t0);
 	return rc == SLURM_SUCCESS;
 }
 
@@ -596,7 +596,7 @@ static int _start_when_freed(job_record_t *job_ptr, bool managed,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, time_t now)
 {
-	uint64_t t0 = coalloc_timer_now();
+	struct coalloc_timer_start t0 = coalloc_timer_start();
 	struct release_search s = {
 		.job_ptr = job_ptr, .managed = managed, .bitmap = bitmap,
 		.orig = orig, .min_nodes = min_nodes, .max_nodes = max_nodes,
@@ -625,7 +625,7 @@ static int _start_when_freed(job_record_t *job_ptr, bool managed,
 	release_order_destroy(s.order);
 	xfree(s.held);
 	xfree(snapshot);
-	coalloc_timer_add(COALLOC_TIMER_WHEN_FREED, t0);
+	coalloc_timer_add(COALLOC_TIMER_WHEN_FREED, &t0);
 	return k <= count ? SLURM_SUCCESS : EINVAL;
 }
 
@@ -722,7 +722,7 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		     uint32_t req_nodes, uint16_t mode,
 		     list_t *preemptee_candidates, list_t **preemptee_job_list)
 {
-	uint64_t t0;
+	struct coalloc_timer_start t0;
 	bool preempting;
 	int rc;
 
@@ -730,7 +730,7 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		return EINVAL;
 
 	node_usage_lock();
-	t0 = coalloc_timer_now();
+	t0 = coalloc_timer_start();
 	preempting = _preempting(job_ptr);
 	if (preempting)
 		preempt_hold_note(job_ptr);
@@ -763,7 +763,7 @@ int coalloc_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		rc = EINVAL;
 	}
 	if (mode <= SELECT_MODE_WILL_RUN)
-		coalloc_timer_add(_timer_of_mode[mode], t0);
+		coalloc_timer_add(_timer_of_mode[mode], &t0);
 	coalloc_timers_report(false);
 	node_usage_unlock();
 

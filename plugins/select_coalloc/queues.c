@@ -699,7 +699,7 @@ static void _after_walk(void)
 static void _sync_locked(time_t now)
 {
 	struct walk w = { 0 };
-	uint64_t t0;
+	struct coalloc_timer_start t0;
 	int count;
 
 	_expire_grants(now);
@@ -708,12 +708,12 @@ static void _sync_locked(time_t now)
 	count = list_count(job_list);
 	if (!coalloc_walk_due(&last_walk, _table_stamp(), count, now))
 		return;
-	t0 = coalloc_timer_now();
+	t0 = coalloc_timer_start();
 	_walk_begin(&w, count, now);
 	(void) _walk_slice(&w, SIZE_MAX);
 	(void) _walk_end(&w, SIZE_MAX);
 	xfree(w.fresh);
-	coalloc_timer_add(COALLOC_TIMER_JOB_WALK, t0);
+	coalloc_timer_add(COALLOC_TIMER_JOB_WALK, &t0);
 	_after_walk();
 }
 
@@ -932,7 +932,7 @@ bool coalloc_queues_sync_slice(void)
 {
 	time_t now = time(NULL);
 	bool done = true;
-	uint64_t t0;
+	struct coalloc_timer_start t0;
 
 	slurm_mutex_lock(&queues_mutex);
 	if (!engine || !job_list) {
@@ -949,14 +949,14 @@ bool coalloc_queues_sync_slice(void)
 	}
 	/* one slice's work a call: WALK_SLICE jobs walked, or as many new
 	 * ones added once the walk reached the table's end */
-	t0 = coalloc_timer_now();
+	t0 = coalloc_timer_start();
 	if (!sliced.walked) {
 		sliced.walked = _walk_slice(&sliced, WALK_SLICE);
 		done = sliced.walked && !sliced.nfresh && _walk_end(&sliced, 0);
 	} else {
 		done = _walk_end(&sliced, WALK_SLICE);
 	}
-	coalloc_timer_add(COALLOC_TIMER_JOB_WALK, t0);
+	coalloc_timer_add(COALLOC_TIMER_JOB_WALK, &t0);
 	if (done)
 		_after_walk();
 out:

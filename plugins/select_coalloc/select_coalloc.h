@@ -291,9 +291,14 @@ enum coalloc_timer {
 	COALLOC_TIMER_STATUS,		/* status thread: snapshot and file */
 	COALLOC_TIMER_COUNT
 };
-/* Any thread (the counters are atomic). */
-uint64_t coalloc_timer_now(void);	/* monotonic ns */
-void coalloc_timer_add(enum coalloc_timer which, uint64_t start_ns);
+/* A step's start: the clock and the calling thread's CPU time. */
+struct coalloc_timer_start {
+	uint64_t wall_ns, cpu_ns;
+};
+/* Any thread (the counters are atomic); the same thread starts and adds. */
+struct coalloc_timer_start coalloc_timer_start(void);
+void coalloc_timer_add(enum coalloc_timer which,
+		       const struct coalloc_timer_start *start);
 /* Logs the counts once a minute, or now (reconfigure), and restarts them. */
 void coalloc_timers_report(bool force);
 /* The counts since slurmctld started, for the status and CoallocTimers. */

@@ -94,12 +94,12 @@ void coalloc_status_reasons_due(void)
 static void _restore_reasons(void)
 {
 	slurmctld_lock_t lock = { .job = WRITE_LOCK };
-	uint64_t t0;
+	struct coalloc_timer_start t0;
 
 	lock_slurmctld(lock);
-	t0 = coalloc_timer_now();
+	t0 = coalloc_timer_start();
 	coalloc_queues_restore_reasons();
-	coalloc_timer_add(COALLOC_TIMER_REASONS, t0);
+	coalloc_timer_add(COALLOC_TIMER_REASONS, &t0);
 	unlock_slurmctld(lock);
 }
 
@@ -113,12 +113,12 @@ static void _sync_queues(void)
 	bool done;
 
 	do {
-		uint64_t t0;
+		struct coalloc_timer_start t0;
 
 		lock_slurmctld(lock);
-		t0 = coalloc_timer_now();
+		t0 = coalloc_timer_start();
 		done = coalloc_queues_sync_slice();
-		coalloc_timer_add(COALLOC_TIMER_QUEUE_SYNC, t0);
+		coalloc_timer_add(COALLOC_TIMER_QUEUE_SYNC, &t0);
 		unlock_slurmctld(lock);
 	} while (!done);
 }
@@ -356,10 +356,10 @@ static void _write_status(void)
 /* One step of the thread, timed (timers.c). */
 static void _timed(void (*step)(void), enum coalloc_timer timer)
 {
-	uint64_t t0 = coalloc_timer_now();
+	struct coalloc_timer_start t0 = coalloc_timer_start();
 
 	step();
-	coalloc_timer_add(timer, t0);
+	coalloc_timer_add(timer, &t0);
 }
 
 /* Whether the status changed since the last file; clears it. */

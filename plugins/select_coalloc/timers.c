@@ -12,7 +12,10 @@
  *
  * The counts are kept two ways.  Since slurmctld started: calls, time,
  * the longest call and how many calls took over 1 ms, 10 ms, 100 ms and
- * 1 s, in the status JSON and in scontrol show config's CoallocTimers
+ * 1 s; the same of the calling thread's CPU time, which tells a step
+ * that works long from one whose thread waited for a CPU (slurmctld
+ * shares a node's CPUs with its own threads and everything else), in
+ * the status JSON and in scontrol show config's CoallocTimers
  * (coalloc_timers_json), so that they can be read without debug logging
  * and differenced over a window (bench-sched).  And per minute: with
  * DebugFlags=SelectType a summary is logged once a minute and at scontrol
@@ -45,6 +48,8 @@ struct timer {
 struct timer_since_start {
 	struct timer t;
 	uint64_t over[NOVER];
+	struct timer cpu;	/* calls unused: those of t */
+	uint64_t cpu_over[NOVER];
 };
 
 /* name: the log's words; key: the JSON's */
@@ -74,12 +79,26 @@ static struct timer window[COALLOC_TIMER_COUNT];	/* the log's minute */
 static struct timer_since_start total[COALLOC_TIMER_COUNT];
 static uint64_t since_ns;	/* of the window, 0: not started */
 
-uint64_t coalloc_timer_now(void)
+static uint64_t _clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (clock_gettime(clock, &ts))
+		return 0;
 	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
+}
+
+static uint64_t _now(void)
+{
+	return _clock_ns(CLOCK_MONOTONIC);
+}
+
+struct coalloc_timer_start coalloc_timer_start(void)
+{
+	return (struct coalloc_timer_start) {
+		.wall_ns = _now(),
+		.cpu_ns = _clock_ns(CLOCK_THREAD_CPUTIME_ID),
+	};
 }
 
 static void _count(struct timer *t, uint64_t ns)
@@ -94,14 +113,24 @@ static void _count(struct timer *t, uint64_t ns)
 		;
 }
 
-void coalloc_timer_add(enum coalloc_timer which, uint64_t start_ns)
+static void _count_over(uint64_t *over, uint64_t ns)
 {
-	uint64_t ns = coalloc_timer_now() - start_ns;
+	for (size_t i = 0; i < NOVER && ns > over_ms[i] * NS_PER_MS; i++)
+		__atomic_fetch_add(&over[i], 1, __ATOMIC_RELAXED);
+}
+
+void coalloc_timer_add(enum coalloc_timer which,
+		       const struct coalloc_timer_start *start)
+{
+	struct timer_since_start *s = &total[which];
+	uint64_t ns = _now() - start->wall_ns;
+	uint64_t cpu_ns = _clock_ns(CLOCK_THREAD_CPUTIME_ID) - start->cpu_ns;
 
 	_count(&window[which], ns);
-	_count(&total[which].t, ns);
-	for (size_t i = 0; i < NOVER && ns > over_ms[i] * NS_PER_MS; i++)
-		__atomic_fetch_add(&total[which].over[i], 1, __ATOMIC_RELAXED);
+	_count(&s->t, ns);
+	_count_over(s->over, ns);
+	_count(&s->cpu, cpu_ns);
+	_count_over(s->cpu_over, cpu_ns);
 }
 
 static uint64_t _load(const uint64_t *v)
@@ -109,10 +138,24 @@ static uint64_t _load(const uint64_t *v)
 	return __atomic_load_n(v, __ATOMIC_RELAXED);
 }
 
+/* {"1": n, "10": n, ...}: the calls over each of over_ms */
+static json_object *_over_json(const uint64_t *over)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t i = 0; i < NOVER; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "%" PRIu64, over_ms[i]);
+		json_object_object_add(o, key, json_object_new_int64(
+					       (int64_t) _load(&over[i])));
+	}
+	return o;
+}
+
 static json_object *_timer_json(const struct timer_since_start *s)
 {
 	json_object *o = json_object_new_object();
-	json_object *over = json_object_new_object();
 
 	json_object_object_add(o, "calls", json_object_new_int64(
 				       (int64_t) _load(&s->t.calls)));
@@ -120,14 +163,12 @@ static json_object *_timer_json(const struct timer_since_start *s)
 				       _load(&s->t.total_ns) / 1e9));
 	json_object_object_add(o, "max_ms", json_object_new_double(
 				       _load(&s->t.max_ns) / 1e6));
-	for (size_t i = 0; i < NOVER; i++) {
-		char key[16];
-
-		snprintf(key, sizeof(key), "%" PRIu64, over_ms[i]);
-		json_object_object_add(over, key, json_object_new_int64(
-					       (int64_t) _load(&s->over[i])));
-	}
-	json_object_object_add(o, "over_ms", over);
+	json_object_object_add(o, "over_ms", _over_json(s->over));
+	json_object_object_add(o, "cpu_seconds", json_object_new_double(
+				       _load(&s->cpu.total_ns) / 1e9));
+	json_object_object_add(o, "cpu_max_ms", json_object_new_double(
+				       _load(&s->cpu.max_ns) / 1e6));
+	json_object_object_add(o, "cpu_over_ms", _over_json(s->cpu_over));
 	return o;
 }
 
@@ -173,7 +214,7 @@ static void _log_timers(uint64_t now)
 
 void coalloc_timers_report(bool force)
 {
-	uint64_t now = coalloc_timer_now();
+	uint64_t now = _now();
 
 	if (!since_ns) {
 		since_ns = now;

@@ -96,16 +96,21 @@ sync_calls() {
 	perl -MJSON::PP -e 'my $t = decode_json(join "", <STDIN>);
 		$t = $t->{timers} if $t->{timers};
 		my $s = $t->{queue_sync_job_read_lock};
-		print $s->{calls} + 0, " ", (exists $s->{over_ms}{10} ? "over" : "-"), "\n"'
+		print $s->{calls} + 0, " ", (exists $s->{over_ms}{10} ? "over" : "-"),
+		      " ", ($s->{cpu_seconds} > 0 && $s->{cpu_seconds} <= $s->{seconds} ? "cpu" : "-"),
+		      " ", (exists $s->{cpu_over_ms}{10} ? "over" : "-"), "\n"'
 }
-read -r n1 over <<< "$(timers_text | sync_calls)"
+read -r n1 over cpu cpu_over <<< "$(timers_text | sync_calls)"
 ok $(( n1 > 0 ? 0 : 1 )) "CoallocTimers: the queue sync ran $n1 times, timed while it held the job read lock"
 is "$over" over "  with its count of calls over 10 ms"
+is "$cpu $cpu_over" "cpu over" "  and its thread's CPU time, above 0 and at most the time, with its count over 10 ms"
 sleep 3	# a sync every 2 s
 read -r n2 _ <<< "$("$STATUS" --json | sync_calls)"
 ok $(( n2 > n1 ? 0 : 1 )) "  coalloc-status --json has them as of now ($n1, then $n2), not as of the status file"
 like "$("$STATUS" --prometheus)" 'coalloc_plugin_seconds_total\{step="queue_sync_job_read_lock"\} [0-9.e-]+' \
 	"  --prometheus: the time in each step"
+like "$("$STATUS" --prometheus)" 'coalloc_plugin_cpu_seconds_total\{step="queue_sync_job_read_lock"\} [0-9.e-]+' \
+	"  the CPU time in each step"
 like "$("$STATUS" --prometheus)" 'coalloc_plugin_slow_calls_total\{step="will_run",over_ms="10"\} [0-9]+' \
 	"  and the calls over 10 ms"
 

@@ -6,6 +6,7 @@
  * slurmctld through Slurm's public API, or given with --file).
  *
  *   coalloc-status [--json | --prometheus] [--file PATH]
+ *   coalloc-status --check [--conf COALLOC_CONF]
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,6 +25,7 @@
 
 #include "coalloc_status/status_json.h"
 #include "json_text/json_text.h"
+#include "check.h"
 #include "prometheus.h"
 #include "version/version.h"
 
@@ -32,16 +34,23 @@ struct options {
 	bool json;
 	bool prometheus;
 	const char *file;
+	bool check;
+	const char *conf;
 };
 
 static void _usage(FILE *out)
 {
 	fprintf(out, "usage: coalloc-status [--json | --prometheus] [--file PATH]\n"
+		"       coalloc-status --check [--conf COALLOC_CONF]\n"
 		"  --json       print the status as JSON\n"
 		"  --prometheus print it as metrics for node-exporter's textfile\n"
 		"               collector\n"
 		"  --file PATH  read this status file instead of slurmctld's\n"
 		"               StateSaveLocation/" COALLOC_STATUS_FILE "\n"
+		"  --check      check slurm.conf (SLURM_CONF or " "/etc/slurm/slurm.conf),\n"
+		"               coalloc.conf and plugstack.conf as select/coalloc\n"
+		"               would at slurmctld's start; exit 1 on errors\n"
+		"  --conf PATH  the coalloc.conf to check (default: beside slurm.conf)\n"
 		"  --version    the suite's version\n");
 }
 
@@ -51,12 +60,14 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'p' },
 		{ "file", required_argument, NULL, 'f' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "conf", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jpf:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jpf:hcC:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opt->json = true;
@@ -66,6 +77,12 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 			break;
 		case 'f':
 			opt->file = optarg;
+			break;
+		case 'c':
+			opt->check = true;
+			break;
+		case 'C':
+			opt->conf = optarg;
 			break;
 		case 'h':
 			_usage(stdout);
@@ -78,6 +95,14 @@ static int _parse_args(int argc, char **argv, struct options *opt)
 	if (optind < argc) {
 		fprintf(stderr, "coalloc-status: unexpected argument '%s'\n",
 			argv[optind]);
+		return -1;
+	}
+	if (opt->conf && !opt->check) {
+		fprintf(stderr, "coalloc-status: --conf goes with --check\n");
+		return -1;
+	}
+	if (opt->check && (opt->json || opt->prometheus || opt->file)) {
+		fprintf(stderr, "coalloc-status: --check reads the configuration files, not a status\n");
 		return -1;
 	}
 	if (opt->json && opt->prometheus) {
@@ -276,6 +301,8 @@ int main(int argc, char **argv)
 
 	if (_parse_args(argc, argv, &opt))
 		return 2;
+	if (opt.check)
+		return status_check(NULL, opt.conf);
 	if (opt.file)
 		path = strdup(opt.file);
 	else

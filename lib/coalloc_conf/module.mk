@@ -1,5 +1,7 @@
 # lib/coalloc_conf - strict parser of coalloc.conf (pure C, no Slurm
-# headers); the select plugin adds the checks against Slurm's tables.
+# headers); cluster.c: its checks against slurm.conf's nodes and
+# partitions, which the select plugin runs on Slurm's tables and
+# coalloc-status --check on slurm.conf read by slurm_text.c.
 # reserve.c: the slurm.conf priority rule that keeps queue partitions open.
 # layout.c: a job's layout as text and environment (cosched.so reads
 # the names of layout.h and links nothing of the parser);
@@ -10,7 +12,7 @@
 # (LIBCOALLOC_CONF_DEPS, then numbers and checked text files).
 
 LIBCOALLOC_CONF := $(O)/lib/libcoalloc_conf.a
-$(eval $(call static_lib,$(LIBCOALLOC_CONF),lib/coalloc_conf/coalloc_conf.c lib/coalloc_conf/reserve.c lib/coalloc_conf/layout_tag.c lib/coalloc_conf/layout.c \
+$(eval $(call static_lib,$(LIBCOALLOC_CONF),lib/coalloc_conf/coalloc_conf.c lib/coalloc_conf/cluster.c lib/coalloc_conf/slurm_text.c lib/coalloc_conf/reserve.c lib/coalloc_conf/layout_tag.c lib/coalloc_conf/layout.c \
 	lib/coalloc_conf/plugstack_check.c))
 TARGETS += $(LIBCOALLOC_CONF)
 # lib/cosched_proto/module.mk comes later: its library by path, and what

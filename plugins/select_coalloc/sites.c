@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "coalloc_conf/cluster.h"
 #include "coalloc_conf/coalloc_conf.h"
 #include "coalloc_conf/layout.h"
 #include "num/text.h"
@@ -91,71 +92,22 @@ static int _check_agents_port(const struct coalloc_conf *c, char *err,
 	return rc < 0 ? -1 : 0;
 }
 
-/* A message about a line of coalloc.conf (errbuf_at), then -1. */
-#define _fail(err, len, c, line, key, ...) \
-	errbuf_at((err), (len), (c)->file, (unsigned long)(line), (key), \
-		  __VA_ARGS__)
+/* ---- Slurm's tables as lib/coalloc_conf/cluster.h reads them ---- */
 
-/* Nodes=ALL: a single site of every node. */
-static int _claim_all(struct sites *s, int si, char *err, size_t len)
+static const char *_node_name(int index, void *arg)
 {
-	const struct coalloc_conf_site *site = &s->conf.sites[si];
+	node_record_t *node = node_record_table_ptr[index];
 
-	for (int i = 0; i < s->node_count; i++) {
-		if (s->node_site[i] >= 0)
-			return _fail(err, len, &s->conf, site->line, "Nodes",
-				     "ALL overlaps site '%s' (line %d); sites must not overlap",
-				     s->conf.sites[s->node_site[i]].name,
-				     s->conf.sites[s->node_site[i]].line);
-		s->node_site[i] = si;
-	}
-	return 0;
+	(void) arg;
+	return node ? node->name : NULL;
 }
 
-/* Give every node of site 'si' to it; nodes must exist and be free. */
-static int _claim_nodes(struct sites *s, int si, char *err, size_t len)
+static int _node_index(const char *name, void *arg)
 {
-	const struct coalloc_conf_site *site = &s->conf.sites[si];
-	struct hostlist *hl;
-	char *host;
-	int rc = 0;
+	node_record_t *node = find_node_record((char *) name);
 
-	if (!xstrcasecmp(site->nodes, "ALL"))
-		return _claim_all(s, si, err, len);
-	hl = hostlist_create(site->nodes);
-	if (!hl)
-		return _fail(err, len, &s->conf, site->line, "Nodes",
-			     "'%s' is not a valid hostlist", site->nodes);
-	while (!rc && (host = hostlist_shift(hl))) {
-		node_record_t *node = find_node_record(host);
-
-		if (!node)
-			rc = _fail(err, len, &s->conf, site->line, "Nodes",
-				   "node '%s' is not in slurm.conf", host);
-		else if (s->node_site[node->index] >= 0)
-			rc = _fail(err, len, &s->conf, site->line, "Nodes",
-				   "node '%s' is already in site '%s' (line %d); sites must not overlap",
-				   host,
-				   s->conf.sites[s->node_site[node->index]].name,
-				   s->conf.sites[s->node_site[node->index]].line);
-		else
-			s->node_site[node->index] = si;
-		free(host);
-	}
-	hostlist_destroy(hl);
-	return rc;
-}
-
-static int _every_node_in_a_site(struct sites *s, char *err, size_t len)
-{
-	node_record_t *node;
-
-	for (int i = 0; (node = next_node(&i)); i++)
-		if (s->node_site[i] < 0)
-			return _fail(err, len, &s->conf, 0, "Site",
-				     "node '%s' is in no site; every node of slurm.conf must be in exactly one Site= line",
-				     node->name);
-	return 0;
+	(void) arg;
+	return node ? (int) node->index : -1;
 }
 
 static int _match_part_name(void *x, void *key)
@@ -165,66 +117,63 @@ static int _match_part_name(void *x, void *key)
 	return !xstrcmp(part->name, key);
 }
 
-static bool _partition_exists(const char *name)
+static bool _partition(const char *name, unsigned *force, void *arg)
 {
-	return part_list && list_find_first(part_list, _match_part_name,
-					    (void *) name);
+	part_record_t *part = part_list ?
+		list_find_first(part_list, _match_part_name, (void *) name) :
+		NULL;
+
+	(void) arg;
+	*force = part && (part->max_share & SHARED_FORCE) ?
+		 part->max_share & ~SHARED_FORCE : 0;
+	return part;
 }
 
-static int _check_partitions(struct sites *s, char *err, size_t len)
+static int _hostlist_each(const char *list,
+			  int (*fn)(const char *name, void *fn_arg),
+			  void *fn_arg, void *arg)
 {
-	const struct coalloc_conf *c = &s->conf;
+	struct hostlist *hl = hostlist_create(list);
+	char *host;
+	int rc = 0;
 
-	if (c->global_partition && !_partition_exists(c->global_partition))
-		return _fail(err, len, c, c->global_line, "GlobalPartition",
-			     "partition '%s' is not in slurm.conf",
-			     c->global_partition);
-	for (size_t i = 0; i < c->nsites; i++) {
-		const struct coalloc_conf_site *site = &c->sites[i];
-
-		if (site->local_partition &&
-		    !_partition_exists(site->local_partition))
-			return _fail(err, len, c, site->local_line,
-				     "LocalPartition",
-				     "partition '%s' is not in slurm.conf",
-				     site->local_partition);
+	(void) arg;
+	if (!hl)
+		return -1;
+	while (!rc && (host = hostlist_shift(hl))) {
+		rc = fn(host, fn_arg);
+		free(host);
 	}
-	if (c->preempt_partition && !_partition_exists(c->preempt_partition))
-		return _fail(err, len, c, c->preempt_line, "PreemptPartition",
-			     "partition '%s' is not in slurm.conf",
-			     c->preempt_partition);
-	return 0;
+	hostlist_destroy(hl);
+	return rc;
 }
 
-/*
- * With more than one job per node, slurmctld must offer busy nodes to us:
- * only jobs of OverSubscribe=FORCE:N partitions (N > 1) see them.  Not
- * fatal: such a partition still works, one job per node.
- */
-static void _warn_sharing(const char *name, const struct coalloc_conf *c)
-{
-	part_record_t *part;
+static const struct coalloc_cluster slurm_tables = {
+	.node_name = _node_name,
+	.node_index = _node_index,
+	.partition = _partition,
+	.hostlist_each = _hostlist_each,
+};
 
-	if (!name || !part_list ||
-	    !(part = list_find_first(part_list, _match_part_name, (void *) name)))
-		return;
-	if ((part->max_share & SHARED_FORCE) &&
-	    (part->max_share & ~SHARED_FORCE) > 1)
-		return;
-	error("%s: partition %s needs OverSubscribe=FORCE:%u in slurm.conf for Matrix=%s%s: until then its jobs get only idle nodes",
-	      plugin_type, name, c->matrix.mpl + (c->preempt_partition ? 1 : 0),
-	      coalloc_conf_matrix_name(c->matrix.mode),
-	      c->preempt_partition ? " with PreemptPartition" : "");
+static struct coalloc_cluster _cluster(void)
+{
+	struct coalloc_cluster cl = slurm_tables;
+
+	cl.nnodes = node_record_count;
+	return cl;
+}
+
+static void _warn(const char *msg, void *arg)
+{
+	(void) arg;
+	error("%s: %s", plugin_type, msg);
 }
 
 static void _check_sharing(const struct coalloc_conf *c)
 {
-	if (c->matrix.mode == COALLOC_CONF_MATRIX_OFF && !c->preempt_partition)
-		return;
-	_warn_sharing(c->global_partition, c);
-	_warn_sharing(c->preempt_partition, c);
-	for (size_t i = 0; i < c->nsites; i++)
-		_warn_sharing(c->sites[i].local_partition, c);
+	struct coalloc_cluster cl = _cluster();
+
+	coalloc_cluster_sharing(c, &cl, _warn, NULL);
 }
 
 static struct sites *_sites_alloc(void)
@@ -245,8 +194,11 @@ static struct sites *_implicit_sites(void)
 	struct sites *s = _sites_alloc();
 	char err[COALLOC_CONF_ERR_LEN];
 
+	struct coalloc_cluster cl = _cluster();
+
 	if (coalloc_conf_parse("Site=all Nodes=ALL\n", "(built-in)", &s->conf,
-			       err, sizeof(err)) || _claim_all(s, 0, err, sizeof(err)))
+			       err, sizeof(err)) ||
+	    coalloc_cluster_map(&s->conf, &cl, s->node_site, err, sizeof(err)))
 		fatal("%s: built-in configuration: %s", plugin_type, err);
 	s->implicit = true;
 	return s;
@@ -257,14 +209,10 @@ static struct sites *_load_text(const char *text, const char *path,
 				char *err, size_t len)
 {
 	struct sites *s = _sites_alloc();
+	struct coalloc_cluster cl = _cluster();
 
-	if (coalloc_conf_parse(text, path, &s->conf, err, len))
-		goto fail;
-	for (size_t i = 0; i < s->conf.nsites; i++)
-		if (_claim_nodes(s, i, err, len))
-			goto fail;
-	if (_every_node_in_a_site(s, err, len) ||
-	    _check_partitions(s, err, len) ||
+	if (coalloc_conf_parse(text, path, &s->conf, err, len) ||
+	    coalloc_cluster_map(&s->conf, &cl, s->node_site, err, len) ||
 	    _check_agents_port(&s->conf, err, len))
 		goto fail;
 	return s;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "select_coalloc.h"
+#include "coalloc_conf/cluster.h"
 #include "coalloc_conf/reserve.h"
 #include "num/num.h"
 #include "src/common/bitstring.h"
@@ -30,17 +31,14 @@ int coalloc_check_slurm_conf(void)
 {
 	uint16_t bad = slurm_conf.select_type_param & CONS_TRES_ONLY_PARAMS;
 
-	/* Slurm's own gang scheduler would suspend and resume our jobs on its
-	 * own schedule; Matrix=gang in coalloc.conf is ours. */
 	if (slurm_conf.preempt_mode & PREEMPT_MODE_GANG) {
-		error("%s: PreemptMode=GANG (Slurm's built-in gang scheduling) must be off with select/coalloc: use Matrix=gang in coalloc.conf for gang rows",
-		      plugin_type);
+		error("%s: " COALLOC_RULE_PREEMPT_GANG, plugin_type);
 		return SLURM_ERROR;
 	}
 	if (!bad)
 		return SLURM_SUCCESS;
 	/* select_type_param_string() returns one static buffer: call once. */
-	error("%s: SelectTypeParameters=%s is not supported: it is for select/cons_tres; select/coalloc allocates whole nodes and accepts only CR_Memory (or no SelectTypeParameters)",
+	error("%s: SelectTypeParameters=%s " COALLOC_RULE_SELECT_PARAMS,
 	      plugin_type, select_type_param_string(bad));
 	return SLURM_ERROR;
 }

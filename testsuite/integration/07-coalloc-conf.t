@@ -45,13 +45,23 @@ ctld_pid=$(awk '$1 == "slurmctld" {print $2}' "$TEST_DIR/cluster/run/pids")
 kill "$ctld_pid"
 wait_until 30 bash -c "! kill -0 $ctld_pid 2>/dev/null"
 
+# coalloc-status --check says it first, without starting anything: the
+# same rules (lib/coalloc_conf/cluster.c), the same words.
+check() { SLURM_CONF=$SLURM_CONF "$BUILD_DIR/bin/coalloc-status" --check 2>&1; }
 refused() {	# conf-text expected-message description
 	printf '%b' "$1" > "$ETC/coalloc.conf"
+	out=$(check)
+	is "$?" 1 "$3: coalloc-status --check finds it"
+	like "$out" "error: $2" "  with slurmctld's words"
 	out=$(timeout 30 slurmctld -D -f "$SLURM_CONF" 2>&1)
 	rc=$?
-	ok $((rc == 0 || rc == 124)) "$3: slurmctld stops"
+	ok $((rc == 0 || rc == 124)) "  slurmctld stops"
 	like "$out" "fatal: select/coalloc: $2" "  with: $2"
 }
+cp good.conf "$ETC/coalloc.conf"
+out=$(check)
+is "$?" 0 "coalloc-status --check: the running configuration has no error"
+[[ $? == 0 ]] || diag "$out"
 C=$ETC/coalloc.conf
 refused 'Policy=GS\nPolcy=LQ\nSite=s Nodes=n[1-4]\n' \
 	"$C line 2: key 'Polcy': unknown key" "unknown key"

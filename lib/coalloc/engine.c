@@ -1071,6 +1071,18 @@ size_t coalloc_engine_pending(const struct coalloc_engine *e)
 	return e->npending;
 }
 
+size_t coalloc_engine_pending_ids(const struct coalloc_engine *e,
+				  uint32_t *ids, size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned q = 0; q <= e->gq; q++)
+		for (int32_t i = e->queue[q].head; i != NO_SLOT && n < max;
+		     i = e->jobs[i].next)
+			ids[n++] = e->jobs[i].id;
+	return n;
+}
+
 size_t coalloc_engine_running(const struct coalloc_engine *e)
 {
 	return e->nrunning;

@@ -266,6 +266,10 @@ size_t coalloc_engine_queue_length(const struct coalloc_engine *e, int queue);
 uint32_t coalloc_engine_queue_head(const struct coalloc_engine *e, int queue);
 bool coalloc_engine_queue_enabled(const struct coalloc_engine *e, int queue);
 size_t coalloc_engine_pending(const struct coalloc_engine *e);
+/* The ids of the queued jobs (every queue, each in its order), at most
+ * max of them; returns how many. */
+size_t coalloc_engine_pending_ids(const struct coalloc_engine *e,
+				  uint32_t *ids, size_t max);
 size_t coalloc_engine_running(const struct coalloc_engine *e);
 
 /*

@@ -647,6 +647,29 @@ static void _submit_fresh(uint32_t id)
 }
 
 /*
+ * Queued jobs slurmctld no longer has waiting leave their queues.  A walk
+ * sees a cancelled job only until slurmctld purges it (MinJobAge, checked
+ * every 10 s at the least), and Slurm 24.11 tells a select plugin nothing
+ * of a pending job's cancel: one purged before a walk reached it stayed
+ * counted until it came to its queue's head (28-cancel-purged, under
+ * load).  One lookup in slurmctld's job hash per queued job, once a walk.
+ */
+static void _sweep_gone_locked(void)
+{
+	size_t n = coalloc_engine_pending(engine);
+	uint32_t *ids;
+
+	if (!n || !find_job_record)
+		return;
+	ids = xcalloc(n, sizeof(*ids));
+	n = coalloc_engine_pending_ids(engine, ids, n);
+	for (size_t i = 0; i < n; i++)
+		if (!_still_waiting(ids[i]))
+			_withdraw_locked(ids[i]);
+	xfree(ids);
+}
+
+/*
  * The walk's new jobs join in submit order, at most budget of them (the
  * first walk after a restart finds every pending job new: the status
  * thread adds them a slice at a time too); once all have joined, the
@@ -662,6 +685,7 @@ static bool _walk_end(struct walk *w, size_t budget)
 		_submit_fresh(w->fresh[w->submitted].id);
 	if (w->submitted < w->nfresh)
 		return false;
+	_sweep_gone_locked();
 	last_walk.stamp = w->stamp;
 	last_walk.count = w->count;
 	last_walk.clock = w->clock;

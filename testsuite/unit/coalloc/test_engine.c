@@ -699,6 +699,30 @@ static void test_request_types(void)
 	coalloc_engine_destroy(e);
 }
 
+/* The queued jobs' ids, which select/coalloc checks against slurmctld's
+ * table: a job purged before a walk saw it cancelled leaves. */
+static void test_pending_ids(void)
+{
+	struct coalloc_engine *e = mk(COALLOC_POLICY_LS_OR, 2, 4);
+	uint32_t ids[4] = { 0 };
+
+	is_int((int)coalloc_engine_pending_ids(e, ids, 4), 0, "pending_ids: none");
+	submit(e, 1, 1, 0, 1, 1);
+	submit(e, 2, 1, 1, 1, 1);
+	submit(e, 3, 0, 2, 1, 1);
+	running(e, 9, 0, 1);
+	is_int((int)coalloc_engine_pending_ids(e, ids, 4), 3,
+	       "pending_ids: the three queued, not the running one");
+	ok(ids[0] == 3 && ids[1] == 1 && ids[2] == 2,
+	   "  queue by queue, each in its order (%u %u %u)", ids[0], ids[1],
+	   ids[2]);
+	is_int((int)coalloc_engine_pending_ids(e, ids, 2), 2, "  at most max");
+	coalloc_engine_cancel(e, 1);
+	is_int((int)coalloc_engine_pending_ids(e, ids, 4), 2,
+	       "  a cancelled one is gone");
+	coalloc_engine_destroy(e);
+}
+
 int main(void)
 {
 	test_request_types();
@@ -719,5 +743,6 @@ int main(void)
 	test_rows();
 	test_disable_queue();
 	test_stale_disable_aging();
+	test_pending_ids();
 	return done_testing();
 }

@@ -193,7 +193,6 @@ static struct sites *_implicit_sites(void)
 {
 	struct sites *s = _sites_alloc();
 	char err[COALLOC_CONF_ERR_LEN];
-
 	struct coalloc_cluster cl = _cluster();
 
 	if (coalloc_conf_parse("Site=all Nodes=ALL\n", "(built-in)", &s->conf,
